@@ -1,0 +1,123 @@
+/**
+ * The dataplane's public contract, seen from the compute layer.
+ *
+ * The compute owns node and port bookkeeping (names, ports_mapping, UDP port
+ * allocation) and calls a `DataplaneApi`; the dataplane owns sockets, frames,
+ * MAC tables, filters and capture files, in a worker thread. Every call
+ * resolves only once the worker has applied it (or rejects with a domain
+ * error from ../errors.ts: InvalidError, NotFoundError, ConflictError).
+ */
+
+/** How a switch port treats VLAN tags (GNS3/dynamips semantics). */
+export type SwitchPortType = 'access' | 'dot1q' | 'qinq';
+
+export interface SwitchPortConfig {
+  /** Port number as in GNS3's ports_mapping. */
+  port: number;
+  type: SwitchPortType;
+  /** access: the port's VLAN; dot1q: the native (untagged) VLAN; qinq: the outer tag's VLAN. */
+  vlan: number;
+  /** qinq only: outer tag ethertype, 0x8100 (default), 0x88A8, 0x9100 or 0x9200. */
+  ethertype?: number;
+}
+
+/** `switch` learns MACs per VLAN; `hub` floods every frame to every other port (also used as a 2-port wire). */
+export type DataplaneNodeKind = 'switch' | 'hub';
+
+export interface UdpTunnel {
+  /** Local address to bind (the compute's host address, default 127.0.0.1). */
+  bindHost: string;
+  lport: number;
+  /** Name or IPv4/IPv6 address; the socket connects to rhost:rport and drops frames from anyone else. */
+  rhost: string;
+  rport: number;
+}
+
+/**
+ * GNS3 link filters. Each value is the GNS3 parameter list; a missing filter,
+ * an empty list or a first value of 0 means off.
+ *  - frequency_drop [N]: -1 drops all, N drops every Nth frame
+ *  - packet_loss [percent 0-100]
+ *  - delay [latency_ms, jitter_ms]
+ *  - corrupt [percent 0-100]
+ *  - bpf [expressions separated by newlines]: drop frames matching any
+ *  - rate [kbit/s]: shape to that bandwidth (emuctl extension)
+ *  - duplicate [percent 0-100] (emuctl extension)
+ */
+export interface LinkFilters {
+  frequency_drop?: number[];
+  packet_loss?: number[];
+  delay?: number[];
+  corrupt?: number[];
+  bpf?: string[];
+  rate?: number[];
+  duplicate?: number[];
+}
+
+/** Libpcap link-layer header type numbers for GNS3's data_link_type names. */
+export const PCAP_LINK_TYPES = {
+  DLT_EN10MB: 1,
+  DLT_ATM_RFC1483: 11,
+  DLT_PPP_SERIAL: 50,
+  DLT_C_HDLC: 104,
+  DLT_FRELAY: 107,
+} as const;
+export type DataLinkType = keyof typeof PCAP_LINK_TYPES;
+
+export interface PortCounters {
+  port: number;
+  framesIn: number;
+  bytesIn: number;
+  framesOut: number;
+  bytesOut: number;
+  /** Frames dropped on this port: runts, filters, suspend, full queues, send errors. */
+  drops: number;
+  /** Transient socket send/receive errors (counted, never fatal). */
+  errors: number;
+}
+
+export interface MacTableEntry {
+  mac: string; // "aa:bb:cc:dd:ee:ff"
+  vlan: number;
+  port: number;
+  /** Seconds since the entry was last refreshed. */
+  age: number;
+}
+
+export interface CaptureInfo {
+  path: string;
+  linkType: number;
+  /** Increments on every start on that port, so a restarted capture is told apart from the old one. */
+  generation: number;
+}
+
+export interface DataplaneApi {
+  /** Create a node. `ports` lists the switch port configs (hub: the port numbers, type ignored). Ageing in seconds (switch, default 300). */
+  createNode(nodeId: string, kind: DataplaneNodeKind, ports: SwitchPortConfig[], opts?: { macAgeingSeconds?: number }): Promise<void>;
+  /** Replace the port configs of a node; live NIOs keep running with the new VLAN settings. */
+  updatePorts(nodeId: string, ports: SwitchPortConfig[]): Promise<void>;
+  /** Close every NIO and capture of the node and forget it. */
+  deleteNode(nodeId: string): Promise<void>;
+  /** Node-wide suspend: while true, every frame entering the node is dropped. */
+  setNodeSuspended(nodeId: string, suspended: boolean): Promise<void>;
+
+  /** Bind lport, connect to rhost:rport and attach to the port. ConflictError if the port has a NIO or lport cannot be bound; InvalidError for a bad bpf expression (libpcap's message). */
+  addNio(nodeId: string, port: number, tunnel: UdpTunnel, opts?: { filters?: LinkFilters; suspend?: boolean }): Promise<void>;
+  /** Change filters and/or suspend of an existing NIO (fields left undefined stay as they are). */
+  updateNio(nodeId: string, port: number, opts: { filters?: LinkFilters; suspend?: boolean }): Promise<void>;
+  /** Close the socket at once (the lport is free when this resolves) and flush the port's MAC entries. NotFoundError if no NIO. */
+  removeNio(nodeId: string, port: number): Promise<void>;
+
+  /** Start writing the port's frames (both directions) to a new pcap file at `path` (truncated). Restarting replaces the previous capture. */
+  startCapture(nodeId: string, port: number, path: string, linkType: number): Promise<CaptureInfo>;
+  /** Flush and close the capture file. NotFoundError if not capturing. */
+  stopCapture(nodeId: string, port: number): Promise<void>;
+  /** Current capture of a port, or null. */
+  captureInfo(nodeId: string, port: number): Promise<CaptureInfo | null>;
+
+  stats(nodeId: string): Promise<PortCounters[]>;
+  macTable(nodeId: string): Promise<MacTableEntry[]>;
+
+  /** Stop the worker: flush captures, close sockets. */
+  close(): Promise<void>;
+}
