@@ -1,0 +1,38 @@
+import type { Request, Response, NextFunction, ErrorRequestHandler, Router } from 'express';
+import { DomainError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import { templatesOf } from '../route.js';
+
+/** The one place where errors become HTTP: domain errors keep their status, anything else is a logged 500. */
+export function errorMapper(log: Logger): ErrorRequestHandler {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const { status, message } = toHttp(err);
+    if (status >= 500 && !(err instanceof DomainError)) log.error(`${req.method} ${req.originalUrl}: ${(err as Error)?.stack ?? String(err)}`);
+    else log.debug(`${req.method} ${req.originalUrl} -> ${status} ${message}`);
+    if (res.headersSent) return void res.destroy();
+    res.status(status).json({ message, status });
+  };
+}
+
+function toHttp(err: unknown): { status: number; message: string } {
+  if (err instanceof DomainError) return { status: err.status, message: err.message };
+  const e = err as { status?: number; statusCode?: number; type?: string; message?: string };
+  const status = e?.status ?? e?.statusCode;
+  // body-parser errors carry a 4xx status and a type.
+  if (e?.type === 'entity.too.large') return { status: 413, message: 'Request body is too large' };
+  if (typeof status === 'number' && status >= 400 && status < 500) return { status, message: e.message ?? 'Bad request' };
+  return { status: 500, message: 'Internal server error' };
+}
+
+/** JSON 404 for unknown URLs, 405 (with Allow) when the URL exists for another method. */
+export function notFound(router: Router) {
+  return (req: Request, res: Response): void => {
+    const allowed = templatesOf(router).filter((t) => t.pattern.test(req.path)).map((t) => t.method.toUpperCase());
+    if (allowed.length) {
+      res.setHeader('Allow', [...new Set(allowed)].join(', '));
+      res.status(405).json({ message: `Method ${req.method} not allowed on ${req.path}`, status: 405 });
+      return;
+    }
+    res.status(404).json({ message: `URL not found: ${req.method} ${req.path}`, status: 404 });
+  };
+}

@@ -1,0 +1,96 @@
+import type { Request, Response, Router, NextFunction } from 'express';
+import { InvalidError } from '../errors.js';
+import { coerceQuery, validate, type JsonSchema } from './validation.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
+
+/** The contract of one route: its GNS3 template, body schema and success status. */
+export interface RouteSpec {
+  method: HttpMethod;
+  /** GNS3 template, e.g. `/v2/projects/{project_id}`; `{action:.+}` matches one or more segments. */
+  template: string;
+  /** Body schema; the query string is merged into the body before validation, as GNS3 does. */
+  body?: JsonSchema;
+  /** Success status (default 200; 204 sends no body). */
+  status?: number;
+  /** The handler writes the response itself (streams). */
+  raw?: boolean;
+}
+
+export interface RouteCall<B = any> {
+  params: Record<string, string>;
+  body: B;
+  query: Record<string, string>;
+  req: Request;
+  res: Response;
+}
+
+export type RouteHandler<B = any> = (call: RouteCall<B>) => Promise<unknown> | unknown;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DIGITS = /^\d+$/;
+
+export interface MountedTemplate {
+  method: HttpMethod;
+  pattern: RegExp;
+  template: string;
+}
+const mounted = new WeakMap<Router, MountedTemplate[]>();
+
+/** The templates mounted on a router, so that a wrong method can be told from an unknown URL. */
+export function templatesOf(router: Router): MountedTemplate[] {
+  return mounted.get(router) ?? [];
+}
+
+/** Mounts one route: sets X-Route, checks path parameters, parses and validates the body, maps the result. */
+export function route<B = any>(router: Router, spec: RouteSpec, handler: RouteHandler<B>): void {
+  const expressPath = spec.template.replace(/\{(\w+):\.\+\}/g, '*$1').replace(/\{(\w+)\}/g, ':$1');
+  if (!mounted.has(router)) mounted.set(router, []);
+  mounted.get(router)!.push({ method: spec.method, pattern: templatePattern(spec.template), template: spec.template });
+  router[spec.method](expressPath, async (req: Request, res: Response, next: NextFunction) => {
+    const params = flattenParams(req.params as Record<string, string | string[]>);
+    if (!numbersAreDigits(params)) return next('route');
+    res.setHeader('X-Route', spec.template);
+    try {
+      checkIds(params);
+      const query = req.query as Record<string, string>;
+      let body = (req as Request & { jsonBody?: unknown }).jsonBody ?? {};
+      if (spec.body) {
+        if (body && typeof body === 'object' && !Array.isArray(body)) body = { ...coerceQuery(spec.body, query), ...body };
+        body = validate(spec.body, body);
+      }
+      const result = await handler({ params, body: body as B, query, req, res });
+      if (spec.raw) return;
+      const status = spec.status ?? 200;
+      if (status === 204 || result === undefined) return void res.status(status === 200 && result === undefined ? 204 : status).end();
+      res.status(status).json(result);
+    } catch (err) {
+      next(err);
+    }
+  });
+}
+
+function flattenParams(raw: Record<string, string | string[]>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) out[k] = Array.isArray(v) ? v.join('/') : v;
+  return out;
+}
+
+function numbersAreDigits(params: Record<string, string>): boolean {
+  return Object.entries(params).every(([k, v]) => !k.endsWith('_number') || DIGITS.test(v));
+}
+
+/** Path parameters named *_id are UUIDs, except compute_id (GNS3 has the compute `local`). */
+function checkIds(params: Record<string, string>): void {
+  for (const [k, v] of Object.entries(params)) {
+    if (k.endsWith('_id') && k !== 'compute_id' && !UUID.test(v)) throw new InvalidError(`${k} '${v}' is not a valid UUID`);
+  }
+}
+
+function templatePattern(template: string): RegExp {
+  const source = template
+    .split(/(\{\w+(?::\.\+)?\})/)
+    .map((part) => (part.startsWith('{') ? (part.includes(':') ? '.+' : '[^/]+') : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${source}/?$`);
+}

@@ -1,0 +1,109 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { PACKAGE_VERSION } from '../version.js';
+import { ComputeRegistry } from './controller/computes.js';
+import { ControllerEvents } from './controller/events.js';
+import { ProjectManager } from './controller/projects.js';
+import { createApp } from './http/app.js';
+import { createLogger, type Logger } from './logger.js';
+import { removePidFile, writePidFile } from './pid-file.js';
+import { resolveSettings, type DaemonFlags, type DaemonSettings } from './settings.js';
+
+export type { DaemonFlags } from './settings.js';
+
+export interface RunningDaemon {
+  url: string;
+  port: number;
+  settings: DaemonSettings;
+  /** Graceful stop: stop accepting, finish in-flight requests, flush state. */
+  close(): Promise<void>;
+  /** Resolves once the daemon has fully stopped. */
+  closed: Promise<void>;
+}
+
+/** How long in-flight requests get to finish on shutdown before their connections are cut. */
+const DRAIN_MS = 5000;
+
+/** Starts the daemon: loads state, listens, writes the pid file, and stops gracefully on SIGTERM/SIGINT. */
+export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = process.env, opts: { handleSignals?: boolean } = {}): Promise<RunningDaemon> {
+  const settings = await resolveSettings(flags, env);
+  const log = createLogger({ debug: settings.debug, file: settings.logFile });
+  const startedAt = new Date();
+  const isController = settings.role !== 'compute';
+  const isCompute = settings.role !== 'controller';
+
+  const events = new ControllerEvents();
+  const projects = new ProjectManager({ projectsDir: settings.projectsDir, log, events });
+  if (isController) await projects.load();
+
+  const computes = new ComputeRegistry({
+    local: isCompute && isController ? { host: settings.host, port: settings.port, capabilities: () => ({ version: PACKAGE_VERSION, node_types: [], platform: process.platform }) } : undefined,
+  });
+
+  const app = createApp({
+    log,
+    version: PACKAGE_VERSION,
+    startedAt,
+    maxBodyBytes: settings.maxBodyBytes,
+    auth: settings.auth,
+    controller: isController ? { projects, computes } : undefined,
+  });
+
+  const server = await listen(app, settings, log);
+  const port = (server.address() as AddressInfo).port;
+  computes.setLocalPort(port);
+  const url = `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${port}`;
+  const pidFile = settings.paths.pidFile(port);
+  await writePidFile(pidFile, { pid: process.pid, url, startedAt: startedAt.toISOString() });
+  log.info(`emuctl daemon ${PACKAGE_VERSION} (${settings.role}) listening on ${url}, projects in ${settings.projectsDir}`);
+
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((r) => (resolveClosed = r));
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      log.info('shutting down');
+      await stopServer(server);
+      await projects.closeAll();
+      await removePidFile(pidFile, process.pid);
+      log.info('stopped');
+      await log.close();
+      resolveClosed();
+    })());
+
+  if (opts.handleSignals !== false) {
+    const onSignal = (signal: NodeJS.Signals) => {
+      log.info(`received ${signal}`);
+      void close();
+    };
+    process.once('SIGTERM', onSignal);
+    process.once('SIGINT', onSignal);
+    process.on('unhandledRejection', (reason) => log.error(`unhandled rejection: ${(reason as Error)?.stack ?? reason}`));
+  }
+  return { url, port, settings, close, closed };
+}
+
+function listen(app: ReturnType<typeof createApp>, settings: DaemonSettings, log: Logger): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(settings.port, settings.host);
+    server.keepAliveTimeout = 65_000;
+    server.once('listening', () => resolve(server));
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      const where = `${settings.host}:${settings.port}`;
+      const message =
+        err.code === 'EADDRINUSE' ? `port ${settings.port} on ${settings.host} is already in use` :
+        err.code === 'EADDRNOTAVAIL' ? `address ${settings.host} is not available on this host` :
+        err.code === 'EACCES' ? `no permission to listen on ${where}` : `cannot listen on ${where}: ${err.message}`;
+      log.error(message);
+      reject(new Error(message));
+    });
+  });
+}
+
+async function stopServer(server: Server): Promise<void> {
+  const done = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const timer = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
+  await done;
+  clearTimeout(timer);
+}
