@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { DaemonFlags } from '../../src/daemon/settings.js';
+
+const DAEMON_MAIN = fileURLToPath(new URL('./daemon-main.js', import.meta.url));
+
+export interface TestDaemon {
+  url: string;
+  port: number;
+  home: string;
+  pid: number;
+  child: ChildProcess;
+  /** Everything the daemon logged so far. */
+  log(): string;
+  /** SIGTERM (or another signal) and wait for the exit; resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Calls the API: JSON in, JSON out. */
+  api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiAnswer>;
+}
+
+export interface ApiAnswer {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+/** Starts the real daemon in a child process on an ephemeral port, with EMUCTL_HOME in a temp dir (or `home`). */
+export async function startTestDaemon(opts: { home?: string; flags?: DaemonFlags; env?: NodeJS.ProcessEnv } = {}): Promise<TestDaemon> {
+  const home = opts.home ?? mkdtempSync(join(tmpdir(), 'emuctl-test-'));
+  const flags: DaemonFlags = { port: 0, projectsDir: join(home, 'projects'), ...opts.flags };
+  const child = spawn(process.execPath, [DAEMON_MAIN, JSON.stringify(flags)], {
+    env: { ...process.env, EMUCTL_HOME: home, ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = /listening on (http:\/\/\S+?),/.exec(output);
+      if (m) resolve(m[1]);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then((code) => reject(new Error(`daemon exited with ${code} before listening:\n${output}`)));
+    setTimeout(() => reject(new Error(`daemon did not start within 15 s:\n${output}`)), 15_000).unref();
+  });
+  const port = Number(new URL(url).port);
+  return {
+    url,
+    port,
+    home,
+    pid: child.pid!,
+    child,
+    log: () => output,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+    api: (method, path, body, headers) => callApi(url, method, path, body, headers),
+  };
+}
+
+/** One HTTP call with a JSON body (a string body is sent as is). */
+export async function callApi(url: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer> {
+  const res = await fetch(url + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+/** Removes a temp home (after the daemon stopped). */
+export function removeHome(home: string): void {
+  rmSync(home, { recursive: true, force: true });
+}
