@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what emuctl needs on a fresh Debian machine, then builds it:
+# Debian packages (vpcs end hosts, tcpdump for BPF filters, tshark for tests),
+# the npm packages from the lock file, and the TypeScript build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(vpcs tcpdump tshark)
+missing=()
+for cmd in "${packages[@]}"; do
+  command -v "$cmd" >/dev/null 2>&1 || missing+=("$cmd")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "setup: installing Debian packages: ${missing[*]}" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+npm run --silent build
