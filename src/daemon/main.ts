@@ -1,7 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { PACKAGE_VERSION } from '../version.js';
+import { builtinNodeTypes } from './compute/builtin-types.js';
+import { LocalCompute } from './compute/local-compute.js';
 import { ComputeRegistry } from './controller/computes.js';
+import { createDataplane } from './dataplane/index.js';
 import { ControllerEvents } from './controller/events.js';
 import { ProjectManager } from './controller/projects.js';
 import { createApp } from './http/app.js';
@@ -36,8 +39,15 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const projects = new ProjectManager({ projectsDir: settings.projectsDir, log, events });
   if (isController) await projects.load();
 
+  const nodeTypes = builtinNodeTypes();
+  const dataplane = isCompute ? await createDataplane() : undefined;
+  const compute = dataplane
+    ? new LocalCompute({ dataplane, nodeTypes, projectsDir: settings.projectsDir, bindHost: settings.host, udpPortRange: settings.udpPortRange, log })
+    : undefined;
   const computes = new ComputeRegistry({
-    local: isCompute && isController ? { host: settings.host, port: settings.port, capabilities: () => ({ version: PACKAGE_VERSION, node_types: [], platform: process.platform }) } : undefined,
+    local: compute && isController
+      ? { host: settings.host, port: settings.port, capabilities: () => ({ version: PACKAGE_VERSION, node_types: nodeTypes.availableTypes(), platform: process.platform }) }
+      : undefined,
   });
 
   const app = createApp({
@@ -47,6 +57,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     maxBodyBytes: settings.maxBodyBytes,
     auth: settings.auth,
     controller: isController ? { projects, computes } : undefined,
+    compute: compute ? { compute, udpPortRange: settings.udpPortRange, consolePortRange: settings.consolePortRange } : undefined,
   });
 
   const server = await listen(app, settings, log);
@@ -65,6 +76,8 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
       log.info('shutting down');
       await stopServer(server);
       await projects.closeAll();
+      await compute?.closeAll().catch((err) => log.error(`closing the compute: ${err.message}`));
+      await dataplane?.close();
       await removePidFile(pidFile, process.pid);
       log.info('stopped');
       await log.close();

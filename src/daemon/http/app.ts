@@ -1,7 +1,11 @@
 import express, { type Express, Router } from 'express';
 import type { ComputeRegistry } from '../controller/computes.js';
 import type { ProjectManager } from '../controller/projects.js';
+import type { LocalCompute } from '../compute/local-compute.js';
 import type { Logger } from '../logger.js';
+import { computeHostRoutes } from './compute/host.js';
+import { computeNodeRoutes } from './compute/nodes.js';
+import { computeProjectRoutes } from './compute/projects.js';
 import { basicAuth } from './middleware/basic-auth.js';
 import { errorMapper, notFound } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
@@ -14,6 +18,12 @@ export interface ControllerDeps {
   computes: ComputeRegistry;
 }
 
+export interface ComputeDeps {
+  compute: LocalCompute;
+  udpPortRange: [number, number];
+  consolePortRange: [number, number];
+}
+
 export interface AppDeps {
   log: Logger;
   version: string;
@@ -22,8 +32,8 @@ export interface AppDeps {
   auth?: { user: string; password: string };
   /** Present when this daemon is a controller. */
   controller?: ControllerDeps;
-  /** Mounts the compute routes when this daemon is a compute. */
-  mountCompute?: (router: Router) => void;
+  /** Present when this daemon is a compute. */
+  compute?: ComputeDeps;
 }
 
 /** Builds the Express app from its dependencies; starts nothing. */
@@ -37,7 +47,11 @@ export function createApp(deps: AppDeps): Express {
 
   const router = Router({ strict: false });
   versionRoutes(router, deps);
-  deps.mountCompute?.(router);
+  if (deps.compute) {
+    computeHostRoutes(router, { ...deps.compute, version: deps.version });
+    computeProjectRoutes(router, deps.compute);
+    computeNodeRoutes(router, deps.compute);
+  }
   if (deps.controller) {
     projectRoutes(router, deps.controller);
     computeRegistryRoutes(router, deps.controller);

@@ -1,0 +1,10 @@
+/** Serialises async operations: each `run` starts once the previous one has settled. */
+export class AsyncLock {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(fn, fn);
+    this.tail = result.catch(() => {});
+    return result;
+  }
+}

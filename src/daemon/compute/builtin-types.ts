@@ -1,0 +1,23 @@
+import { ETHERNET_HUB_CREATE_SCHEMA, ETHERNET_HUB_UPDATE_SCHEMA, ETHERNET_SWITCH_CREATE_SCHEMA, ETHERNET_SWITCH_UPDATE_SCHEMA } from '../http/schemas/nodes.js';
+import { NodeTypeRegistry, type ComputeNode } from './node-types.js';
+import { EthernetHubNode, type HubCreate } from './nodes/ethernet-hub.js';
+import { EthernetSwitchNode, type SwitchCreate } from './nodes/ethernet-switch.js';
+
+/** The registry of node kinds this compute runs. */
+export function builtinNodeTypes(): NodeTypeRegistry {
+  return new NodeTypeRegistry()
+    .register({
+      type: 'ethernet_switch',
+      createSchema: ETHERNET_SWITCH_CREATE_SCHEMA,
+      updateSchema: ETHERNET_SWITCH_UPDATE_SCHEMA,
+      create: (body, ctx) => EthernetSwitchNode.create(body as unknown as SwitchCreate, ctx) as Promise<ComputeNode>,
+      available: () => true,
+    })
+    .register({
+      type: 'ethernet_hub',
+      createSchema: ETHERNET_HUB_CREATE_SCHEMA,
+      updateSchema: ETHERNET_HUB_UPDATE_SCHEMA,
+      create: (body, ctx) => EthernetHubNode.create(body as unknown as HubCreate, ctx) as Promise<ComputeNode>,
+      available: () => true,
+    });
+}

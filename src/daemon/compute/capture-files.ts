@@ -1,0 +1,59 @@
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PassThrough, type Readable } from 'node:stream';
+import { InvalidError } from '../errors.js';
+
+/** A capture file name is a file name, never a path: no separators, no `..`, no NUL. */
+export function checkCaptureFileName(name: string): string {
+  if (!name || name.includes('/') || name.includes('\\') || name.includes('\0') || name === '.' || name.includes('..')) {
+    throw new InvalidError(`capture_file_name '${name.replace(/\0/g, '\\0')}' must be a plain file name (no path separator, '..' or NUL)`);
+  }
+  return name;
+}
+
+/** The path of a capture file inside a project's captures directory. */
+export function captureFilePath(capturesDir: string, name: string): string {
+  return join(capturesDir, checkCaptureFileName(name));
+}
+
+const POLL_MS = 100;
+
+/**
+ * Streams a capture file from its start and keeps following what is appended
+ * while `stillWriting()` is true; ends once the writer stopped and everything
+ * written has been sent, or when the reader goes away.
+ */
+export function followFile(path: string, stillWriting: () => boolean): Readable {
+  const out = new PassThrough();
+  let closed = false;
+  out.on('close', () => (closed = true));
+  void (async () => {
+    const handle = await open(path, 'r');
+    const chunk = Buffer.allocUnsafe(256 * 1024);
+    let position = 0;
+    try {
+      while (!closed) {
+        const writing = stillWriting();
+        const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+        if (bytesRead > 0) {
+          position += bytesRead;
+          if (!out.write(Buffer.from(chunk.subarray(0, bytesRead)))) await new Promise((r) => out.once('drain', r).once('close', r));
+          continue;
+        }
+        if (!writing) break;
+        await new Promise((r) => setTimeout(r, POLL_MS));
+      }
+      out.end();
+    } finally {
+      await handle.close();
+    }
+  })().catch((err) => out.destroy(err));
+  return out;
+}
+
+/** A finished file as a stream, after checking it exists. */
+export async function readWholeFile(path: string): Promise<Readable> {
+  await stat(path);
+  return createReadStream(path);
+}

@@ -1,0 +1,41 @@
+import type { Readable } from 'node:stream';
+import type { NioJson } from './node-context.js';
+
+export type NodeAction = 'start' | 'stop' | 'suspend' | 'reload';
+export type Json = Record<string, unknown>;
+
+/** Where a port is: project, node type, node, adapter, port. */
+export interface PortAddress {
+  projectId: string;
+  nodeType: string;
+  nodeId: string;
+  adapter: number;
+  port: number;
+}
+
+/**
+ * What the controller asks of a compute. The local compute answers in
+ * process; a remote compute over HTTP with the same JSON as GNS3's compute API.
+ */
+export interface ComputeApi {
+  createProject(body: { project_id: string; name?: string }): Promise<Json>;
+  closeProject(projectId: string): Promise<void>;
+  deleteProject(projectId: string): Promise<void>;
+  /** A free UDP port on the compute, held for the project. */
+  allocateUdpPort(projectId: string): Promise<number>;
+
+  createNode(projectId: string, nodeType: string, body: Json): Promise<Json>;
+  getNode(projectId: string, nodeType: string, nodeId: string): Promise<Json>;
+  updateNode(projectId: string, nodeType: string, nodeId: string, body: Json): Promise<Json>;
+  deleteNode(projectId: string, nodeType: string, nodeId: string): Promise<void>;
+  nodeAction(projectId: string, nodeType: string, nodeId: string, action: NodeAction): Promise<void>;
+
+  addNio(at: PortAddress, nio: NioJson): Promise<NioJson>;
+  updateNio(at: PortAddress, change: { filters?: Record<string, unknown[]>; suspend?: boolean }): Promise<NioJson>;
+  removeNio(at: PortAddress): Promise<void>;
+
+  startCapture(at: PortAddress, body: { capture_file_name: string; data_link_type?: string }): Promise<{ pcap_file_path: string }>;
+  stopCapture(at: PortAddress): Promise<void>;
+  /** The port's capture from its first byte, following it while it grows; ends when the capture stops. */
+  pcapStream(at: PortAddress): Promise<Readable>;
+}

@@ -1,0 +1,169 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { PCAP_LINK_TYPES, type DataLinkType, type DataplaneApi } from '../dataplane/types.js';
+import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { captureFilePath, followFile } from './capture-files.js';
+import type { ComputeApi, Json, NodeAction, PortAddress } from './compute-api.js';
+import { ComputeProject } from './compute-project.js';
+import type { NioJson } from './node-context.js';
+import type { NodeTypeRegistry } from './node-types.js';
+import { UdpPortAllocator } from './udp-ports.js';
+
+export interface LocalComputeDeps {
+  dataplane: DataplaneApi;
+  nodeTypes: NodeTypeRegistry;
+  projectsDir: string;
+  /** Address NIO sockets bind to (the compute's host address). */
+  bindHost: string;
+  udpPortRange: [number, number];
+  log: Logger;
+}
+
+/** This daemon's own compute: projects, nodes and their ports, in process. */
+export class LocalCompute implements ComputeApi {
+  readonly projects = new Map<string, ComputeProject>();
+  readonly udpPorts: UdpPortAllocator;
+
+  constructor(private readonly deps: LocalComputeDeps) {
+    this.udpPorts = new UdpPortAllocator(deps.udpPortRange, deps.bindHost);
+  }
+
+  get nodeTypes(): NodeTypeRegistry {
+    return this.deps.nodeTypes;
+  }
+
+  /** The project, or NotFoundError. */
+  project(projectId: string): ComputeProject {
+    const project = this.projects.get(projectId);
+    if (!project) throw new NotFoundError(`Project ID ${projectId} doesn't exist on this compute`);
+    return project;
+  }
+
+  async createProject(body: { project_id?: string; name?: string | null }): Promise<Json> {
+    const id = body.project_id ?? randomUUID();
+    const existing = this.projects.get(id);
+    if (existing) return existing.toJSON();
+    const project = new ComputeProject(id, body.name ?? id, join(this.deps.projectsDir, id));
+    await mkdir(project.capturesDir, { recursive: true });
+    this.projects.set(id, project);
+    return project.toJSON();
+  }
+
+  async updateProject(projectId: string, body: { variables?: unknown[] | null }): Promise<Json> {
+    const project = this.project(projectId);
+    if (body.variables !== undefined) project.variables = body.variables;
+    return project.toJSON();
+  }
+
+  /** Stops and frees every node of the project; the project is forgotten by the compute. */
+  async closeProject(projectId: string): Promise<void> {
+    const project = this.project(projectId);
+    for (const node of project.nodes.values()) await node.destroy().catch((err) => this.deps.log.warn(`closing ${node.name}: ${err.message}`));
+    project.nodes.clear();
+    this.udpPorts.releaseProject(projectId);
+    this.projects.delete(projectId);
+  }
+
+  /** Closes the project and removes the node files it made (captures are left to the controller). */
+  async deleteProject(projectId: string): Promise<void> {
+    const project = this.project(projectId);
+    const nodeTypes = new Set([...project.nodes.values()].map((n) => n.nodeType));
+    await this.closeProject(projectId);
+    for (const type of nodeTypes) await rm(join(project.path, 'project-files', type), { recursive: true, force: true });
+  }
+
+  async allocateUdpPort(projectId: string): Promise<number> {
+    this.project(projectId);
+    return this.udpPorts.allocate(projectId);
+  }
+
+  async createNode(projectId: string, nodeType: string, body: Json): Promise<Json> {
+    const project = this.project(projectId);
+    const def = this.deps.nodeTypes.find(nodeType);
+    if (!def) throw new InvalidError(`Unknown node type '${nodeType}' (known: ${this.deps.nodeTypes.all().map((d) => d.type).join(', ')})`);
+    if (typeof body.node_id === 'string' && project.nodes.has(body.node_id)) throw new ConflictError(`Node ID ${body.node_id} already exists`);
+    const nodeId = (body.node_id as string | undefined) ?? randomUUID();
+    const node = await def.create({ ...body, node_id: nodeId }, {
+      projectId,
+      projectDir: project.path,
+      dataplane: this.deps.dataplane,
+      udpPorts: this.udpPorts,
+      bindHost: this.deps.bindHost,
+      log: this.deps.log,
+    });
+    project.nodes.set(node.id, node);
+    return node.toJSON();
+  }
+
+  async getNode(projectId: string, nodeType: string, nodeId: string): Promise<Json> {
+    return this.project(projectId).node(nodeType, nodeId).toJSON();
+  }
+
+  async updateNode(projectId: string, nodeType: string, nodeId: string, body: Json): Promise<Json> {
+    const node = this.project(projectId).node(nodeType, nodeId);
+    await node.update(body);
+    return node.toJSON();
+  }
+
+  async deleteNode(projectId: string, nodeType: string, nodeId: string): Promise<void> {
+    const project = this.project(projectId);
+    const node = project.node(nodeType, nodeId);
+    await node.destroy();
+    project.nodes.delete(nodeId);
+  }
+
+  async nodeAction(projectId: string, nodeType: string, nodeId: string, action: NodeAction): Promise<void> {
+    await this.project(projectId).node(nodeType, nodeId)[action]();
+  }
+
+  addNio(at: PortAddress, nio: NioJson): Promise<NioJson> {
+    return this.nodeAt(at).addNio(at.adapter, at.port, nio);
+  }
+
+  updateNio(at: PortAddress, change: { filters?: Record<string, unknown[]>; suspend?: boolean }): Promise<NioJson> {
+    return this.nodeAt(at).updateNio(at.adapter, at.port, change);
+  }
+
+  removeNio(at: PortAddress): Promise<void> {
+    return this.nodeAt(at).removeNio(at.adapter, at.port);
+  }
+
+  async startCapture(at: PortAddress, body: { capture_file_name: string; data_link_type?: string }): Promise<{ pcap_file_path: string }> {
+    const node = this.nodeAt(at);
+    const path = captureFilePath(this.project(at.projectId).capturesDir, body.capture_file_name);
+    const linkType = PCAP_LINK_TYPES[(body.data_link_type ?? 'DLT_EN10MB') as DataLinkType];
+    if (linkType === undefined) throw new InvalidError(`Unknown data_link_type '${body.data_link_type}'`);
+    await mkdir(this.project(at.projectId).capturesDir, { recursive: true });
+    await node.startCapture(at.adapter, at.port, path, linkType);
+    return { pcap_file_path: path };
+  }
+
+  stopCapture(at: PortAddress): Promise<void> {
+    return this.nodeAt(at).stopCapture(at.adapter, at.port);
+  }
+
+  async pcapStream(at: PortAddress): Promise<Readable> {
+    const node = this.nodeAt(at);
+    const capture = await node.captureInfo(at.adapter, at.port);
+    if (!capture) throw new ConflictError(`Port ${at.port} of ${node.name} is not capturing`);
+    let writing = true;
+    const poll = setInterval(() => {
+      node.captureInfo(at.adapter, at.port).then((now) => (writing = now?.generation === capture.generation), () => (writing = false));
+    }, 100);
+    const stream = followFile(capture.path, () => writing);
+    stream.once('close', () => clearInterval(poll));
+    return stream;
+  }
+
+  /** Frees every project (daemon shutdown). */
+  async closeAll(): Promise<void> {
+    for (const id of [...this.projects.keys()]) await this.closeProject(id);
+  }
+
+  private nodeAt(at: PortAddress) {
+    return this.project(at.projectId).node(at.nodeType, at.nodeId);
+  }
+}

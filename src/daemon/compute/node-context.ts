@@ -1,0 +1,22 @@
+import type { DataplaneApi } from '../dataplane/types.js';
+import type { Logger } from '../logger.js';
+import type { UdpPortAllocator } from './udp-ports.js';
+
+/** What a compute node needs from its compute. */
+export interface NodeContext {
+  projectId: string;
+  /** The compute project's directory (node working dirs and captures live under it). */
+  projectDir: string;
+  dataplane: DataplaneApi;
+  udpPorts: UdpPortAllocator;
+  /** Address NIO sockets bind to. */
+  bindHost: string;
+  log: Logger;
+}
+
+/** A NIO as GNS3 sends and returns it. */
+export type NioJson =
+  | { type: 'nio_udp'; lport: number; rhost: string; rport: number; suspend?: boolean; filters?: Record<string, unknown[]> }
+  | { type: 'nio_null'; suspend?: boolean; filters?: Record<string, unknown[]> };
+
+export type NodeStatus = 'started' | 'stopped' | 'suspended';

@@ -1,0 +1,43 @@
+import type { JsonSchema } from '../http/validation.js';
+import type { NodeContext } from './node-context.js';
+import type { DataplaneNode } from './nodes/dataplane-node.js';
+
+/** A node that the compute runs. */
+export interface ComputeNode extends DataplaneNode {
+  update(body: Record<string, unknown>): Promise<void>;
+}
+
+/** One kind of node the compute can run, in the registry. */
+export interface NodeTypeDefinition {
+  /** GNS3 node type name, also the URL segment: ethernet_switch, ethernet_hub, vpcs. */
+  type: string;
+  createSchema: JsonSchema;
+  updateSchema: JsonSchema;
+  create(body: Record<string, unknown>, ctx: NodeContext): Promise<ComputeNode>;
+  /** Whether this machine can run it (e.g. the vpcs binary is installed). */
+  available(): boolean;
+}
+
+/** The node kinds a compute knows, by GNS3 type name. */
+export class NodeTypeRegistry {
+  private readonly types = new Map<string, NodeTypeDefinition>();
+
+  register(def: NodeTypeDefinition): this {
+    this.types.set(def.type, def);
+    return this;
+  }
+
+  /** The definition, or undefined for an unknown type. */
+  find(type: string): NodeTypeDefinition | undefined {
+    return this.types.get(type);
+  }
+
+  all(): NodeTypeDefinition[] {
+    return [...this.types.values()];
+  }
+
+  /** Types this machine can run, for capabilities. */
+  availableTypes(): string[] {
+    return this.all().filter((d) => d.available()).map((d) => d.type);
+  }
+}

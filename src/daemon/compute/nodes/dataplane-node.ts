@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import type { CaptureInfo, MacTableEntry, PortCounters } from '../../dataplane/types.js';
+import { ConflictError, NotFoundError } from '../../errors.js';
+import { AsyncLock } from '../async-lock.js';
+import { validateFilters } from '../filter-catalog.js';
+import type { NioJson, NodeContext, NodeStatus } from '../node-context.js';
+
+/** Per-port view for `stats`: the NIO, the capture and the counters. */
+export interface PortStats extends Partial<PortCounters> {
+  adapter_number: number;
+  port_number: number;
+  name: string;
+  nio: NioJson | null;
+  capturing: boolean;
+  capture_file_path: string | null;
+}
+
+/**
+ * A compute node whose ports are dataplane ports: NIO add/update/remove and
+ * captures, serialised per node. Subclasses say which (adapter, port) pairs
+ * exist and which dataplane port each maps to.
+ */
+export abstract class DataplaneNode {
+  abstract readonly nodeType: string;
+  readonly lock = new AsyncLock();
+  readonly nios = new Map<number, NioJson>();
+  status: NodeStatus = 'started';
+
+  constructor(readonly id: string, public name: string, protected readonly ctx: NodeContext) {}
+
+  /** Dataplane node id (a VPCS's wire is not the node itself). */
+  protected get dataplaneId(): string {
+    return this.id;
+  }
+
+  /** The dataplane port for (adapter, port); NotFoundError when the node has no such port. */
+  protected abstract dataplanePort(adapter: number, port: number): number;
+  /** Port names and numbers, for stats. */
+  protected abstract portList(): { adapter: number; port: number; name: string }[];
+  abstract toJSON(): Record<string, unknown>;
+
+  /** Adds a NIO (nio_udp really binds; nio_null only drops). */
+  addNio(adapter: number, port: number, nio: NioJson): Promise<NioJson> {
+    return this.lock.run(async () => {
+      const dp = this.dataplanePort(adapter, port);
+      if (this.nios.has(dp)) throw new ConflictError(`Port ${port} of ${this.name} already has a NIO`);
+      const filters = validateFilters(nio.filters ?? {});
+      if (nio.type === 'nio_udp') {
+        this.ctx.udpPorts.reserve(nio.lport, this.ctx.projectId);
+        try {
+          await this.ctx.dataplane.addNio(this.dataplaneId, dp, { bindHost: this.ctx.bindHost, lport: nio.lport, rhost: nio.rhost, rport: nio.rport }, { filters, suspend: nio.suspend ?? false });
+        } catch (err) {
+          this.ctx.udpPorts.release(nio.lport);
+          throw err;
+        }
+      }
+      const stored = { ...nio, filters: nio.filters ?? {}, suspend: nio.suspend ?? false } as NioJson;
+      this.nios.set(dp, stored);
+      return stored;
+    });
+  }
+
+  /** Changes a NIO's filters and suspend flag. */
+  updateNio(adapter: number, port: number, change: { filters?: Record<string, unknown[]>; suspend?: boolean }): Promise<NioJson> {
+    return this.lock.run(async () => {
+      const dp = this.dataplanePort(adapter, port);
+      const nio = this.nioOn(dp, port);
+      const filters = change.filters ? validateFilters(change.filters) : undefined;
+      if (nio.type === 'nio_udp') await this.ctx.dataplane.updateNio(this.dataplaneId, dp, { filters, suspend: change.suspend });
+      const updated = { ...nio, ...(change.filters ? { filters: change.filters } : {}), ...(change.suspend !== undefined ? { suspend: change.suspend } : {}) } as NioJson;
+      this.nios.set(dp, updated);
+      return updated;
+    });
+  }
+
+  /** Removes a NIO: its socket closes and its UDP port is free again. */
+  removeNio(adapter: number, port: number): Promise<void> {
+    return this.lock.run(async () => {
+      const dp = this.dataplanePort(adapter, port);
+      const nio = this.nioOn(dp, port);
+      if (nio.type === 'nio_udp') {
+        await this.ctx.dataplane.removeNio(this.dataplaneId, dp);
+        this.ctx.udpPorts.release(nio.lport);
+      }
+      this.nios.delete(dp);
+    });
+  }
+
+  /** Starts (or restarts) a capture of the port's frames into `path`. */
+  startCapture(adapter: number, port: number, path: string, linkType: number): Promise<CaptureInfo> {
+    return this.lock.run(async () => {
+      const dp = this.dataplanePort(adapter, port);
+      const nio = this.nioOn(dp, port);
+      if (nio.type !== 'nio_udp') throw new ConflictError(`Port ${port} of ${this.name} has no UDP tunnel to capture on`);
+      return this.ctx.dataplane.startCapture(this.dataplaneId, dp, path, linkType);
+    });
+  }
+
+  stopCapture(adapter: number, port: number): Promise<void> {
+    return this.lock.run(async () => {
+      const dp = this.dataplanePort(adapter, port);
+      if (!(await this.ctx.dataplane.captureInfo(this.dataplaneId, dp))) throw new ConflictError(`Port ${port} of ${this.name} is not capturing`);
+      await this.ctx.dataplane.stopCapture(this.dataplaneId, dp);
+    });
+  }
+
+  /** The port's current capture, or null. */
+  captureInfo(adapter: number, port: number): Promise<CaptureInfo | null> {
+    return this.ctx.dataplane.captureInfo(this.dataplaneId, this.dataplanePort(adapter, port));
+  }
+
+  /** Per-port NIO, capture state and counters. */
+  async stats(): Promise<PortStats[]> {
+    const counters = new Map((await this.ctx.dataplane.stats(this.dataplaneId)).map((c) => [c.port, c]));
+    return Promise.all(
+      this.portList().map(async ({ adapter, port, name }) => {
+        const dp = this.dataplanePort(adapter, port);
+        const capture = this.nios.get(dp)?.type === 'nio_udp' ? await this.ctx.dataplane.captureInfo(this.dataplaneId, dp) : null;
+        const { port: _p, ...c } = counters.get(dp) ?? ({} as PortCounters);
+        return { adapter_number: adapter, port_number: port, name, nio: this.nios.get(dp) ?? null, capturing: !!capture, capture_file_path: capture?.path ?? null, ...c };
+      }),
+    );
+  }
+
+  macTable(): Promise<MacTableEntry[]> {
+    return this.ctx.dataplane.macTable(this.dataplaneId);
+  }
+
+  async start(): Promise<void> {
+    await this.setStatus('started');
+  }
+
+  async stop(): Promise<void> {
+    await this.setStatus('stopped');
+  }
+
+  async suspend(): Promise<void> {
+    await this.setStatus('suspended');
+  }
+
+  async reload(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  protected async setStatus(status: NodeStatus): Promise<void> {
+    await this.lock.run(async () => {
+      await this.ctx.dataplane.setNodeSuspended(this.dataplaneId, status !== 'started');
+      this.status = status;
+    });
+  }
+
+  /** Frees everything the node holds: NIOs, ports, captures, the dataplane node. */
+  async destroy(): Promise<void> {
+    await this.lock.run(async () => {
+      for (const nio of this.nios.values()) if (nio.type === 'nio_udp') this.ctx.udpPorts.release(nio.lport);
+      this.nios.clear();
+      await this.ctx.dataplane.deleteNode(this.dataplaneId);
+    });
+  }
+
+  private nioOn(dp: number, port: number): NioJson {
+    const nio = this.nios.get(dp);
+    if (!nio) throw new NotFoundError(`Port ${port} of ${this.name} has no NIO`);
+    return nio;
+  }
+}
+
+/** A node id given by the client or a new one. */
+export function nodeIdOr(given?: string): string {
+  return given ?? randomUUID();
+}

@@ -1,0 +1,98 @@
+import type { SwitchPortConfig } from '../../dataplane/types.js';
+import { ConflictError, InvalidError, NotFoundError } from '../../errors.js';
+import type { NodeContext } from '../node-context.js';
+import { DataplaneNode, nodeIdOr } from './dataplane-node.js';
+
+/** One entry of GNS3's ports_mapping for a switch. */
+export interface SwitchPortMapping {
+  name: string;
+  port_number: number;
+  type: 'access' | 'dot1q' | 'qinq';
+  vlan: number;
+  ethertype?: string;
+}
+
+export interface SwitchCreate {
+  name: string;
+  node_id?: string;
+  ports_mapping?: SwitchPortMapping[];
+  console?: number | null;
+  console_type?: 'telnet' | 'none';
+}
+
+/** GNS3's default switch: 8 access ports Ethernet0..7 in VLAN 1. */
+export function defaultSwitchPorts(count = 8): SwitchPortMapping[] {
+  return Array.from({ length: count }, (_, i) => ({ name: `Ethernet${i}`, port_number: i, type: 'access' as const, vlan: 1, ethertype: '' }));
+}
+
+/** An Ethernet switch: MAC learning per VLAN over UDP-tunnel ports. */
+export class EthernetSwitchNode extends DataplaneNode {
+  readonly nodeType = 'ethernet_switch';
+  ports: SwitchPortMapping[];
+
+  private constructor(id: string, name: string, ports: SwitchPortMapping[], ctx: NodeContext) {
+    super(id, name, ctx);
+    this.ports = ports;
+  }
+
+  /** Creates the switch and its dataplane node. */
+  static async create(body: SwitchCreate, ctx: NodeContext): Promise<EthernetSwitchNode> {
+    const ports = normalisePorts(body.ports_mapping ?? defaultSwitchPorts());
+    const node = new EthernetSwitchNode(nodeIdOr(body.node_id), body.name, ports, ctx);
+    await ctx.dataplane.createNode(node.id, 'switch', ports.map(toDataplanePort));
+    return node;
+  }
+
+  /** Renames and/or re-maps ports; live ports take the new VLAN settings at once. */
+  update(body: Partial<SwitchCreate>): Promise<void> {
+    return this.lock.run(async () => {
+      if (body.name !== undefined) this.name = body.name;
+      if (!body.ports_mapping) return;
+      const ports = normalisePorts(body.ports_mapping);
+      for (const dp of this.nios.keys()) {
+        if (!ports.some((p) => p.port_number === dp)) throw new ConflictError(`Port ${dp} of ${this.name} has a NIO: remove it before removing the port`);
+      }
+      await this.ctx.dataplane.updatePorts(this.id, ports.map(toDataplanePort));
+      this.ports = ports;
+    });
+  }
+
+  protected dataplanePort(adapter: number, port: number): number {
+    if (adapter !== 0) throw new NotFoundError(`Adapter ${adapter} doesn't exist on switch ${this.name} (only adapter 0)`);
+    if (!this.ports.some((p) => p.port_number === port)) throw new NotFoundError(`Port ${port} doesn't exist on switch ${this.name}`);
+    return port;
+  }
+
+  protected portList() {
+    return this.ports.map((p) => ({ adapter: 0, port: p.port_number, name: p.name }));
+  }
+
+  toJSON(): Record<string, unknown> {
+    return {
+      node_id: this.id,
+      project_id: this.ctx.projectId,
+      name: this.name,
+      ports_mapping: this.ports,
+      status: this.status,
+      console: null,
+      console_type: 'none',
+    };
+  }
+}
+
+function normalisePorts(ports: SwitchPortMapping[]): SwitchPortMapping[] {
+  const numbers = new Set<number>();
+  const names = new Set<string>();
+  return ports.map((p) => {
+    if (numbers.has(p.port_number)) throw new InvalidError(`ports_mapping: port_number ${p.port_number} appears twice`);
+    if (names.has(p.name)) throw new InvalidError(`ports_mapping: port name '${p.name}' appears twice`);
+    numbers.add(p.port_number);
+    names.add(p.name);
+    if (p.type !== 'qinq' && p.ethertype && p.ethertype !== '0x8100') throw new InvalidError(`ports_mapping: ethertype is only for qinq ports (port ${p.port_number})`);
+    return { name: p.name, port_number: p.port_number, type: p.type, vlan: p.vlan ?? 1, ethertype: p.type === 'qinq' ? (p.ethertype || '0x8100') : '' };
+  });
+}
+
+function toDataplanePort(p: SwitchPortMapping): SwitchPortConfig {
+  return { port: p.port_number, type: p.type, vlan: p.vlan, ...(p.type === 'qinq' ? { ethertype: parseInt(p.ethertype || '0x8100', 16) } : {}) };
+}

@@ -1,0 +1,43 @@
+import type { Router } from 'express';
+import { networkInterfaces } from 'node:os';
+import type { LocalCompute } from '../../compute/local-compute.js';
+import { route } from '../route.js';
+
+export const CAPABILITIES_ROUTE = '/v2/compute/capabilities';
+
+/** Compute-level routes: version, capabilities, the host's interfaces and ports. */
+export function computeHostRoutes(router: Router, deps: { compute: LocalCompute; version: string; udpPortRange: [number, number]; consolePortRange: [number, number] }): void {
+  const { compute } = deps;
+  route(router, { method: 'get', template: '/v2/compute/version' }, () => ({ version: deps.version, local: true }));
+  route(router, { method: 'get', template: CAPABILITIES_ROUTE }, () => ({
+    version: deps.version,
+    node_types: compute.nodeTypes.availableTypes(),
+    platform: process.platform,
+  }));
+  route(router, { method: 'get', template: '/v2/compute/network/interfaces' }, () => hostInterfaces());
+  route(router, { method: 'get', template: '/v2/compute/network/ports' }, () => ({
+    console_port_range: deps.consolePortRange,
+    console_ports: [],
+    udp_port_range: deps.udpPortRange,
+    udp_ports: compute.udpPorts.used(),
+  }));
+}
+
+/** The host's interfaces as GNS3 lists them: name, ip, netmask, mac, type. */
+function hostInterfaces(): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const [name, addresses] of Object.entries(networkInterfaces())) {
+    const v4 = addresses?.find((a) => a.family === 'IPv4');
+    const any = v4 ?? addresses?.[0];
+    out.push({
+      id: name,
+      name,
+      ip_address: v4?.address ?? '',
+      netmask: v4?.netmask ?? '',
+      mac_address: any?.mac ?? '',
+      type: 'ethernet',
+      special: name === 'lo' || !!any?.internal,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,62 @@
+import type { Router } from 'express';
+import type { PortAddress } from '../../compute/compute-api.js';
+import type { LocalCompute } from '../../compute/local-compute.js';
+import type { NioJson } from '../../compute/node-context.js';
+import type { NodeTypeDefinition } from '../../compute/node-types.js';
+import { ConflictError } from '../../errors.js';
+import { route } from '../route.js';
+import { NIO_NULL_SCHEMA, NIO_TYPE_SCHEMA, NIO_UDP_SCHEMA, NODE_CAPTURE_SCHEMA } from '../schemas/nio.js';
+import { EMPTY_SCHEMA } from '../schemas/project.js';
+import { validate, type JsonSchema } from '../validation.js';
+
+/** Route templates of one node type's compute routes. */
+export function nodeTemplates(nodeType: string) {
+  const nodes = `/v2/compute/projects/{project_id}/${nodeType}/nodes`;
+  const node = `${nodes}/{node_id}`;
+  const port = `${node}/adapters/{adapter_number}/ports/{port_number}`;
+  return { nodes, node, nio: `${port}/nio`, startCapture: `${port}/start_capture`, stopCapture: `${port}/stop_capture`, pcap: `${port}/pcap` };
+}
+
+const NIO_FILTERS_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: { filters: { type: 'object', additionalProperties: { type: 'array' } }, suspend: { type: 'boolean' } },
+};
+
+/** The compute routes of every registered node type: CRUD, actions, NIOs, captures, MAC table, stats. */
+export function computeNodeRoutes(router: Router, deps: { compute: LocalCompute }): void {
+  for (const def of deps.compute.nodeTypes.all()) nodeTypeRoutes(router, deps.compute, def);
+}
+
+function nodeTypeRoutes(router: Router, compute: LocalCompute, def: NodeTypeDefinition): void {
+  const t = nodeTemplates(def.type);
+  const nodeOf = (p: Record<string, string>) => compute.project(p.project_id).node(def.type, p.node_id);
+  const at = (p: Record<string, string>): PortAddress => ({ projectId: p.project_id, nodeType: def.type, nodeId: p.node_id, adapter: Number(p.adapter_number), port: Number(p.port_number) });
+
+  route(router, { method: 'post', template: t.nodes, body: def.createSchema, status: 201 }, ({ params, body }) => compute.createNode(params.project_id, def.type, body));
+  route(router, { method: 'get', template: t.node }, ({ params }) => nodeOf(params).toJSON());
+  route(router, { method: 'put', template: t.node, body: def.updateSchema }, ({ params, body }) => compute.updateNode(params.project_id, def.type, params.node_id, body));
+  route(router, { method: 'delete', template: t.node, status: 204 }, ({ params }) => compute.deleteNode(params.project_id, def.type, params.node_id));
+  for (const action of ['start', 'stop', 'suspend', 'reload'] as const) {
+    route(router, { method: 'post', template: `${t.node}/${action}`, body: EMPTY_SCHEMA, status: 204 }, ({ params }) => compute.nodeAction(params.project_id, def.type, params.node_id, action));
+  }
+  route(router, { method: 'post', template: t.nio, body: NIO_TYPE_SCHEMA, status: 201 }, ({ params, body }) => compute.addNio(at(params), checkNio(body)));
+  route(router, { method: 'put', template: t.nio, body: NIO_FILTERS_SCHEMA, status: 201 }, ({ params, body }) => compute.updateNio(at(params), body));
+  route(router, { method: 'delete', template: t.nio, status: 204 }, ({ params }) => compute.removeNio(at(params)));
+  route(router, { method: 'post', template: t.startCapture, body: NODE_CAPTURE_SCHEMA }, ({ params, body }) => compute.startCapture(at(params), body));
+  route(router, { method: 'post', template: t.stopCapture, body: EMPTY_SCHEMA, status: 204 }, ({ params }) => compute.stopCapture(at(params)));
+  route(router, { method: 'get', template: t.pcap, raw: true }, async ({ params, res }) => {
+    const stream = await compute.pcapStream(at(params));
+    res.status(200).setHeader('Content-Type', 'application/vnd.tcpdump.pcap');
+    res.on('close', () => stream.destroy());
+    stream.pipe(res);
+  });
+  route(router, { method: 'get', template: `${t.node}/mac_table` }, ({ params }) => nodeOf(params).macTable());
+  route(router, { method: 'get', template: `${t.node}/stats` }, ({ params }) => nodeOf(params).stats());
+}
+
+/** Validates a NIO against its type's schema; types this compute cannot run are a 409, not a fake success. */
+function checkNio(body: { type: string }): NioJson {
+  if (body.type === 'nio_udp') return validate<NioJson>(NIO_UDP_SCHEMA, body);
+  if (body.type === 'nio_null') return validate<NioJson>(NIO_NULL_SCHEMA, body);
+  throw new ConflictError(`NIO type ${body.type} is not supported on this compute (supported: nio_udp, nio_null)`);
+}

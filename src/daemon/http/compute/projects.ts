@@ -1,0 +1,21 @@
+import type { Router } from 'express';
+import type { LocalCompute } from '../../compute/local-compute.js';
+import { route } from '../route.js';
+import { COMPUTE_PROJECT_CREATE_SCHEMA, COMPUTE_PROJECT_UPDATE_SCHEMA } from '../schemas/nodes.js';
+import { EMPTY_SCHEMA } from '../schemas/project.js';
+
+export const COMPUTE_PROJECTS_ROUTE = '/v2/compute/projects';
+export const COMPUTE_PROJECT_ROUTE = '/v2/compute/projects/{project_id}';
+export const UDP_PORT_ROUTE = '/v2/compute/projects/{project_id}/ports/udp';
+
+/** The compute's project routes and UDP port allocation (GNS3 v2 compute API). */
+export function computeProjectRoutes(router: Router, deps: { compute: LocalCompute }): void {
+  const { compute } = deps;
+  route(router, { method: 'get', template: COMPUTE_PROJECTS_ROUTE }, () => [...compute.projects.values()].map((p) => p.toJSON()));
+  route(router, { method: 'post', template: COMPUTE_PROJECTS_ROUTE, body: COMPUTE_PROJECT_CREATE_SCHEMA, status: 201 }, ({ body }) => compute.createProject(body));
+  route(router, { method: 'get', template: COMPUTE_PROJECT_ROUTE }, ({ params }) => compute.project(params.project_id).toJSON());
+  route(router, { method: 'put', template: COMPUTE_PROJECT_ROUTE, body: COMPUTE_PROJECT_UPDATE_SCHEMA }, ({ params, body }) => compute.updateProject(params.project_id, body));
+  route(router, { method: 'delete', template: COMPUTE_PROJECT_ROUTE, status: 204 }, ({ params }) => compute.deleteProject(params.project_id));
+  route(router, { method: 'post', template: `${COMPUTE_PROJECT_ROUTE}/close`, body: EMPTY_SCHEMA, status: 204 }, ({ params }) => compute.closeProject(params.project_id));
+  route(router, { method: 'post', template: UDP_PORT_ROUTE, body: EMPTY_SCHEMA, status: 201 }, async ({ params }) => ({ udp_port: await compute.allocateUdpPort(params.project_id) }));
+}
