@@ -1,0 +1,113 @@
+import type { Command } from 'commander';
+import type { ApiClient, ApiClientOptions } from '../client/api.js';
+import { selectProfile, unreachableHint, type ActiveProfile } from '../client/active-profile.js';
+import { openProfileStore, readProfilesData, type ProfileStore, type ProfilesData } from '../client/profiles.js';
+import { emuctlPaths, type EmuctlPaths } from '../config/paths.js';
+import type { Output } from '../render/output.js';
+import { UsageError } from './errors.js';
+import { readGlobals, type GlobalOptions } from './globals.js';
+
+/**
+ * What a command's run() gets. Output is ready at once; the profile, the
+ * profiles store and the API client are built on first use, so a command
+ * loads only what it needs (got and conf are heavy).
+ */
+export interface Context {
+  readonly out: Output;
+  readonly env: NodeJS.ProcessEnv;
+  readonly globals: GlobalOptions;
+  readonly paths: EmuctlPaths;
+  /** The saved profiles, read without loading conf. */
+  profilesData(): ProfilesData;
+  /** The active profile after --profile/EMUCTL_PROFILE and --url/EMUCTL_URL. */
+  profile(): ActiveProfile;
+  /** The profiles store, for commands that change profiles. */
+  profileStore(): Promise<ProfileStore>;
+  /** The API client for the active profile. */
+  api(): Promise<ApiClient>;
+  /** An API client for another server (e.g. a daemon found by its pid file). */
+  apiFor(options: ApiClientOptions): Promise<ApiClient>;
+  /** Writes a debug line to stderr when --debug is on. */
+  debug(line: string): void;
+  /** Everything on standard input (e.g. `profile add --password-stdin`). */
+  readStdin(): Promise<string>;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Builds a context for one command run. */
+export function createContext(
+  out: Output,
+  env: NodeJS.ProcessEnv,
+  globals: GlobalOptions,
+  stdin: NodeJS.ReadableStream = process.stdin,
+): Context {
+  const paths = emuctlPaths(env);
+  let data: ProfilesData | undefined;
+  let active: ActiveProfile | undefined;
+  let api: Promise<ApiClient> | undefined;
+  const debug = (line: string) => {
+    if (globals.debug) out.writeErr(`${out.errStyle.dim(`debug: ${line}`)}\n`);
+  };
+  const ctx: Context = {
+    out,
+    env,
+    globals,
+    paths,
+    profilesData: () => (data ??= readProfilesData(paths)),
+    profile: () => (active ??= selectProfile(ctx.profilesData(), { profile: globals.profile, url: globals.url, env })),
+    profileStore: () => openProfileStore(paths),
+    api() {
+      const profile = ctx.profile();
+      return (api ??= ctx.apiFor({
+        url: profile.url,
+        user: profile.user,
+        password: profile.password,
+        unreachableHint: unreachableHint(profile.url),
+      }));
+    },
+    async apiFor(options) {
+      const { createApiClient } = await import('../client/got-client.js');
+      return createApiClient({ timeoutMs: requestTimeoutMs(env), debug: globals.debug ? debug : undefined, ...options });
+    },
+    debug,
+    readStdin: () => readAll(stdin),
+  };
+  return ctx;
+}
+
+/** The request timeout: EMUCTL_TIMEOUT seconds, default 10. */
+export function requestTimeoutMs(env: NodeJS.ProcessEnv): number {
+  const raw = env.EMUCTL_TIMEOUT;
+  if (raw === undefined || raw === '') return 10_000;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new UsageError(`EMUCTL_TIMEOUT must be a positive number of seconds, not "${raw}"`);
+  }
+  return Math.round(seconds * 1000);
+}
+
+/** Makes contexts for the commands of one CLI run (one output object, one environment). */
+export interface Factory {
+  readonly out: Output;
+  readonly env: NodeJS.ProcessEnv;
+  /** Applies the global options of `command` to the output and returns its context. */
+  context(command: Command): Promise<Context>;
+}
+
+/** The factory for one CLI run. */
+export function createFactory(out: Output, env: NodeJS.ProcessEnv, stdin?: NodeJS.ReadableStream): Factory {
+  return {
+    out,
+    env,
+    async context(command) {
+      const globals = readGlobals(command);
+      await out.configure({ json: globals.json, quiet: globals.quiet, color: globals.color });
+      return createContext(out, env, globals, stdin);
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+
+/** Options every command accepts. */
+export interface GlobalOptions {
+  profile?: string;
+  url?: string;
+  json: boolean;
+  color: boolean;
+  quiet: boolean;
+  debug: boolean;
+}
+
+/**
+ * Adds the global options to the root command. Commander recognises them after any
+ * subcommand too, so no subcommand may declare an option of the same name
+ * (`profile add --url` reads the global --url).
+ */
+export function addGlobalOptions(program: Command): Command {
+  return program
+    .option('--profile <name>', 'profile to use (default: the one chosen with "profile use", else local)')
+    .option('--url <url>', "server URL, overriding the profile's")
+    .option('--json', 'print machine-readable JSON on stdout and nothing else there')
+    .option('--no-color', 'never colour the output (NO_COLOR does the same)')
+    .option('-q, --quiet', 'print only results and errors')
+    .option('--debug', 'log each HTTP request to stderr; debug logging for the daemon');
+}
+
+/** Reads the global options from a command (its own and its ancestors'). */
+export function readGlobals(command: Command): GlobalOptions {
+  const o = command.optsWithGlobals<Record<string, unknown>>();
+  return {
+    profile: typeof o.profile === 'string' ? o.profile : undefined,
+    url: typeof o.url === 'string' ? o.url : undefined,
+    json: o.json === true,
+    color: o.color !== false,
+    quiet: o.quiet === true,
+    debug: o.debug === true,
+  };
+}

@@ -1,0 +1,130 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { OperationError, UsageError } from '../cli/errors.js';
+
+/** What a running daemon writes in its pid file. */
+export interface PidRecord {
+  pid: number;
+  url: string;
+  startedAt: string;
+}
+
+/** The pid file's record, or null when there is none (or it is unreadable). */
+export function readPidRecord(file: string): PidRecord | null {
+  try {
+    const record = JSON.parse(readFileSync(file, 'utf8')) as Partial<PidRecord>;
+    return typeof record.pid === 'number' && typeof record.url === 'string'
+      ? { pid: record.pid, url: record.url, startedAt: String(record.startedAt ?? '') } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Removes a pid file left by a daemon that died without cleaning up. */
+export function removePidRecord(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // already gone
+  }
+}
+
+/** Whether the process runs (a zombie, dead but not yet reaped, counts as gone). */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    // /proc/<pid>/stat: "pid (comm) state ..."; state Z is a zombie.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
+  }
+}
+
+/** Polls `check` every `intervalMs` until it returns a value other than undefined, or `timeoutMs` passes. */
+export async function pollUntil<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs: number, intervalMs = 100): Promise<T | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() >= deadline) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/** Sends SIGTERM and waits for the exit; after `timeoutMs`, SIGKILL. Says which one ended it. */
+export async function terminate(pid: number, timeoutMs: number): Promise<'stopped' | 'killed' | 'gone'> {
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return 'gone';
+  }
+  if (await pollUntil(() => (isProcessAlive(pid) ? undefined : true), timeoutMs)) return 'stopped';
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    return 'stopped';
+  }
+  await pollUntil(() => (isProcessAlive(pid) ? undefined : true), 5000);
+  return 'killed';
+}
+
+/** A daemon process started detached, its output appended to a log file. */
+export interface DetachedDaemon {
+  child: ChildProcess;
+  /** Size of the log file before the start: the tail after it is this run's output. */
+  logOffset: number;
+  /** Resolves with a description of how the process ended (if it ends). */
+  exited: Promise<string>;
+}
+
+/** Starts `node <entry> args…` in its own session, stdout and stderr appended to `logFile`. */
+export function spawnDetached(entry: string, args: string[], logFile: string, env: NodeJS.ProcessEnv): DetachedDaemon {
+  mkdirSync(dirname(logFile), { recursive: true });
+  let logOffset = 0;
+  try {
+    logOffset = statSync(logFile).size;
+  } catch {
+    // a new log file
+  }
+  const fd = openSync(logFile, 'a', 0o600);
+  try {
+    const child = spawn(process.execPath, [entry, ...args], { detached: true, stdio: ['ignore', fd, fd], env });
+    const exited = new Promise<string>((resolve) => {
+      child.once('exit', (code, signal) => resolve(signal ? `killed by ${signal}` : `exit code ${code}`));
+      child.once('error', (err) => resolve(err.message));
+    });
+    return { child, logOffset, exited };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The last `lines` lines written to the log file since `offset`. */
+export function logTail(logFile: string, offset: number, lines = 20): string[] {
+  try {
+    const text = readFileSync(logFile).subarray(offset).toString('utf8');
+    return text.split('\n').filter((line) => line.trim() !== '').slice(-lines);
+  } catch {
+    return [];
+  }
+}
+
+/** Maps errors of the daemon's own code (settings, listen) to CLI errors: invalid settings are usage errors. */
+export function toDaemonCliError(err: unknown): Error {
+  if (!(err instanceof Error)) return new OperationError(String(err));
+  if ((err as { status?: number }).status === 400) return new UsageError(err.message);
+  if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new UsageError(err.message);
+  return new OperationError(err.message);
+}
+
+/** A URL that reaches a daemon bound to `host` (a wildcard address is reached on loopback). */
+export function reachableUrl(host: string, port: number): string {
+  const target = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${target.includes(':') ? `[${target}]` : target}:${port}`;
+}

@@ -1,0 +1,57 @@
+import got, { type Got, type Method } from 'got';
+import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, type ApiClient, type ApiClientOptions, type SearchParams } from './api.js';
+import { toCliError } from './http-errors.js';
+
+/** Creates the got-backed client for `options.url` + /v2 (loaded lazily: got is heavy). */
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const url = options.url.replace(/\/+$/, '');
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const debug = options.debug;
+  const http: Got = got.extend({
+    prefixUrl: `${url}/v2`,
+    responseType: 'json',
+    timeout: { request: timeoutMs },
+    username: options.user ?? '',
+    password: options.password ?? '',
+    retry: {
+      limit: options.retries ?? DEFAULT_RETRIES,
+      // Only idempotent methods, and only failures that a second try can cure:
+      // a refused connection or an unknown host fails at once.
+      methods: ['GET', 'PUT', 'HEAD', 'DELETE', 'OPTIONS'],
+      statusCodes: [408, 429, 502, 503, 504],
+      errorCodes: ['ECONNRESET', 'EPIPE', 'EAI_AGAIN'],
+      backoffLimit: 1000,
+    },
+    hooks: debug ? {
+      beforeRequest: [(request) => debug(`→ ${request.method} ${String(request.url)}`)],
+      afterResponse: [(response) => {
+        debug(`← ${response.statusCode} ${response.request.options.method} ${response.url} (${response.timings.phases.total ?? '?'} ms)`);
+        return response;
+      }],
+      beforeRetry: [(error, count) => debug(`retry ${count} after ${error.code ?? error.message}`)],
+    } : {},
+  });
+
+  const call = async <T>(method: Method, path: string, body?: unknown, searchParams?: SearchParams): Promise<T> => {
+    try {
+      const response = await http(path.replace(/^\/+/, ''), {
+        method,
+        json: body === undefined ? undefined : body,
+        searchParams,
+      });
+      return response.body as T;
+    } catch (err) {
+      throw toCliError(err, url, timeoutMs, options.unreachableHint);
+    }
+  };
+
+  return {
+    url,
+    get: (path, searchParams) => call('GET', path, undefined, searchParams),
+    post: (path, body) => call('POST', path, body ?? {}),
+    put: (path, body) => call('PUT', path, body ?? {}),
+    delete: async (path) => {
+      await call('DELETE', path);
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { OperationError, UnreachableError } from '../cli/errors.js';
+
+/** Network error codes meaning the server could not be reached (or stopped answering). */
+const UNREACHABLE_CODES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection closed',
+  ETIMEDOUT: 'no answer in time',
+};
+
+/** What the error handling needs from a got error (checked structurally: got stays lazily loaded). */
+interface GotLikeError extends Error {
+  code?: string;
+  response?: { statusCode: number; statusMessage?: string; body?: unknown };
+  options?: { method?: string; url?: URL | string };
+  timings?: unknown;
+}
+
+/** The server's `message` from a GNS3 error body `{message, status}`, if there is one. */
+function serverMessage(body: unknown): string | undefined {
+  let parsed = body;
+  if (typeof body === 'string' || Buffer.isBuffer(body)) {
+    try {
+      parsed = JSON.parse(body.toString());
+    } catch {
+      return undefined;
+    }
+  }
+  if (parsed && typeof parsed === 'object' && typeof (parsed as { message?: unknown }).message === 'string') {
+    return (parsed as { message: string }).message;
+  }
+  return undefined;
+}
+
+/** Maps a got error to a typed CLI error: HTTP errors → OperationError, network failures → UnreachableError. */
+export function toCliError(err: unknown, serverUrl: string, timeoutMs: number, unreachableHint?: string): Error {
+  const e = err as GotLikeError;
+  if (!(err instanceof Error)) return new OperationError(String(err));
+  if (e.response && e.name === 'HTTPError') {
+    const { statusCode, statusMessage } = e.response;
+    const message = serverMessage(e.response.body) ?? `HTTP ${statusCode} ${statusMessage ?? ''}`.trim();
+    const auth = statusCode === 401 ? ' (check the profile\'s user and password)' : '';
+    return new OperationError(`${message}${auth}`, statusCode);
+  }
+  if (e.name === 'TimeoutError') {
+    return new UnreachableError(`cannot reach ${serverUrl}: no answer within ${timeoutMs / 1000} s`, unreachableHint);
+  }
+  if (e.code && UNREACHABLE_CODES[e.code]) {
+    return new UnreachableError(`cannot reach ${serverUrl}: ${UNREACHABLE_CODES[e.code]}`, unreachableHint);
+  }
+  if (e.name === 'ParseError') {
+    return new OperationError(`${serverUrl} answered with something that is not JSON; is it a GNS3 v2 server?`);
+  }
+  return new OperationError(`request to ${serverUrl} failed: ${e.message}`);
+}

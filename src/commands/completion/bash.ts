@@ -1,0 +1,55 @@
+import type { Command } from 'commander';
+
+/** The long and short flags of a command's own options, and whether any of them take a value. */
+function flagsOf(command: Command): string[] {
+  return command.options.flatMap((option) => [option.long, option.short].filter((flag): flag is string => Boolean(flag)));
+}
+
+function children(command: Command): string[] {
+  return command.commands.map((child) => child.name());
+}
+
+function pathOf(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+function all(command: Command): Command[] {
+  return [command, ...command.commands.flatMap(all)];
+}
+
+/** A bash completion script for the command tree under `root` (subcommands and options of each). */
+export function bashCompletionScript(root: Command): string {
+  const commands = all(root);
+  const name = root.name();
+  const fn = `_${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
+  const caseLines = (pick: (c: Command) => string[]) =>
+    commands.map((c) => `    "${pathOf(c)}") echo "${pick(c).join(' ')}" ;;`).join('\n');
+  return `# bash completion for ${name}; load it with:  source <(${name} completion bash)
+${fn}_children() {
+  case "$1" in
+${caseLines(children)}
+  esac
+}
+${fn}_options() {
+  case "$1" in
+${caseLines((c) => [...flagsOf(c), '--help'])}
+  esac
+}
+${fn}() {
+  local cur="\${COMP_WORDS[COMP_CWORD]}" path="" word i
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    word="\${COMP_WORDS[i]}"
+    [[ "$word" == -* ]] && continue
+    if [[ " $(${fn}_children "$path") " == *" $word "* ]]; then path="\${path:+$path }$word"; fi
+  done
+  if [[ "$cur" == -* ]]; then
+    COMPREPLY=( $(compgen -W "$(${fn}_options "$path") $(${fn}_options "")" -- "$cur") )
+  else
+    COMPREPLY=( $(compgen -W "$(${fn}_children "$path")" -- "$cur") )
+  fi
+}
+complete -F ${fn} ${name}
+`;
+}

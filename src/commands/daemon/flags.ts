@@ -1,0 +1,53 @@
+import { Command, Option } from 'commander';
+import type { Context } from '../../cli/context.js';
+import type { GlobalOptions } from '../../cli/globals.js';
+import { toDaemonCliError } from '../../client/daemon-process.js';
+import type { DaemonFlags, DaemonSettings } from '../../daemon/settings.js';
+import { parsePort } from '../shared/options.js';
+
+/** The commander options shared by `daemon run` and `daemon start`. */
+export function addDaemonFlags(command: Command): Command {
+  return command
+    .option('--host <address>', 'address to listen on (default 127.0.0.1; env EMUCTL_HOST)')
+    .option('--port <port>', 'TCP port to listen on (default 3080; env EMUCTL_PORT)', parsePort)
+    .option('--projects-dir <dir>', 'where projects are stored (env EMUCTL_PROJECTS_DIR)')
+    .option('--config <file>', 'daemon config file, JSON (default: daemon.json in the emuctl home)')
+    .option('--auth-user <user>', 'require HTTP basic auth with this user (env EMUCTL_AUTH_USER)')
+    .option('--auth-password-file <file>', 'file holding the basic-auth password (env EMUCTL_AUTH_PASSWORD holds the password itself)')
+    .addOption(new Option('--role <role>', 'serve as controller, compute or both').choices(['both', 'controller', 'compute']))
+    .option('--log-file <file>', 'log to this file instead of stderr');
+}
+
+/** Commander's parsed values of the daemon options. */
+export interface DaemonFlagValues {
+  host?: string;
+  port?: number;
+  projectsDir?: string;
+  config?: string;
+  authUser?: string;
+  authPasswordFile?: string;
+  role?: DaemonFlags['role'];
+  logFile?: string;
+}
+
+/** The daemon's flags from the parsed options (and the global --debug). */
+export function toDaemonFlags(values: DaemonFlagValues, globals: Pick<GlobalOptions, 'debug'>): DaemonFlags {
+  const flags: DaemonFlags = { ...values, debug: globals.debug || undefined };
+  for (const key of Object.keys(flags) as (keyof DaemonFlags)[]) if (flags[key] === undefined) delete flags[key];
+  return flags;
+}
+
+/** The `--port` option of `daemon stop|status`, which picks the daemon. */
+export function daemonPortOption(): Option {
+  return new Option('--port <port>', 'port of the daemon to act on (default: EMUCTL_PORT, the config file, else 3080)').argParser(parsePort);
+}
+
+/** The daemon's settings as it will resolve them (flags > EMUCTL_* > config file > defaults). */
+export async function daemonSettings(ctx: Context, flags: DaemonFlags): Promise<DaemonSettings> {
+  const { resolveSettings } = await import('../../daemon/settings.js');
+  try {
+    return await resolveSettings(flags, ctx.env);
+  } catch (err) {
+    throw toDaemonCliError(err);
+  }
+}

@@ -1,0 +1,32 @@
+import { Command } from 'commander';
+import type { Context, Factory } from '../../cli/context.js';
+import { toDaemonCliError } from '../../client/daemon-process.js';
+import type { DaemonFlags } from '../../daemon/settings.js';
+import { addDaemonFlags, toDaemonFlags, type DaemonFlagValues } from './flags.js';
+
+/** Options of `daemon run`. */
+export interface DaemonRunOptions {
+  flags: DaemonFlags;
+}
+
+/** `emuctl daemon run [flags]`: the daemon in the foreground. */
+export function daemonRunCommand(f: Factory, run = runDaemonRun): Command {
+  return addDaemonFlags(new Command('run'))
+    .description('run the daemon in the foreground until SIGTERM or SIGINT (Ctrl-C)')
+    .action(async (values: DaemonFlagValues, cmd: Command) => {
+      const ctx = await f.context(cmd);
+      await run({ flags: toDaemonFlags(values, ctx.globals) }, ctx);
+    });
+}
+
+/** Starts the daemon in this process and returns once it has shut down gracefully. */
+export async function runDaemonRun(opts: DaemonRunOptions, ctx: Context): Promise<void> {
+  const { startDaemon } = await import('../../daemon/main.js');
+  let daemon;
+  try {
+    daemon = await startDaemon(opts.flags, ctx.env);
+  } catch (err) {
+    throw toDaemonCliError(err);
+  }
+  await daemon.closed;
+}

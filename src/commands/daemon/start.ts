@@ -1,0 +1,96 @@
+import { resolve } from 'node:path';
+import { Command } from 'commander';
+import type { Context, Factory } from '../../cli/context.js';
+import { OperationError, UnreachableError, UsageError } from '../../cli/errors.js';
+import { cliEntryPath } from '../../cli/meta.js';
+import {
+  isProcessAlive, logTail, pollUntil, reachableUrl, readPidRecord, removePidRecord, spawnDetached, type DetachedDaemon,
+} from '../../client/daemon-process.js';
+import { getServerVersion } from '../../client/version.js';
+import type { DaemonFlags } from '../../daemon/settings.js';
+import { parseSeconds } from '../shared/options.js';
+import { addDaemonFlags, daemonSettings, toDaemonFlags, type DaemonFlagValues } from './flags.js';
+
+/** Options of `daemon start`. */
+export interface DaemonStartOptions {
+  flags: DaemonFlags;
+  /** How long to wait for the daemon to answer, in seconds. */
+  timeout: number;
+}
+
+/** `emuctl daemon start [flags] [--timeout S]`: the daemon in the background. */
+export function daemonStartCommand(f: Factory, run = runDaemonStart): Command {
+  return addDaemonFlags(new Command('start'))
+    .description('start the daemon in the background (pid file and log file under the emuctl home)')
+    .option('--timeout <seconds>', 'how long to wait for the daemon to answer', parseSeconds, 10)
+    .action(async (values: DaemonFlagValues & { timeout: number }, cmd: Command) => {
+      const ctx = await f.context(cmd);
+      const { timeout, ...flags } = values;
+      await run({ flags: toDaemonFlags(flags, ctx.globals), timeout }, ctx);
+    });
+}
+
+/** The `daemon run` arguments for the detached child: the user's flags with absolute paths, the port and log file fixed. */
+function childArgs(flags: DaemonFlags, port: number, logFile: string): string[] {
+  const args = ['daemon', 'run', '--port', String(port), '--log-file', resolve(logFile)];
+  if (flags.host) args.push('--host', flags.host);
+  if (flags.projectsDir) args.push('--projects-dir', resolve(flags.projectsDir));
+  if (flags.config) args.push('--config', resolve(flags.config));
+  if (flags.authUser) args.push('--auth-user', flags.authUser);
+  if (flags.authPasswordFile) args.push('--auth-password-file', resolve(flags.authPasswordFile));
+  if (flags.role) args.push('--role', flags.role);
+  if (flags.debug) args.push('--debug');
+  return args;
+}
+
+type StartOutcome = { ok: true; version?: string } | { ok: false; reason: string };
+
+/** Waits until the child has written its pid file and answers GET /v2/version, or exits, or time runs out. */
+async function waitForStart(ctx: Context, daemon: DetachedDaemon, pidFile: string, url: string, timeoutMs: number): Promise<StartOutcome> {
+  let exitReason: string | undefined;
+  void daemon.exited.then((reason) => (exitReason = reason));
+  const api = await ctx.apiFor({ url, retries: 0, timeoutMs: 1000 });
+  const outcome = await pollUntil<StartOutcome>(async () => {
+    if (exitReason) return { ok: false, reason: `it ended (${exitReason})` };
+    // The pid file names our child only once it listens: a foreign server on the port does not count.
+    if (readPidRecord(pidFile)?.pid !== daemon.child.pid) return undefined;
+    try {
+      return { ok: true, version: (await getServerVersion(api)).version };
+    } catch (err) {
+      if (err instanceof UnreachableError) return undefined;
+      return { ok: true }; // it answered, e.g. 401 because auth is on
+    }
+  }, timeoutMs);
+  return outcome ?? { ok: false, reason: `no answer within ${timeoutMs / 1000} s` };
+}
+
+/** Starts the daemon detached and waits for it; on failure prints the log tail and fails. */
+export async function runDaemonStart(opts: DaemonStartOptions, ctx: Context): Promise<void> {
+  const settings = await daemonSettings(ctx, opts.flags);
+  if (settings.port === 0) throw new UsageError('daemon start needs a fixed port; --port 0 works only with daemon run');
+  const pidFile = ctx.paths.pidFile(settings.port);
+  const existing = readPidRecord(pidFile);
+  if (existing && isProcessAlive(existing.pid)) {
+    ctx.out.result({ started: false, running: true, pid: existing.pid, url: existing.url, pidFile });
+    ctx.out.success(`emuctl daemon already running on ${existing.url} (pid ${existing.pid})`);
+    return;
+  }
+  if (existing) removePidRecord(pidFile);
+
+  const logFile = settings.logFile ?? ctx.paths.logFile(settings.port);
+  const url = reachableUrl(settings.host, settings.port);
+  const daemon = spawnDetached(cliEntryPath(), childArgs(opts.flags, settings.port, logFile), logFile, ctx.env);
+  const outcome = await ctx.out.spin(`Starting emuctl daemon on ${url}`,
+    () => waitForStart(ctx, daemon, pidFile, url, opts.timeout * 1000));
+
+  if (!outcome.ok) {
+    if (daemon.child.exitCode === null && daemon.child.signalCode === null) daemon.child.kill('SIGTERM');
+    const tail = logTail(logFile, daemon.logOffset);
+    if (tail.length) ctx.out.writeErr(`last lines of ${logFile}:\n${tail.map((line) => `  ${line}`).join('\n')}\n`);
+    throw new OperationError(`the daemon did not start: ${outcome.reason}; full log in ${logFile}`);
+  }
+  daemon.child.unref();
+  const pid = daemon.child.pid!;
+  ctx.out.result({ started: true, running: true, pid, url, version: outcome.version, pidFile, logFile });
+  ctx.out.success(`Started emuctl daemon on ${url} (pid ${pid}${outcome.version ? `, version ${outcome.version}` : ''}); log: ${logFile}`);
+}

@@ -1,0 +1,38 @@
+import { LOCAL_PROFILE, maskProfile, PASSWORD_MASK, type Profile } from '../../client/profiles.js';
+import type { Style } from '../../render/style.js';
+import { renderFields, renderTable } from '../../render/table.js';
+
+/** A profile as printed: password masked, plus whether it is the active one and built in. */
+export interface ProfileView extends Profile {
+  active: boolean;
+  builtIn: boolean;
+}
+
+/** The printable view of a profile (the password is never included, only its mask). */
+export function profileView(profile: Profile, activeName: string): ProfileView {
+  const { name, url, user, password, defaultProject } = maskProfile(profile);
+  return { name, url, user, password, defaultProject, active: name === activeName, builtIn: name === LOCAL_PROFILE.name };
+}
+
+/** Profiles as a table; the active one is marked with `*`. */
+export function profileTable(views: readonly ProfileView[], style: Style): string {
+  return renderTable(views, [
+    { header: '', value: (p) => (p.active ? '*' : ' ') },
+    { header: 'name', value: (p) => p.name, color: (cell, p) => (p.active ? style.bold(cell) : cell) },
+    { header: 'url', value: (p) => p.url },
+    { header: 'user', value: (p) => p.user ?? '-' },
+    { header: 'default project', value: (p) => p.defaultProject ?? '-' },
+  ], style);
+}
+
+/** One profile as aligned fields; `urlNote` says where an overriding URL came from. */
+export function profileDetails(view: ProfileView, style: Style, urlNote?: string): string {
+  return renderFields([
+    ['name', view.name + (view.builtIn ? ' (built in)' : '')],
+    ['url', view.url + (urlNote ? ` (${urlNote})` : '')],
+    ['user', view.user ?? '-'],
+    ['password', view.password === undefined ? '-' : PASSWORD_MASK],
+    ['default project', view.defaultProject ?? '-'],
+    ['active', view.active ? 'yes' : 'no'],
+  ], style);
+}

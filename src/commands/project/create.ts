@@ -1,0 +1,30 @@
+import { Command } from 'commander';
+import type { Context, Factory } from '../../cli/context.js';
+import { createProject } from '../../client/projects.js';
+import { projectLabel } from './render.js';
+import { setDefaultProject } from './default-project.js';
+
+/** Options of `project create`. */
+export interface ProjectCreateOptions {
+  name: string;
+  /** Also make it the profile's default project. */
+  use: boolean;
+}
+
+/** `emuctl project create NAME [--use]`. */
+export function projectCreateCommand(f: Factory, run = runProjectCreate): Command {
+  return new Command('create')
+    .description('create a project')
+    .argument('<name>', 'name of the new project')
+    .option('--use', "also make it the profile's default project")
+    .action(async (name: string, flags: { use?: boolean }, cmd: Command) =>
+      run({ name, use: flags.use === true }, await f.context(cmd)));
+}
+
+/** Creates the project (POST /v2/projects) and reports it. */
+export async function runProjectCreate(opts: ProjectCreateOptions, ctx: Context): Promise<void> {
+  const project = await createProject(await ctx.api(), { name: opts.name });
+  if (opts.use) await setDefaultProject(ctx, project.project_id);
+  ctx.out.result(project);
+  ctx.out.success(`Created project ${projectLabel(project)}${opts.use ? ', now the default project' : ''}`);
+}

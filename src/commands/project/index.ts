@@ -1,0 +1,22 @@
+import { Command } from 'commander';
+import type { Factory } from '../../cli/context.js';
+import { projectCloseCommand } from './close.js';
+import { projectCreateCommand } from './create.js';
+import { projectDeleteCommand } from './delete.js';
+import { projectListCommand } from './list.js';
+import { projectOpenCommand } from './open.js';
+import { projectShowCommand } from './show.js';
+import { projectUseCommand } from './use.js';
+
+/** `emuctl project …`: projects on the server. */
+export function projectCommand(f: Factory): Command {
+  return new Command('project')
+    .description('list, create, show, delete, open, close and choose projects')
+    .addCommand(projectListCommand(f))
+    .addCommand(projectCreateCommand(f))
+    .addCommand(projectShowCommand(f))
+    .addCommand(projectDeleteCommand(f))
+    .addCommand(projectOpenCommand(f))
+    .addCommand(projectCloseCommand(f))
+    .addCommand(projectUseCommand(f));
+}

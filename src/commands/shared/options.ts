@@ -1,0 +1,15 @@
+import { InvalidArgumentError } from 'commander';
+
+/** Parses a TCP port for commander (1–65535); a bad value is a usage error. */
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port < 1 || port > 65535) throw new InvalidArgumentError('expected a port number 1-65535.');
+  return port;
+}
+
+/** Parses a positive number of seconds for commander. */
+export function parseSeconds(value: string): number {
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new InvalidArgumentError('expected a positive number of seconds.');
+  return seconds;
+}

@@ -1,0 +1,108 @@
+import { colorLevel, PLAIN, styleFor, type Style } from './style.js';
+
+/** The part of a writable stream the output needs. */
+export interface TextStream {
+  write(chunk: string): unknown;
+  isTTY?: boolean;
+}
+
+/** How the user asked for output: --json, -q/--quiet and --no-color. */
+export interface OutputMode {
+  json: boolean;
+  quiet: boolean;
+  color: boolean;
+}
+
+/**
+ * The one output object: knows the streams, TTY, colour, --json and --quiet.
+ * Data goes to stdout, everything else (notes, warnings, errors, spinners) to stderr,
+ * so that `--json` leaves only JSON on stdout.
+ */
+export class Output {
+  private mode: OutputMode = { json: false, quiet: false, color: true };
+  /** Style for text written to stdout (plain unless stdout is a colour terminal). */
+  style: Style = PLAIN;
+  /** Style for text written to stderr. */
+  errStyle: Style = PLAIN;
+
+  constructor(
+    private readonly stdout: TextStream,
+    private readonly stderr: TextStream,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  /** Applies the global options; loads chalk only if a stream will be coloured. */
+  async configure(mode: Partial<OutputMode>): Promise<void> {
+    this.mode = { ...this.mode, ...mode };
+    this.style = await styleFor(colorLevel(Boolean(this.stdout.isTTY), this.mode.color, this.env));
+    this.errStyle = await styleFor(colorLevel(Boolean(this.stderr.isTTY), this.mode.color, this.env));
+  }
+
+  get json(): boolean {
+    return this.mode.json;
+  }
+
+  get quiet(): boolean {
+    return this.mode.quiet;
+  }
+
+  /** True when stderr is a terminal and spinners may be shown. */
+  get interactive(): boolean {
+    return Boolean(this.stderr.isTTY) && !this.mode.json && !this.mode.quiet;
+  }
+
+  /** A command's result: `value` as JSON with --json, otherwise the human rendering (if any). */
+  result(value: unknown, human?: () => string): void {
+    if (this.mode.json) this.stdout.write(JSON.stringify(value, null, 2) + '\n');
+    else if (human) this.writeOut(human());
+  }
+
+  /** A confirmation such as "Created project lab": stdout, silent with --json or --quiet. */
+  success(message: string): void {
+    if (this.mode.json || this.mode.quiet) return;
+    this.writeOut(`${this.style.green('✓')} ${message}\n`);
+  }
+
+  /** Secondary information (hints, progress): stderr, silent with --quiet. */
+  note(message: string): void {
+    if (this.mode.quiet) return;
+    this.writeErr(`${message}\n`);
+  }
+
+  /** A warning: stderr, always shown. */
+  warn(message: string): void {
+    this.writeErr(`${this.errStyle.yellow('warning:')} ${message}\n`);
+  }
+
+  /** An error line: stderr, always shown. */
+  error(message: string): void {
+    this.writeErr(`${this.errStyle.red('emuctl:')} ${message}\n`);
+  }
+
+  /** Raw text to stdout (help text, completion scripts, human renderings). */
+  writeOut(text: string): void {
+    this.stdout.write(text);
+  }
+
+  /** Raw text to stderr. */
+  writeErr(text: string): void {
+    this.stderr.write(text);
+  }
+
+  /** Awaits `task` behind an ora spinner on stderr when interactive; plainly otherwise. */
+  async spin<T>(text: string, task: () => Promise<T>): Promise<T> {
+    if (!this.interactive) return task();
+    const { default: ora } = await import('ora');
+    const spinner = ora({ text, stream: this.stderr as NodeJS.WritableStream, color: 'cyan' }).start();
+    try {
+      return await task();
+    } finally {
+      spinner.stop();
+    }
+  }
+}
+
+/** The output of a real process: process.stdout, process.stderr and the environment. */
+export function createProcessOutput(env: NodeJS.ProcessEnv = process.env): Output {
+  return new Output(process.stdout, process.stderr, env);
+}
