@@ -6,6 +6,10 @@ import { LocalCompute } from './compute/local-compute.js';
 import { ComputeRegistry } from './controller/computes.js';
 import { createDataplane } from './dataplane/index.js';
 import { ControllerEvents } from './controller/events.js';
+import { Labs } from './controller/lab.js';
+import { LabLifecycle } from './controller/lab-lifecycle.js';
+import { LinkManager } from './controller/links.js';
+import { NodeManager } from './controller/nodes.js';
 import { ProjectManager } from './controller/projects.js';
 import { createApp } from './http/app.js';
 import { createLogger, type Logger } from './logger.js';
@@ -37,7 +41,6 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
 
   const events = new ControllerEvents();
   const projects = new ProjectManager({ projectsDir: settings.projectsDir, log, events });
-  if (isController) await projects.load();
 
   const nodeTypes = builtinNodeTypes();
   const dataplane = isCompute ? await createDataplane() : undefined;
@@ -50,13 +53,23 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
       : undefined,
   });
 
+  if (compute) computes.setApi('local', compute);
+  const labs = new Labs();
+  const nodes = new NodeManager({ computes, events });
+  const links = new LinkManager({ computes, events });
+  projects.addLifecycle(new LabLifecycle({ labs, nodes, links, log }));
+  if (isController) {
+    await projects.load();
+    await projects.autoOpen();
+  }
+
   const app = createApp({
     log,
     version: PACKAGE_VERSION,
     startedAt,
     maxBodyBytes: settings.maxBodyBytes,
     auth: settings.auth,
-    controller: isController ? { projects, computes } : undefined,
+    controller: isController ? { projects, computes, labs, nodes, links } : undefined,
     compute: compute ? { compute, udpPortRange: settings.udpPortRange, consolePortRange: settings.consolePortRange } : undefined,
   });
 

@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import type { ComputeApi } from '../compute/compute-api.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { hostUsage } from '../host-usage.js';
 
@@ -23,6 +24,7 @@ export const LOCAL_COMPUTE_ID = 'local';
 /** The computes registry; the built-in `local` compute is this daemon's own. */
 export class ComputeRegistry {
   private readonly computes = new Map<string, ComputeRecord>();
+  private readonly apis = new Map<string, ComputeApi>();
 
   constructor(deps: { local?: { host: string; port: number; capabilities: () => Record<string, unknown> } }) {
     if (deps.local) {
@@ -50,6 +52,25 @@ export class ComputeRegistry {
   setLocalPort(port: number): void {
     const local = this.computes.get(LOCAL_COMPUTE_ID);
     if (local) local.port = port;
+  }
+
+  /** Sets how the controller talks to a compute (in process for local, HTTP for remote ones). */
+  setApi(id: string, api: ComputeApi): void {
+    this.apis.set(id, api);
+  }
+
+  /** The client of a compute, or NotFoundError. */
+  api(id: string): ComputeApi {
+    this.get(id);
+    const api = this.apis.get(id);
+    if (!api) throw new ConflictError(`Compute ${id} cannot be reached by this controller`);
+    return api;
+  }
+
+  /** The address other computes and clients use to reach this compute (a wildcard bind means loopback here). */
+  hostOf(id: string): string {
+    const host = this.get(id).host;
+    return host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
   }
 
   list(): ComputeRecord[] {

@@ -1,5 +1,8 @@
 import express, { type Express, Router } from 'express';
 import type { ComputeRegistry } from '../controller/computes.js';
+import type { Labs } from '../controller/lab.js';
+import type { LinkManager } from '../controller/links.js';
+import type { NodeManager } from '../controller/nodes.js';
 import type { ProjectManager } from '../controller/projects.js';
 import type { LocalCompute } from '../compute/local-compute.js';
 import type { Logger } from '../logger.js';
@@ -10,12 +13,17 @@ import { basicAuth } from './middleware/basic-auth.js';
 import { errorMapper, notFound } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
 import { computeRegistryRoutes } from './controller/computes.js';
+import { linkRoutes } from './controller/links.js';
+import { nodeRoutes } from './controller/nodes.js';
 import { projectRoutes } from './controller/projects.js';
 import { versionRoutes } from './controller/version.js';
 
 export interface ControllerDeps {
   projects: ProjectManager;
   computes: ComputeRegistry;
+  labs: Labs;
+  nodes: NodeManager;
+  links: LinkManager;
 }
 
 export interface ComputeDeps {
@@ -55,6 +63,8 @@ export function createApp(deps: AppDeps): Express {
   if (deps.controller) {
     projectRoutes(router, deps.controller);
     computeRegistryRoutes(router, deps.controller);
+    nodeRoutes(router, deps.controller);
+    linkRoutes(router, deps.controller);
   }
   app.use(router);
   app.use(notFound(router));

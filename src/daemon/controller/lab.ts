@@ -1,0 +1,64 @@
+import { AsyncLock } from '../compute/async-lock.js';
+import { NotFoundError } from '../errors.js';
+import { writeRunning } from './running-nodes.js';
+import type { ControllerLink } from './link.js';
+import type { ControllerNode } from './node.js';
+import type { Project } from './project.js';
+
+/** The live nodes and links of one opened project, and the computes that know the project. */
+export class Lab {
+  readonly nodes = new Map<string, ControllerNode>();
+  readonly links = new Map<string, ControllerLink>();
+  /** Computes on which the project has been created. */
+  readonly computesReady = new Set<string>();
+  /** Serialises topology changes (link creation touches two nodes' ports). */
+  readonly lock = new AsyncLock();
+
+  constructor(readonly project: Project) {}
+
+  /** The node, or NotFoundError. */
+  node(nodeId: string): ControllerNode {
+    const node = this.nodes.get(nodeId);
+    if (!node) throw new NotFoundError(`Node ID ${nodeId} doesn't exist`);
+    return node;
+  }
+
+  /** The link, or NotFoundError. */
+  link(linkId: string): ControllerLink {
+    const link = this.links.get(linkId);
+    if (!link) throw new NotFoundError(`Link ID ${linkId} doesn't exist`);
+    return link;
+  }
+
+  /** The link attached to a node's port, if any. */
+  linkOnPort(nodeId: string, adapter: number, port: number): ControllerLink | undefined {
+    for (const link of this.links.values()) {
+      if (link.ends.some((e) => e.node.id === nodeId && e.adapter_number === adapter && e.port_number === port)) return link;
+    }
+    return undefined;
+  }
+
+  /** Writes nodes and links into the project's topology file, and which nodes run. */
+  async persist(): Promise<void> {
+    this.project.topology.nodes = [...this.nodes.values()].map((n) => n.toTopology());
+    this.project.topology.links = [...this.links.values()].map((l) => l.toTopology());
+    await this.project.save();
+    await writeRunning(this.project, [...this.nodes.values()].filter((n) => n.status === 'started').map((n) => n.id));
+  }
+}
+
+/** The labs of opened projects, by project id. */
+export class Labs {
+  private readonly labs = new Map<string, Lab>();
+
+  /** The lab of a project, created when first needed. */
+  of(project: Project): Lab {
+    let lab = this.labs.get(project.id);
+    if (!lab) this.labs.set(project.id, (lab = new Lab(project)));
+    return lab;
+  }
+
+  forget(projectId: string): void {
+    this.labs.delete(projectId);
+  }
+}

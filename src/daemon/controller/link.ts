@@ -1,0 +1,70 @@
+import type { LinkFilters } from '../dataplane/types.js';
+import type { ControllerNode } from './node.js';
+
+/** One end of a link. */
+export interface LinkEnd {
+  node: ControllerNode;
+  adapter_number: number;
+  port_number: number;
+  label?: unknown;
+  /** The UDP port this end's NIO listens on (while the link is live). */
+  lport?: number;
+}
+
+/** A capture running on one end of the link. */
+export interface LinkCapture {
+  end: LinkEnd;
+  fileName: string;
+  path: string;
+  dataLinkType: string;
+}
+
+/** A link between two node ports, as the controller keeps it. */
+export class ControllerLink {
+  filters: Record<string, unknown[]> = {};
+  suspend = false;
+  linkStyle: Record<string, unknown> = {};
+  capture: LinkCapture | null = null;
+
+  constructor(readonly id: string, readonly projectId: string, readonly ends: [LinkEnd, LinkEnd], readonly linkType: 'ethernet' | 'serial' = 'ethernet') {}
+
+  /** The GNS3 default capture file name: `<node1>_<a1>-<p1>_to_<node2>_<a2>-<p2>` cleaned, plus `.pcap`. */
+  defaultCaptureFileName(): string {
+    const [a, b] = this.ends;
+    const raw = `${a.node.name}_${a.adapter_number}-${a.port_number}_to_${b.node.name}_${b.adapter_number}-${b.port_number}`;
+    return `${raw.replace(/[^0-9A-Za-z_-]/g, '')}.pcap`;
+  }
+
+  /** The GNS3 Link JSON. */
+  toJSON(): Record<string, unknown> {
+    return {
+      link_id: this.id,
+      project_id: this.projectId,
+      link_type: this.linkType,
+      nodes: this.ends.map((e) => ({ node_id: e.node.id, adapter_number: e.adapter_number, port_number: e.port_number, label: e.label ?? null })),
+      capturing: this.capture !== null,
+      capture_file_name: this.capture?.fileName ?? null,
+      capture_file_path: this.capture?.path ?? null,
+      capture_compute_id: this.capture?.end.node.computeId ?? null,
+      filters: this.filters,
+      link_style: this.linkStyle,
+      suspend: this.suspend,
+    };
+  }
+
+  /** The link as the .gns3 topology file keeps it. */
+  toTopology(): Record<string, unknown> {
+    return {
+      link_id: this.id,
+      nodes: this.ends.map((e) => ({ node_id: e.node.id, adapter_number: e.adapter_number, port_number: e.port_number, ...(e.label ? { label: e.label } : {}) })),
+      filters: this.filters,
+      link_style: this.linkStyle,
+      suspend: this.suspend,
+    };
+  }
+
+  /** Filters as the dataplane takes them. */
+  get activeFilters(): LinkFilters {
+    return this.filters as LinkFilters;
+  }
+}

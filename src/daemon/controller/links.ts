@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { PortAddress } from '../compute/compute-api.js';
+import { checkCaptureFileName } from '../compute/capture-files.js';
+import { validateFilters } from '../compute/filter-catalog.js';
+import { ConflictError, InvalidError } from '../errors.js';
+import type { ComputeRegistry } from './computes.js';
+import type { ControllerEvents } from './events.js';
+import type { Lab } from './lab.js';
+import { ControllerLink, type LinkEnd } from './link.js';
+
+export interface LinkEndBody {
+  node_id: string;
+  adapter_number: number;
+  port_number: number;
+  label?: unknown;
+}
+
+export interface LinkCreate {
+  link_id?: string;
+  nodes: LinkEndBody[];
+  filters?: Record<string, unknown[]>;
+  suspend?: boolean;
+  link_style?: Record<string, unknown>;
+}
+
+/** Node types that always run, so captures and filters prefer their end (as GNS3 chooses). */
+const ALWAYS_RUNNING = ['ethernet_switch', 'ethernet_hub'];
+
+/** Wires node ports together with UDP tunnels, and runs captures and filters on them. */
+export class LinkManager {
+  constructor(private readonly deps: { computes: ComputeRegistry; events: ControllerEvents }) {}
+
+  /** Creates a link: a UDP port on each end's compute, a nio_udp on each end pointing at the other. */
+  create(lab: Lab, body: LinkCreate): Promise<ControllerLink> {
+    return lab.lock.run(async () => {
+      if (body.nodes.length !== 2) throw new InvalidError(`A link has exactly two ends (got ${body.nodes.length})`);
+      const ends = body.nodes.map((e) => this.endOf(lab, e)) as [LinkEnd, LinkEnd];
+      const [a, b] = ends;
+      if (a.node.id === b.node.id && a.adapter_number === b.adapter_number && a.port_number === b.port_number) throw new ConflictError('Cannot connect a port to itself');
+      const typeA = a.node.port(a.adapter_number, a.port_number).link_type;
+      const typeB = b.node.port(b.adapter_number, b.port_number).link_type;
+      if (typeA !== typeB) throw new ConflictError(`Cannot connect an ${typeA} port to a ${typeB} port`);
+      for (const end of ends) {
+        const other = lab.linkOnPort(end.node.id, end.adapter_number, end.port_number);
+        if (other) throw new ConflictError(`Port ${end.adapter_number}/${end.port_number} of ${end.node.name} is already connected`);
+      }
+      const link = new ControllerLink(body.link_id ?? randomUUID(), lab.project.id, ends, typeA);
+      link.filters = body.filters ? (validateFilters(body.filters) as Record<string, unknown[]>) : {};
+      link.suspend = body.suspend ?? false;
+      link.linkStyle = body.link_style ?? {};
+      await this.wire(lab, link);
+      lab.links.set(link.id, link);
+      await lab.persist();
+      this.deps.events.publish('link.created', link.toJSON(), lab.project.id);
+      return link;
+    });
+  }
+
+  /** Adds the two NIOs of a link (on create and when a project is reopened); undoes the first if the second fails. */
+  async wire(lab: Lab, link: ControllerLink): Promise<void> {
+    const [a, b] = link.ends;
+    a.lport = await a.node.compute.allocateUdpPort(lab.project.id);
+    b.lport = await b.node.compute.allocateUdpPort(lab.project.id);
+    const filterEnd = this.filterEnd(link);
+    const nioFor = (end: LinkEnd, other: LinkEnd) => ({
+      type: 'nio_udp' as const,
+      lport: end.lport!,
+      rhost: this.deps.computes.hostOf(other.node.computeId),
+      rport: other.lport!,
+      filters: end === filterEnd ? link.filters : {},
+      suspend: link.suspend,
+    });
+    await a.node.lock.run(() => a.node.compute.addNio(this.at(lab, a), nioFor(a, b)));
+    try {
+      await b.node.lock.run(() => b.node.compute.addNio(this.at(lab, b), nioFor(b, a)));
+    } catch (err) {
+      await a.node.compute.removeNio(this.at(lab, a)).catch(() => {});
+      throw err;
+    }
+  }
+
+  /** Changes filters, suspend, style or labels; filters and suspend reach the dataplane at once. */
+  update(lab: Lab, link: ControllerLink, body: Partial<LinkCreate>): Promise<ControllerLink> {
+    return lab.lock.run(async () => {
+      if (body.filters !== undefined) {
+        link.filters = validateFilters(body.filters) as Record<string, unknown[]>;
+        const end = this.filterEnd(link);
+        await end.node.compute.updateNio(this.at(lab, end), { filters: link.filters });
+      }
+      if (body.suspend !== undefined && body.suspend !== link.suspend) {
+        link.suspend = body.suspend;
+        for (const end of link.ends) await end.node.compute.updateNio(this.at(lab, end), { suspend: link.suspend });
+      }
+      if (body.link_style !== undefined) link.linkStyle = body.link_style;
+      body.nodes?.forEach((e, i) => {
+        if (e.label !== undefined && link.ends[i]) link.ends[i].label = e.label;
+      });
+      await lab.persist();
+      this.deps.events.publish('link.updated', link.toJSON(), lab.project.id);
+      return link;
+    });
+  }
+
+  /** Removes both NIOs (the UDP ports are freed) and the link. */
+  remove(lab: Lab, link: ControllerLink): Promise<void> {
+    return lab.lock.run(async () => {
+      await this.unwire(lab, link);
+      lab.links.delete(link.id);
+      await lab.persist();
+      this.deps.events.publish('link.deleted', link.toJSON(), lab.project.id);
+    });
+  }
+
+  /** Removes the NIOs of a link from the computes (a missing one is fine). */
+  async unwire(lab: Lab, link: ControllerLink): Promise<void> {
+    if (link.capture) await link.capture.end.node.compute.stopCapture(this.at(lab, link.capture.end)).catch(() => {});
+    link.capture = null;
+    for (const end of link.ends) {
+      if (end.node.onCompute) await end.node.compute.removeNio(this.at(lab, end)).catch(() => {});
+      end.lport = undefined;
+    }
+  }
+
+  /** Starts (or restarts, into a fresh file) a capture on the end GNS3 would choose. */
+  startCapture(lab: Lab, link: ControllerLink, body: { capture_file_name?: string; data_link_type?: string }): Promise<ControllerLink> {
+    return lab.lock.run(async () => {
+      const fileName = checkCaptureFileName(body.capture_file_name ?? link.defaultCaptureFileName());
+      const dataLinkType = body.data_link_type ?? 'DLT_EN10MB';
+      const end = this.captureEnd(link);
+      if (link.capture && link.capture.end !== end) await link.capture.end.node.compute.stopCapture(this.at(lab, link.capture.end)).catch(() => {});
+      const { pcap_file_path } = await end.node.compute.startCapture(this.at(lab, end), { capture_file_name: fileName, data_link_type: dataLinkType });
+      link.capture = { end, fileName, path: pcap_file_path, dataLinkType };
+      this.deps.events.publish('link.updated', link.toJSON(), lab.project.id);
+      return link;
+    });
+  }
+
+  stopCapture(lab: Lab, link: ControllerLink): Promise<ControllerLink> {
+    return lab.lock.run(async () => {
+      if (link.capture) {
+        await link.capture.end.node.compute.stopCapture(this.at(lab, link.capture.end)).catch(() => {});
+        link.capture = null;
+      }
+      this.deps.events.publish('link.updated', link.toJSON(), lab.project.id);
+      return link;
+    });
+  }
+
+  /** The live capture stream of a link, from its compute. */
+  async pcapStream(lab: Lab, link: ControllerLink): Promise<Readable> {
+    if (!link.capture) throw new ConflictError(`Link ${link.id} is not capturing`);
+    return link.capture.end.node.compute.pcapStream(this.at(lab, link.capture.end));
+  }
+
+  private endOf(lab: Lab, e: LinkEndBody): LinkEnd {
+    const node = lab.node(e.node_id);
+    node.port(e.adapter_number, e.port_number);
+    return { node, adapter_number: e.adapter_number, port_number: e.port_number, label: e.label };
+  }
+
+  private at(lab: Lab, end: LinkEnd): PortAddress {
+    return { projectId: lab.project.id, nodeType: end.node.nodeType, nodeId: end.node.id, adapter: end.adapter_number, port: end.port_number };
+  }
+
+  /** GNS3's capture side: a local always-running node, then any always-running one, then a local running one, then any running one. */
+  private captureEnd(link: ControllerLink): LinkEnd {
+    const running = link.ends.filter((e) => e.node.status === 'started');
+    const pick =
+      running.find((e) => e.node.computeId === 'local' && ALWAYS_RUNNING.includes(e.node.nodeType)) ??
+      running.find((e) => ALWAYS_RUNNING.includes(e.node.nodeType)) ??
+      running.find((e) => e.node.computeId === 'local') ??
+      running[0];
+    if (!pick) throw new ConflictError('Cannot capture because there is no running device on this link');
+    return pick;
+  }
+
+  /** Filters apply to frames entering one end: the always-running one when there is one. */
+  private filterEnd(link: ControllerLink): LinkEnd {
+    return link.ends.find((e) => ALWAYS_RUNNING.includes(e.node.nodeType)) ?? link.ends[0];
+  }
+}

@@ -1,0 +1,103 @@
+import type { ComputeApi } from '../compute/compute-api.js';
+import { AsyncLock } from '../compute/async-lock.js';
+import { NotFoundError } from '../errors.js';
+import { portsOf, type NodePort } from './node-ports.js';
+
+/** Layout and presentation fields the controller keeps for the GUI (GNS3 names). */
+export const NODE_LAYOUT_DEFAULTS = {
+  x: 0,
+  y: 0,
+  z: 1,
+  locked: false,
+  label: null as unknown,
+  symbol: null as string | null,
+  width: 60,
+  height: 60,
+  console_auto_start: false,
+  port_name_format: 'Ethernet{0}',
+  port_segment_size: 0,
+  first_port_name: null as string | null,
+  custom_adapters: [] as unknown[],
+  template_id: null as string | null,
+};
+export type NodeLayout = typeof NODE_LAYOUT_DEFAULTS;
+
+/** Node properties that are not type-specific and so never go into `properties`. */
+const NOT_PROPERTIES = ['node_id', 'project_id', 'name', 'status', 'console', 'console_type'];
+
+/** A node as the controller knows it: where it runs, its properties and the compute's last answer. */
+export class ControllerNode {
+  readonly lock = new AsyncLock();
+  /** The compute's node JSON, refreshed on every change. */
+  computeState: Record<string, unknown> = {};
+  /** Whether the compute currently runs this node (false while its project is closed). */
+  onCompute = false;
+
+  constructor(
+    readonly id: string,
+    readonly projectId: string,
+    readonly nodeType: string,
+    readonly computeId: string,
+    public name: string,
+    public properties: Record<string, unknown>,
+    public layout: NodeLayout,
+    public consoleType: string | null,
+    readonly compute: ComputeApi,
+    readonly consoleHost: string,
+  ) {}
+
+  get status(): string {
+    return this.onCompute ? String(this.computeState.status ?? 'stopped') : 'stopped';
+  }
+
+  get console(): number | null {
+    return (this.computeState.console as number | null | undefined) ?? (this.properties.console as number | undefined) ?? null;
+  }
+
+  get ports(): NodePort[] {
+    return portsOf(this.nodeType, { ...this.properties, ...this.computeState });
+  }
+
+  /** The port at (adapter, port), or NotFoundError. */
+  port(adapter: number, portNumber: number): NodePort {
+    const port = this.ports.find((p) => p.adapter_number === adapter && p.port_number === portNumber);
+    if (!port) throw new NotFoundError(`Port ${adapter}/${portNumber} doesn't exist on node ${this.name}`);
+    return port;
+  }
+
+  /** The body the compute gets to create this node. */
+  computeBody(): Record<string, unknown> {
+    return { name: this.name, node_id: this.id, ...this.properties };
+  }
+
+  /** Takes the compute's answer: its type-specific fields become properties. */
+  absorb(state: Record<string, unknown>): void {
+    this.computeState = state;
+    for (const [k, v] of Object.entries(state)) if (!NOT_PROPERTIES.includes(k)) this.properties[k] = v;
+    if (typeof state.name === 'string') this.name = state.name;
+  }
+
+  /** The GNS3 controller node JSON. */
+  toJSON(): Record<string, unknown> {
+    return {
+      node_id: this.id,
+      project_id: this.projectId,
+      compute_id: this.computeId,
+      name: this.name,
+      node_type: this.nodeType,
+      status: this.status,
+      console: this.console,
+      console_type: this.consoleType ?? (this.computeState.console_type as string | undefined) ?? 'none',
+      console_host: this.consoleHost,
+      properties: this.properties,
+      ports: this.ports,
+      ...this.layout,
+    };
+  }
+
+  /** The node as the .gns3 topology file keeps it. */
+  toTopology(): Record<string, unknown> {
+    const { status: _s, ports: _p, console_host: _h, project_id: _pid, ...kept } = this.toJSON();
+    return kept;
+  }
+}

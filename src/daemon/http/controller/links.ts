@@ -1,0 +1,59 @@
+import type { Router } from 'express';
+import { AVAILABLE_FILTERS } from '../../compute/filter-catalog.js';
+import type { Labs } from '../../controller/lab.js';
+import type { LinkCreate, LinkManager } from '../../controller/links.js';
+import type { NodeManager } from '../../controller/nodes.js';
+import type { ProjectManager } from '../../controller/projects.js';
+import { route } from '../route.js';
+import { LINK_CAPTURE_SCHEMA, LINK_CREATE_SCHEMA, LINK_UPDATE_SCHEMA } from '../schemas/lab.js';
+import { EMPTY_SCHEMA } from '../schemas/project.js';
+import { NODE_ROUTE } from './nodes.js';
+
+export const LINKS_ROUTE = '/v2/projects/{project_id}/links';
+export const LINK_ROUTE = '/v2/projects/{project_id}/links/{link_id}';
+export const START_CAPTURE_ROUTE = `${LINK_ROUTE}/start_capture`;
+
+/** Controller link routes (GNS3 v2), node deletion (which removes its links first) included. */
+export function linkRoutes(router: Router, deps: { projects: ProjectManager; labs: Labs; links: LinkManager; nodes: NodeManager }): void {
+  const { projects, labs, links, nodes } = deps;
+  const labOf = (projectId: string) => labs.of(projects.getOpened(projectId));
+
+  route(router, { method: 'get', template: LINKS_ROUTE }, ({ params }) => [...labOf(params.project_id).links.values()].map((l) => l.toJSON()));
+  route<LinkCreate>(router, { method: 'post', template: LINKS_ROUTE, body: LINK_CREATE_SCHEMA, status: 201 }, async ({ params, body }) =>
+    (await links.create(labOf(params.project_id), body)).toJSON(),
+  );
+  route(router, { method: 'get', template: LINK_ROUTE }, ({ params }) => labOf(params.project_id).link(params.link_id).toJSON());
+  route<Partial<LinkCreate>>(router, { method: 'put', template: LINK_ROUTE, body: LINK_UPDATE_SCHEMA }, async ({ params, body }) => {
+    const lab = labOf(params.project_id);
+    return (await links.update(lab, lab.link(params.link_id), body)).toJSON();
+  });
+  route(router, { method: 'delete', template: LINK_ROUTE, status: 204 }, async ({ params }) => {
+    const lab = labOf(params.project_id);
+    await links.remove(lab, lab.link(params.link_id));
+  });
+  route(router, { method: 'get', template: `${LINK_ROUTE}/available_filters` }, ({ params }) => {
+    labOf(params.project_id).link(params.link_id);
+    return AVAILABLE_FILTERS;
+  });
+  route(router, { method: 'post', template: START_CAPTURE_ROUTE, body: LINK_CAPTURE_SCHEMA, status: 201 }, async ({ params, body }) => {
+    const lab = labOf(params.project_id);
+    return (await links.startCapture(lab, lab.link(params.link_id), body)).toJSON();
+  });
+  route(router, { method: 'post', template: `${LINK_ROUTE}/stop_capture`, body: EMPTY_SCHEMA, status: 201 }, async ({ params }) => {
+    const lab = labOf(params.project_id);
+    return (await links.stopCapture(lab, lab.link(params.link_id))).toJSON();
+  });
+  route(router, { method: 'get', template: `${LINK_ROUTE}/pcap`, raw: true }, async ({ params, res }) => {
+    const lab = labOf(params.project_id);
+    const stream = await links.pcapStream(lab, lab.link(params.link_id));
+    res.status(200).setHeader('Content-Type', 'application/vnd.tcpdump.pcap');
+    res.on('close', () => stream.destroy());
+    stream.pipe(res);
+  });
+  route(router, { method: 'delete', template: NODE_ROUTE, status: 204 }, async ({ params }) => {
+    const lab = labOf(params.project_id);
+    const node = lab.node(params.node_id);
+    for (const link of [...lab.links.values()]) if (link.ends.some((e) => e.node === node)) await links.remove(lab, link);
+    await nodes.remove(lab, node);
+  });
+}

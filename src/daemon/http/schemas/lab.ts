@@ -1,0 +1,83 @@
+import { updateSchemaOf, type JsonSchema } from '../validation.js';
+
+const UUID = { type: 'string', pattern: '^[a-fA-F0-9]{8}-[a-fA-F0-9]{4}-[a-fA-F0-9]{4}-[a-fA-F0-9]{4}-[a-fA-F0-9]{12}$' };
+
+/** GNS3 NODE_CREATE_SCHEMA (the fields the GUI and gns3fy send; compute_id defaults to local). */
+export const NODE_CREATE_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', minLength: 1 },
+    node_type: { type: 'string', minLength: 1 },
+    compute_id: { type: 'string', minLength: 1 },
+    node_id: UUID,
+    project_id: UUID,
+    template_id: { type: ['string', 'null'] },
+    console: { type: ['integer', 'null'], minimum: 1, maximum: 65535 },
+    console_type: { enum: ['telnet', 'vnc', 'http', 'https', 'spice', 'spice+agent', 'none', null] },
+    console_auto_start: { type: 'boolean' },
+    properties: { type: 'object' },
+    label: { type: ['object', 'null'] },
+    symbol: { type: ['string', 'null'] },
+    x: { type: 'integer' },
+    y: { type: 'integer' },
+    z: { type: 'integer' },
+    width: { type: 'integer' },
+    height: { type: 'integer' },
+    locked: { type: 'boolean' },
+    port_name_format: { type: 'string' },
+    port_segment_size: { type: 'integer' },
+    first_port_name: { type: ['string', 'null'] },
+    custom_adapters: { type: 'array' },
+    node_directory: { type: ['string', 'null'] },
+    command_line: { type: ['string', 'null'] },
+    status: { enum: ['started', 'stopped', 'suspended'] },
+    ports: { type: 'array' },
+    console_host: { type: 'string' },
+  },
+  required: ['name', 'node_type'],
+  additionalProperties: false,
+};
+export const NODE_UPDATE_SCHEMA = updateSchemaOf(NODE_CREATE_SCHEMA);
+
+const LINK_END = {
+  type: 'object',
+  properties: {
+    node_id: UUID,
+    adapter_number: { type: 'integer', minimum: 0 },
+    port_number: { type: 'integer', minimum: 0 },
+    label: { type: ['object', 'null'] },
+  },
+  required: ['node_id', 'adapter_number', 'port_number'],
+  additionalProperties: false,
+};
+
+/** GNS3 LINK_OBJECT_SCHEMA (read-only fields are accepted and ignored, as GNS3 does). */
+export const LINK_CREATE_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: {
+    link_id: UUID,
+    project_id: UUID,
+    nodes: { type: 'array', items: LINK_END, minItems: 0, maxItems: 2 },
+    filters: { type: 'object', additionalProperties: { type: 'array' } },
+    suspend: { type: 'boolean' },
+    link_style: { type: 'object' },
+    link_type: { enum: ['ethernet', 'serial'] },
+    capturing: { type: 'boolean' },
+    capture_file_name: { type: ['string', 'null'] },
+    capture_file_path: { type: ['string', 'null'] },
+    capture_compute_id: { type: ['string', 'null'] },
+  },
+  required: ['nodes'],
+  additionalProperties: false,
+};
+export const LINK_UPDATE_SCHEMA = updateSchemaOf(LINK_CREATE_SCHEMA);
+
+/** Body of a link's start_capture. */
+export const LINK_CAPTURE_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: {
+    capture_file_name: { type: 'string', minLength: 1 },
+    data_link_type: { enum: ['DLT_ATM_RFC1483', 'DLT_EN10MB', 'DLT_FRELAY', 'DLT_C_HDLC', 'DLT_PPP_SERIAL'] },
+  },
+  additionalProperties: false,
+};
