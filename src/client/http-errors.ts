@@ -42,7 +42,8 @@ export function toCliError(err: unknown, serverUrl: string, timeoutMs: number, u
   if (!(err instanceof Error)) return new OperationError(String(err));
   if (e.response && e.name === 'HTTPError') {
     const { statusCode, statusMessage } = e.response;
-    const message = serverMessage(e.response.body) ?? `HTTP ${statusCode} ${statusMessage ?? ''}`.trim();
+    const request = `${e.options?.method ?? ''} ${e.options?.url ? new URL(String(e.options.url)).pathname : ''}`.trim();
+    const message = serverMessage(e.response.body) ?? `${request ? `${request}: ` : ''}HTTP ${statusCode} ${statusMessage ?? ''}`.trim();
     const auth = statusCode === 401 ? ' (check the profile\'s user and password)' : '';
     return new OperationError(`${message}${auth}`, statusCode);
   }

@@ -1,0 +1,81 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command } from 'commander';
+import { createFactory, type Context, type Factory } from '../../../src/cli/context.js';
+import { buildProgram } from '../../../src/cli/program.js';
+import { runCli } from '../../../src/cli/run.js';
+import { BufferOutput } from '../../../src/render/buffer-output.js';
+
+/** bin/emuctl.js (tests run from dist/test/cli/helpers/). */
+export const EMUCTL_BIN = fileURLToPath(new URL('../../../../bin/emuctl.js', import.meta.url));
+
+/** A fresh EMUCTL_HOME; remove it with removeTempHome. */
+export function tempHome(): string {
+  return mkdtempSync(join(tmpdir(), 'emuctl-cli-'));
+}
+
+/** Removes a temp home. */
+export function removeTempHome(home: string): void {
+  rmSync(home, { recursive: true, force: true });
+}
+
+/** An environment for the CLI that knows nothing of the caller's profiles, colours or proxies. */
+export function cliEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, EMUCTL_HOME: home, ...extra };
+  for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
+  return env;
+}
+
+/** What a CLI run produced. */
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI in this process with a buffer-backed output. */
+export async function runInProcess(argv: string[], env: NodeJS.ProcessEnv, options: { isTTY?: boolean; stdin?: NodeJS.ReadableStream } = {}): Promise<CliResult & { out: BufferOutput }> {
+  const out = new BufferOutput({ isTTY: options.isTTY, env });
+  const code = await runCli(argv, { out, env, stdin: options.stdin });
+  return { code, stdout: out.stdoutText(), stderr: out.stderrText(), out };
+}
+
+/** Spawns `node bin/emuctl.js argv…` (asynchronously, so this process keeps reaping its own children). */
+export function runBin(argv: string[], env: NodeJS.ProcessEnv, input?: string): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [EMUCTL_BIN, ...argv], { env, timeout: 30_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+    if (input !== undefined) child.stdin!.end(input);
+    else child.stdin!.end();
+  });
+}
+
+/** A verb's builder: (factory, run) → its commander command. */
+export type VerbBuilder<O> = (f: Factory, run: (opts: O, ctx: Context) => Promise<void>) => Command;
+
+/**
+ * Parses `argv` through the real program shape (global options, then `noun`, then the verb)
+ * with a spy in place of run(); returns the options and context the spy got.
+ */
+export async function parseWithSpy<O>(noun: string | null, build: VerbBuilder<O>, argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ opts: O; ctx: Context; out: BufferOutput }> {
+  const out = new BufferOutput({ env });
+  let captured: { opts: O; ctx: Context } | undefined;
+  const spy = async (opts: O, ctx: Context) => {
+    captured = { opts, ctx };
+  };
+  const nounCommand = (f: Factory) => (noun ? new Command(noun).addCommand(build(f, spy)) : build(f, spy));
+  const program = buildProgram(createFactory(out, env), [nounCommand]);
+  await program.parseAsync(argv, { from: 'user' });
+  if (!captured) throw new Error(`run() was not called for: ${argv.join(' ')}`);
+  return { ...captured, out };
+}
+
+/** True when the text holds an ANSI escape sequence. */
+export function hasAnsi(text: string): boolean {
+  return /\u001b\[/.test(text);
+}
