@@ -3,6 +3,9 @@ import type { Server } from 'node:http';
 import { PACKAGE_VERSION } from '../version.js';
 import { builtinNodeTypes } from './compute/builtin-types.js';
 import { LocalCompute } from './compute/local-compute.js';
+import { MacByteAllocator } from './compute/nodes/vpcs-node.js';
+import { ConsolePortAllocator } from './compute/vpcs/console-ports.js';
+import { ProcessRegistry } from './compute/vpcs/process-registry.js';
 import { ComputeRegistry } from './controller/computes.js';
 import { createDataplane } from './dataplane/index.js';
 import { ControllerEvents } from './controller/events.js';
@@ -42,7 +45,15 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const events = new ControllerEvents();
   const projects = new ProjectManager({ projectsDir: settings.projectsDir, log, events });
 
-  const nodeTypes = builtinNodeTypes();
+  const processRegistry = new ProcessRegistry(settings.paths.processRegistry(settings.port));
+  if (isCompute) await cleanupLeftovers(processRegistry, log);
+  const [consoleMin, consoleMax] = settings.consolePortRange;
+  const nodeTypes = builtinNodeTypes({
+    consolePorts: new ConsolePortAllocator({ min: consoleMin, max: consoleMax }),
+    macBytes: new MacByteAllocator(),
+    registry: processRegistry,
+    binary: env.EMUCTL_VPCS_BINARY || undefined,
+  });
   const dataplane = isCompute ? await createDataplane() : undefined;
   const compute = dataplane
     ? new LocalCompute({ dataplane, nodeTypes, projectsDir: settings.projectsDir, bindHost: settings.host, udpPortRange: settings.udpPortRange, log })
@@ -107,6 +118,13 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     process.on('unhandledRejection', (reason) => log.error(`unhandled rejection: ${(reason as Error)?.stack ?? reason}`));
   }
   return { url, port, settings, close, closed };
+}
+
+/** Stops what a crashed predecessor left running (VPCS in their own sessions keep ports held otherwise). */
+async function cleanupLeftovers(registry: ProcessRegistry, log: Logger): Promise<void> {
+  const report = await registry.cleanupLeftovers();
+  for (const r of report.stopped) log.warn(`stopped leftover process ${r.pid} (${r.label ?? r.cmdline.join(' ')}) from a previous run`);
+  for (const r of report.failed) log.error(`could not stop leftover process ${r.pid} (${r.label ?? r.cmdline.join(' ')})`);
 }
 
 function listen(app: ReturnType<typeof createApp>, settings: DaemonSettings, log: Logger): Promise<Server> {
