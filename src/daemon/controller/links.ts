@@ -84,9 +84,10 @@ export class LinkManager {
   update(lab: Lab, link: ControllerLink, body: Partial<LinkCreate>): Promise<ControllerLink> {
     return lab.lock.run(async () => {
       if (body.filters !== undefined) {
-        link.filters = validateFilters(body.filters) as Record<string, unknown[]>;
+        const filters = validateFilters(body.filters) as Record<string, unknown[]>;
         const end = this.filterEnd(link);
-        await end.node.compute.updateNio(this.at(lab, end), { filters: link.filters });
+        await end.node.compute.updateNio(this.at(lab, end), { filters });
+        link.filters = filters;
       }
       if (body.suspend !== undefined && body.suspend !== link.suspend) {
         link.suspend = body.suspend;
