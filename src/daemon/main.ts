@@ -6,6 +6,7 @@ import { LocalCompute } from './compute/local-compute.js';
 import { MacByteAllocator } from './compute/nodes/vpcs-node.js';
 import { ConsolePortAllocator } from './compute/vpcs/console-ports.js';
 import { ProcessRegistry } from './compute/vpcs/process-registry.js';
+import type { ComputeEndpoint } from './controller/compute-http.js';
 import { ComputeRegistry } from './controller/computes.js';
 import { createDataplane } from './dataplane/index.js';
 import { ControllerEvents } from './controller/events.js';
@@ -59,6 +60,9 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     ? new LocalCompute({ dataplane, nodeTypes, projectsDir: settings.projectsDir, bindHost: settings.host, udpPortRange: settings.udpPortRange, log })
     : undefined;
   const computes = new ComputeRegistry({
+    file: isController ? settings.paths.computesFile(settings.port) : undefined,
+    timeoutMs: settings.forwardTimeoutMs,
+    log,
     local: compute && isController
       ? { host: settings.host, port: settings.port, capabilities: () => ({ version: PACKAGE_VERSION, node_types: nodeTypes.availableTypes(), platform: process.platform }) }
       : undefined,
@@ -70,22 +74,24 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const links = new LinkManager({ computes, events });
   projects.addLifecycle(new LabLifecycle({ labs, nodes, links, log }));
   if (isController) {
+    await computes.load();
     await projects.load();
     await projects.autoOpen();
   }
 
+  let port = settings.port;
   const app = createApp({
     log,
     version: PACKAGE_VERSION,
     startedAt,
     maxBodyBytes: settings.maxBodyBytes,
     auth: settings.auth,
-    controller: isController ? { projects, computes, labs, nodes, links } : undefined,
+    controller: isController ? { projects, computes, labs, nodes, links, forwardTimeoutMs: settings.forwardTimeoutMs, self: () => selfEndpoint(settings, port) } : undefined,
     compute: compute ? { compute, udpPortRange: settings.udpPortRange, consolePortRange: settings.consolePortRange } : undefined,
   });
 
   const server = await listen(app, settings, log);
-  const port = (server.address() as AddressInfo).port;
+  port = (server.address() as AddressInfo).port;
   computes.setLocalPort(port);
   const url = `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${port}`;
   const pidFile = settings.paths.pidFile(port);
@@ -99,6 +105,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     (closing ??= (async () => {
       log.info('shutting down');
       await stopServer(server);
+      computes.close();
       await projects.closeAll();
       await compute?.closeAll().catch((err) => log.error(`closing the compute: ${err.message}`));
       await dataplane?.close();
@@ -118,6 +125,12 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     process.on('unhandledRejection', (reason) => log.error(`unhandled rejection: ${(reason as Error)?.stack ?? reason}`));
   }
   return { url, port, settings, close, closed };
+}
+
+/** This daemon as a compute endpoint, for calls the controller forwards to `local`. */
+function selfEndpoint(settings: DaemonSettings, port: number): ComputeEndpoint {
+  const host = settings.host === '0.0.0.0' ? '127.0.0.1' : settings.host === '::' ? '::1' : settings.host;
+  return { compute_id: 'local', name: 'local', protocol: 'http', host, port, user: settings.auth?.user, password: settings.auth?.password };
 }
 
 /** Stops what a crashed predecessor left running (VPCS in their own sessions keep ports held otherwise). */

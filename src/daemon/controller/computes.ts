@@ -1,17 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ComputeApi } from '../compute/compute-api.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { hostUsage } from '../host-usage.js';
+import type { Logger } from '../logger.js';
+import type { ComputeEndpoint } from './compute-http.js';
+import { ComputeStore } from './compute-store.js';
+import { ComputeWatcher } from './compute-watcher.js';
+import { RemoteCompute } from './remote-compute.js';
 
 /** A compute as the controller knows it (the password never leaves the registry). */
-export interface ComputeRecord {
-  compute_id: string;
-  name: string;
-  protocol: 'http' | 'https';
-  host: string;
-  port: number;
-  user: string | null;
-  password?: string | null;
+export interface ComputeRecord extends ComputeEndpoint {
   connected: boolean;
   last_error: string | null;
   capabilities: Record<string, unknown>;
@@ -19,33 +18,51 @@ export interface ComputeRecord {
   memory_usage_percent: number | null;
 }
 
+export interface ComputeCreate {
+  compute_id?: string;
+  name?: string;
+  protocol?: 'http' | 'https';
+  host: string;
+  port: number;
+  user?: string | null;
+  password?: string | null;
+}
+
 export const LOCAL_COMPUTE_ID = 'local';
 
-/** The computes registry; the built-in `local` compute is this daemon's own. */
+export interface ComputeRegistryDeps {
+  local?: { host: string; port: number; capabilities: () => Record<string, unknown> };
+  /** Where remote computes are saved (mode 0600); none = not persisted. */
+  file?: string;
+  /** Time allowed to calls made to remote computes. */
+  timeoutMs?: number;
+  log?: Logger;
+}
+
+/** The computes registry: the built-in `local` compute and the remote ones, persisted and watched. */
 export class ComputeRegistry {
   private readonly computes = new Map<string, ComputeRecord>();
   private readonly apis = new Map<string, ComputeApi>();
+  private readonly store?: ComputeStore;
+  private readonly watcher: ComputeWatcher;
 
-  constructor(deps: { local?: { host: string; port: number; capabilities: () => Record<string, unknown> } }) {
+  constructor(private readonly deps: ComputeRegistryDeps) {
+    if (deps.file) this.store = new ComputeStore(deps.file);
+    this.watcher = new ComputeWatcher({ log: deps.log });
     if (deps.local) {
       const { host, port, capabilities } = deps.local;
       const local: ComputeRecord = {
-        compute_id: LOCAL_COMPUTE_ID,
-        name: hostname(),
-        protocol: 'http',
-        host,
-        port,
-        user: null,
-        connected: true,
-        last_error: null,
-        get capabilities() {
-          return capabilities();
-        },
-        cpu_usage_percent: null,
-        memory_usage_percent: null,
+        compute_id: LOCAL_COMPUTE_ID, name: hostname(), protocol: 'http', host, port, user: null,
+        connected: true, last_error: null, get capabilities() { return capabilities(); },
+        cpu_usage_percent: null, memory_usage_percent: null,
       };
       this.computes.set(LOCAL_COMPUTE_ID, local);
     }
+  }
+
+  /** Loads the saved remote computes and starts watching them. */
+  async load(): Promise<void> {
+    for (const saved of (await this.store?.read()) ?? []) this.register(saved);
   }
 
   /** Records the port the daemon really listens on (known only after listen, e.g. with port 0). */
@@ -54,7 +71,7 @@ export class ComputeRegistry {
     if (local) local.port = port;
   }
 
-  /** Sets how the controller talks to a compute (in process for local, HTTP for remote ones). */
+  /** Sets how the controller talks to a compute (in process for local). */
   setApi(id: string, api: ComputeApi): void {
     this.apis.set(id, api);
   }
@@ -84,11 +101,36 @@ export class ComputeRegistry {
     return compute;
   }
 
+  /** Registers a remote compute, saves it and starts watching it. */
+  async add(body: ComputeCreate): Promise<ComputeRecord> {
+    const id = body.compute_id ?? randomUUID();
+    if (this.computes.has(id)) throw new ConflictError(`Compute ID ${id} already exists`);
+    const record = this.register({ ...body, compute_id: id });
+    await this.save();
+    await this.watcher.checkNow(record);
+    return record;
+  }
+
+  /** Changes a remote compute (address, credentials, name). */
+  async update(id: string, body: Partial<ComputeCreate>): Promise<ComputeRecord> {
+    const record = this.get(id);
+    if (id === LOCAL_COMPUTE_ID) throw new ConflictError('The local compute cannot be changed');
+    for (const key of ['name', 'protocol', 'host', 'port', 'user', 'password'] as const) {
+      if (body[key] !== undefined) (record as unknown as Record<string, unknown>)[key] = body[key];
+    }
+    await this.save();
+    await this.watcher.checkNow(record);
+    return record;
+  }
+
   /** Removes a compute; the local one cannot go. */
-  remove(id: string): void {
+  async remove(id: string): Promise<void> {
     this.get(id);
     if (id === LOCAL_COMPUTE_ID) throw new ConflictError('The local compute cannot be deleted');
+    this.watcher.unwatch(id);
     this.computes.delete(id);
+    this.apis.delete(id);
+    await this.save();
   }
 
   /** The GNS3 compute JSON, without the password; the local compute reports live usage. */
@@ -96,5 +138,36 @@ export class ComputeRegistry {
     const { password: _password, ...visible } = compute;
     const usage = compute.compute_id === LOCAL_COMPUTE_ID ? hostUsage() : {};
     return { ...visible, capabilities: compute.capabilities, ...usage };
+  }
+
+  /** Stops watching computes (daemon shutdown). */
+  close(): void {
+    this.watcher.close();
+  }
+
+  private register(body: ComputeCreate & { compute_id: string }): ComputeRecord {
+    const record: ComputeRecord = {
+      compute_id: body.compute_id,
+      name: body.name ?? `${body.host}:${body.port}`,
+      protocol: body.protocol ?? 'http',
+      host: body.host,
+      port: body.port,
+      user: body.user ?? null,
+      password: body.password ?? null,
+      connected: false,
+      last_error: null,
+      capabilities: {},
+      cpu_usage_percent: null,
+      memory_usage_percent: null,
+    };
+    this.computes.set(record.compute_id, record);
+    this.apis.set(record.compute_id, new RemoteCompute(() => record, this.deps.timeoutMs ?? 30_000));
+    this.watcher.watch(record);
+    return record;
+  }
+
+  private async save(): Promise<void> {
+    const remotes = this.list().filter((c) => c.compute_id !== LOCAL_COMPUTE_ID);
+    await this.store?.write(remotes.map(({ compute_id, name, protocol, host, port, user, password }) => ({ compute_id, name, protocol, host, port, user, password })));
   }
 }

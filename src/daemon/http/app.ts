@@ -1,4 +1,5 @@
 import express, { type Express, Router } from 'express';
+import type { ComputeEndpoint } from '../controller/compute-http.js';
 import type { ComputeRegistry } from '../controller/computes.js';
 import type { Labs } from '../controller/lab.js';
 import type { LinkManager } from '../controller/links.js';
@@ -24,6 +25,9 @@ export interface ControllerDeps {
   labs: Labs;
   nodes: NodeManager;
   links: LinkManager;
+  forwardTimeoutMs: number;
+  /** How the controller reaches its own compute routes, for forwarded calls to `local`. */
+  self: () => ComputeEndpoint;
 }
 
 export interface ComputeDeps {

@@ -1,6 +1,8 @@
 import type { Router } from 'express';
-import { networkInterfaces } from 'node:os';
+import { freemem, loadavg, networkInterfaces, totalmem } from 'node:os';
 import type { LocalCompute } from '../../compute/local-compute.js';
+import { NotFoundError } from '../../errors.js';
+import { hostUsage } from '../../host-usage.js';
 import { route } from '../route.js';
 
 export const CAPABILITIES_ROUTE = '/v2/compute/capabilities';
@@ -15,6 +17,11 @@ export function computeHostRoutes(router: Router, deps: { compute: LocalCompute;
     platform: process.platform,
   }));
   route(router, { method: 'get', template: '/v2/compute/network/interfaces' }, () => hostInterfaces());
+  route(router, { method: 'get', template: '/v2/compute/statistics' }, () => statistics());
+  route(router, { method: 'get', template: '/v2/compute/{emulator}/images' }, ({ params }) => {
+    if (!compute.nodeTypes.find(params.emulator)) throw new NotFoundError(`Emulator ${params.emulator} doesn't exist on this compute`);
+    return [];
+  });
   route(router, { method: 'get', template: '/v2/compute/network/ports' }, () => ({
     console_port_range: deps.consolePortRange,
     console_ports: [],
@@ -40,4 +47,17 @@ function hostInterfaces(): Record<string, unknown>[] {
     });
   }
   return out;
+}
+
+/** Host statistics as GNS3's /v2/compute/statistics gives them. */
+function statistics(): Record<string, unknown> {
+  const total = totalmem();
+  const free = freemem();
+  return {
+    memory_total: total,
+    memory_free: free,
+    memory_used: total - free,
+    ...hostUsage(),
+    load_average_percent: loadavg().map((l) => Math.round(l * 1000) / 10),
+  };
 }

@@ -1,16 +1,57 @@
 import type { Router } from 'express';
-import type { ComputeRegistry } from '../../controller/computes.js';
+import type { ComputeCreate, ComputeRegistry } from '../../controller/computes.js';
+import { computeLabel, computeRequest, type ComputeEndpoint } from '../../controller/compute-http.js';
 import { route } from '../route.js';
+import { COMPUTE_CREATE_SCHEMA, COMPUTE_UPDATE_SCHEMA } from '../schemas/compute.js';
 
 export const COMPUTES_ROUTE = '/v2/computes';
 export const COMPUTE_ROUTE = '/v2/computes/{compute_id}';
+export const FORWARD_ROUTE = '/v2/computes/{compute_id}/{emulator}/{action:.+}';
 
-/** Controller compute registry routes (GNS3 v2). */
-export function computeRegistryRoutes(router: Router, deps: { computes: ComputeRegistry }): void {
+export interface ComputeRouteDeps {
+  computes: ComputeRegistry;
+  forwardTimeoutMs: number;
+  /** How the controller reaches its own compute routes (the local compute), with its own credentials. */
+  self: () => ComputeEndpoint;
+}
+
+/** Controller compute registry routes and the forward route (GNS3 v2, bounded and with the query string kept). */
+export function computeRegistryRoutes(router: Router, deps: ComputeRouteDeps): void {
   const { computes } = deps;
   route(router, { method: 'get', template: COMPUTES_ROUTE }, () => computes.list().map((c) => computes.toJSON(c)));
+  route<ComputeCreate>(router, { method: 'post', template: COMPUTES_ROUTE, body: COMPUTE_CREATE_SCHEMA, status: 201 }, async ({ body }) => computes.toJSON(await computes.add(body)));
   route(router, { method: 'get', template: COMPUTE_ROUTE }, ({ params }) => computes.toJSON(computes.get(params.compute_id)));
-  route(router, { method: 'delete', template: COMPUTE_ROUTE, status: 204 }, ({ params }) => {
-    computes.remove(params.compute_id);
-  });
+  route<Partial<ComputeCreate>>(router, { method: 'put', template: COMPUTE_ROUTE, body: COMPUTE_UPDATE_SCHEMA }, async ({ params, body }) =>
+    computes.toJSON(await computes.update(params.compute_id, body)),
+  );
+  route(router, { method: 'delete', template: COMPUTE_ROUTE, status: 204 }, ({ params }) => computes.remove(params.compute_id));
+  route(router, { method: 'get', template: `${COMPUTE_ROUTE}/ports` }, ({ params, req, res }) => forward(deps, params.compute_id, 'GET', '/v2/compute/network/ports', req, res));
+  for (const method of ['get', 'post', 'put'] as const) {
+    route(router, { method, template: FORWARD_ROUTE, raw: true }, ({ params, req, res }) => {
+      const path = `/v2/compute/${encodeURIComponent(params.emulator)}/${params.action.split('/').map(encodeURIComponent).join('/')}`;
+      return forward(deps, params.compute_id, method.toUpperCase(), path, req, res);
+    });
+  }
+}
+
+/** Makes the same call on the compute and passes its status and JSON back; its errors name the compute. */
+async function forward(deps: ComputeRouteDeps, computeId: string, method: string, path: string, req: import('express').Request, res: import('express').Response): Promise<void> {
+  const record = deps.computes.get(computeId);
+  const endpoint = computeId === 'local' ? deps.self() : record;
+  const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
+  const body = method === 'GET' ? undefined : (req as typeof req & { jsonBody?: unknown }).jsonBody;
+  const answer = await computeRequest(endpoint, method, path + query, { body, timeoutMs: deps.forwardTimeoutMs });
+  if (answer.status >= 400) {
+    let message = `HTTP ${answer.status}`;
+    try {
+      const parsed = JSON.parse(answer.body.toString('utf8')) as { message?: string };
+      if (parsed.message) message = parsed.message;
+    } catch {
+      /* not JSON */
+    }
+    res.status(answer.status).json({ message: `${computeLabel(record)}: ${message}`, status: answer.status });
+    return;
+  }
+  res.status(answer.status).setHeader('Content-Type', 'application/json');
+  res.end(answer.body);
 }

@@ -1,0 +1,80 @@
+import type { Readable } from 'node:stream';
+import type { ComputeApi, Json, NodeAction, PortAddress } from '../compute/compute-api.js';
+import type { NioJson } from '../compute/node-context.js';
+import { BadGatewayError, UpstreamError } from '../errors.js';
+import { computeLabel, computeRequest, errorMessageOf, type ComputeEndpoint } from './compute-http.js';
+
+/** A compute reached over HTTP with GNS3's compute API; its errors keep their status and name the compute. */
+export class RemoteCompute implements ComputeApi {
+  constructor(private readonly endpoint: () => ComputeEndpoint, private readonly timeoutMs: number) {}
+
+  /** One JSON call; a 4xx/5xx from the compute is passed on with its own status and message. */
+  async call<T = Json>(method: string, path: string, body?: unknown): Promise<T> {
+    const c = this.endpoint();
+    const answer = await computeRequest(c, method, path, { body, timeoutMs: this.timeoutMs });
+    if (answer.status >= 400) throw new UpstreamError(`${computeLabel(c)}: ${errorMessageOf(answer)}`, answer.status);
+    if (answer.status === 204 || answer.body.length === 0) return undefined as T;
+    try {
+      return JSON.parse(answer.body.toString('utf8')) as T;
+    } catch {
+      throw new BadGatewayError(`${computeLabel(c)} answered ${method} ${path} with something that is not JSON`);
+    }
+  }
+
+  createProject(body: { project_id: string; name?: string }): Promise<Json> {
+    return this.call('POST', '/v2/compute/projects', body);
+  }
+  async closeProject(projectId: string): Promise<void> {
+    await this.call('POST', `/v2/compute/projects/${projectId}/close`, {});
+  }
+  async deleteProject(projectId: string): Promise<void> {
+    await this.call('DELETE', `/v2/compute/projects/${projectId}`);
+  }
+  async allocateUdpPort(projectId: string): Promise<number> {
+    return (await this.call<{ udp_port: number }>('POST', `/v2/compute/projects/${projectId}/ports/udp`, {})).udp_port;
+  }
+  createNode(projectId: string, nodeType: string, body: Json): Promise<Json> {
+    return this.call('POST', `/v2/compute/projects/${projectId}/${nodeType}/nodes`, body);
+  }
+  getNode(projectId: string, nodeType: string, nodeId: string): Promise<Json> {
+    return this.call('GET', `/v2/compute/projects/${projectId}/${nodeType}/nodes/${nodeId}`);
+  }
+  updateNode(projectId: string, nodeType: string, nodeId: string, body: Json): Promise<Json> {
+    return this.call('PUT', `/v2/compute/projects/${projectId}/${nodeType}/nodes/${nodeId}`, body);
+  }
+  async deleteNode(projectId: string, nodeType: string, nodeId: string): Promise<void> {
+    await this.call('DELETE', `/v2/compute/projects/${projectId}/${nodeType}/nodes/${nodeId}`);
+  }
+  async nodeAction(projectId: string, nodeType: string, nodeId: string, action: NodeAction): Promise<void> {
+    await this.call('POST', `/v2/compute/projects/${projectId}/${nodeType}/nodes/${nodeId}/${action}`, {});
+  }
+  addNio(at: PortAddress, nio: NioJson): Promise<NioJson> {
+    return this.call('POST', `${portPath(at)}/nio`, nio);
+  }
+  updateNio(at: PortAddress, change: { filters?: Record<string, unknown[]>; suspend?: boolean }): Promise<NioJson> {
+    return this.call('PUT', `${portPath(at)}/nio`, change);
+  }
+  async removeNio(at: PortAddress): Promise<void> {
+    await this.call('DELETE', `${portPath(at)}/nio`);
+  }
+  startCapture(at: PortAddress, body: { capture_file_name: string; data_link_type?: string }): Promise<{ pcap_file_path: string }> {
+    return this.call('POST', `${portPath(at)}/start_capture`, body);
+  }
+  async stopCapture(at: PortAddress): Promise<void> {
+    await this.call('POST', `${portPath(at)}/stop_capture`, {});
+  }
+  async pcapStream(at: PortAddress): Promise<Readable> {
+    const c = this.endpoint();
+    const res = await computeRequest(c, 'GET', `${portPath(at)}/pcap`, { timeoutMs: this.timeoutMs, stream: true });
+    if ((res.statusCode ?? 500) >= 400) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of res) chunks.push(chunk as Buffer);
+      throw new UpstreamError(`${computeLabel(c)}: ${errorMessageOf({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) })}`, res.statusCode!);
+    }
+    return res;
+  }
+}
+
+function portPath(at: PortAddress): string {
+  return `/v2/compute/projects/${at.projectId}/${at.nodeType}/nodes/${at.nodeId}/adapters/${at.adapter}/ports/${at.port}`;
+}
