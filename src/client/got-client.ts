@@ -11,8 +11,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     prefixUrl: `${url}/v2`,
     responseType: 'json',
     timeout: { request: timeoutMs },
-    username: options.user ?? '',
-    password: options.password ?? '',
+    // An explicit header rather than got's username/password, which would put them in request URLs (and debug logs).
+    headers: options.user === undefined ? {} : { authorization: basicAuth(options.user, options.password ?? '') },
     retry: {
       limit: options.retries ?? DEFAULT_RETRIES,
       // Only idempotent methods, and only failures that a second try can cure:
@@ -23,9 +23,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       backoffLimit: 1000,
     },
     hooks: debug ? {
-      beforeRequest: [(request) => debug(`→ ${request.method} ${String(request.url)}`)],
+      beforeRequest: [(request) => debug(`→ ${request.method} ${withoutCredentials(request.url)}`)],
       afterResponse: [(response) => {
-        debug(`← ${response.statusCode} ${response.request.options.method} ${response.url} (${response.timings.phases.total ?? '?'} ms)`);
+        debug(`← ${response.statusCode} ${response.request.options.method} ${withoutCredentials(response.url)} (${response.timings.phases.total ?? '?'} ms)`);
         return response;
       }],
       beforeRetry: [(error, count) => debug(`retry ${count} after ${error.code ?? error.message}`)],
@@ -54,4 +54,18 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       await call('DELETE', path);
     },
   };
+}
+
+/** The value of a basic-auth Authorization header. */
+function basicAuth(user: string, password: string): string {
+  return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+}
+
+/** A URL for logs: never with user or password in it. */
+function withoutCredentials(url: URL | string | undefined): string {
+  if (!url) return '';
+  const copy = new URL(String(url));
+  copy.username = '';
+  copy.password = '';
+  return copy.toString();
 }

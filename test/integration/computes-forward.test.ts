@@ -80,12 +80,10 @@ describe('computes registry and the forward route', () => {
     assert.equal(ifaces.headers.get('x-route'), '/v2/computes/{compute_id}/{emulator}/{action:.+}');
     assert.ok(ifaces.body.some((i: { name: string }) => i.name === 'lo'));
     const projectId = randomUUID();
-    const created = await controller.api('POST', `/v2/computes/${computeId}/projects`.replace('/projects', '/projects/x/..'), {});
-    assert.ok(created.status >= 400, 'no path games');
     // POST /v2/compute/projects is not reachable through {emulator}/{action} (one segment); create it directly.
     assert.equal((await compute.api('POST', '/v2/compute/projects', { project_id: projectId })).status, 201);
     const port = await controller.api('POST', `/v2/computes/${computeId}/projects/${projectId}/ports/udp`, {});
-    assert.equal(port.status, 201 === port.status ? 201 : 200);
+    assert.equal(port.status, 201, 'the compute status is passed on');
     assert.ok(port.body.udp_port >= 30400 && port.body.udp_port <= 30449);
     const viaQuery = await controller.api('POST', `/v2/computes/${computeId}/projects/${projectId}/ethernet_switch/nodes?name=FromQuery`, {});
     assert.equal(viaQuery.status, 201, viaQuery.text);
