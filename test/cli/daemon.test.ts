@@ -1,0 +1,115 @@
+// daemon start|stop|status|run through the binary, on free ports, EMUCTL_HOME in a temp dir.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { isProcessAlive } from '../../src/client/daemon-process.js';
+import { cliEnv, EMUCTL_BIN, removeTempHome, runBin, tempHome } from './helpers/cli.js';
+import { freePort, occupyPort } from './helpers/ports.js';
+
+const started = new Set<number>();
+const homes: string[] = [];
+
+/** Kills, by PID, every daemon these tests started that is still alive. */
+after(() => {
+  for (const pid of started) if (isProcessAlive(pid)) process.kill(pid, 'SIGKILL');
+  homes.forEach(removeTempHome);
+});
+
+function home(): string {
+  const dir = tempHome();
+  homes.push(dir);
+  return dir;
+}
+
+describe('daemon start, status, stop', () => {
+  it('starts detached, reports status, refuses a second start, stops gracefully', async () => {
+    const dir = home();
+    const env = cliEnv(dir);
+    const port = await freePort();
+    const start = await runBin(['daemon', 'start', '--port', String(port), '--json'], env);
+    assert.equal(start.code, 0, start.stderr);
+    const info = JSON.parse(start.stdout);
+    started.add(info.pid);
+    assert.equal(info.url, `http://127.0.0.1:${port}`);
+    assert.ok(isProcessAlive(info.pid));
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, 'run', `daemon-${port}.pid`), 'utf8')).pid, info.pid);
+    assert.match(readFileSync(join(dir, 'log', `daemon-${port}.log`), 'utf8'), /listening on/);
+
+    const status = await runBin(['daemon', 'status', '--port', String(port)], env);
+    assert.equal(status.code, 0);
+    assert.match(status.stdout, new RegExp(`^status: +running\\npid: +${info.pid}\\nurl: +http://127\\.0\\.0\\.1:${port}\\nversion: +\\d`));
+    assert.match(status.stdout, /^uptime: +\d+s$/m);
+
+    const again = await runBin(['daemon', 'start', '--port', String(port)], env);
+    assert.equal(again.code, 0);
+    assert.match(again.stdout, /already running/);
+
+    const projects = await runBin(['project', 'create', 'kept', '--url', info.url], env);
+    assert.equal(projects.code, 0, projects.stderr);
+
+    const stop = await runBin(['daemon', 'stop', '--port', String(port)], env);
+    assert.equal(stop.code, 0, stop.stderr);
+    assert.match(stop.stdout, new RegExp(`Stopped emuctl daemon on http://127\\.0\\.0\\.1:${port} \\(pid ${info.pid}\\)`));
+    assert.equal(isProcessAlive(info.pid), false);
+    assert.equal(existsSync(join(dir, 'run', `daemon-${port}.pid`)), false);
+
+    const down = await runBin(['daemon', 'status', '--port', String(port), '--json'], env);
+    assert.equal(down.code, 3);
+    assert.equal(JSON.parse(down.stdout).running, false);
+    const stopAgain = await runBin(['daemon', 'stop', '--port', String(port)], env);
+    assert.equal(stopAgain.code, 0);
+    assert.match(stopAgain.stdout, /is not running/);
+  });
+
+  it('fails with the log tail when the port is in use, exit 1', async () => {
+    const dir = home();
+    const busy = await occupyPort();
+    try {
+      const r = await runBin(['daemon', 'start', '--port', String(busy.port), '--timeout', '8'], cliEnv(dir));
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /last lines of .*daemon-\d+\.log:\n/);
+      assert.match(r.stderr, new RegExp(`port ${busy.port} .*already in use`));
+      assert.match(r.stderr, /emuctl: the daemon did not start: it ended \(exit code 1\)/);
+    } finally {
+      await busy.close();
+    }
+  });
+
+  it('status of a daemon that is not running: exit 3; a stale pid file is cleaned by stop', async () => {
+    const dir = home();
+    const port = await freePort();
+    const status = await runBin(['daemon', 'status', '--port', String(port)], cliEnv(dir));
+    assert.deepEqual([status.code, status.stdout], [3, `emuctl daemon on port ${port}: not running\n`]);
+  });
+});
+
+describe('daemon run', () => {
+  it('runs in the foreground until SIGTERM, then exits 0 and removes its pid file', async () => {
+    const dir = home();
+    const port = await freePort();
+    const child = spawn(process.execPath, [EMUCTL_BIN, 'daemon', 'run', '--port', String(port)], { env: cliEnv(dir), stdio: ['ignore', 'ignore', 'pipe'] });
+    started.add(child.pid!);
+    let stderr = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stderr!.on('data', (chunk) => {
+        stderr += chunk;
+        if (stderr.includes('listening on')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+    });
+    assert.match(stderr, new RegExp(`emuctl daemon .*listening on http://127\\.0\\.0\\.1:${port}`));
+    assert.ok(existsSync(join(dir, 'run', `daemon-${port}.pid`)));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0);
+    assert.equal(existsSync(join(dir, 'run', `daemon-${port}.pid`)), false);
+  });
+
+  it('fails with a usage error for an invalid setting, exit 2', async () => {
+    const r = await runBin(['daemon', 'run', '--port', '1', '--config', '/nonexistent/daemon.json'], cliEnv(home()));
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /cannot read config file/);
+  });
+});
