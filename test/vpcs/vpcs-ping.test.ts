@@ -75,7 +75,7 @@ describe('two VPCS wired back to back over UDP on 127.0.0.1', () => {
   });
 
   test('a second console session resynchronises after the first one left output behind', async () => {
-    const port = Number(a.arguments()[1]);
+    const port = a.options.consolePort;
     consoleA.close();
     consoleA = await connectVpcsConsole('127.0.0.1', port);
     assert.equal(consoleA.name, 'alpha');

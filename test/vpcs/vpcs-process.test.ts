@@ -74,7 +74,7 @@ describe('VpcsProcess', () => {
     assert.equal(exit.signal, 'SIGKILL');
     assert.match(exit.reason, /signal SIGKILL/);
     assert.ok(await eventually(() => !isRunning(workerPid)), 'orphaned worker ended');
-    const localUdpPort = Number(vpcs.arguments()[9]);
+    const { localUdpPort } = vpcs.options;
     assert.ok(await eventually(() => canBindUdp(localUdpPort)), 'UDP port free');
   });
 

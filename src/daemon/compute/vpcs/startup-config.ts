@@ -41,6 +41,9 @@ export async function writeStartupConfig(nodeDir: string, script: string): Promi
   });
 }
 
+/** An `ip` line that sets the IPv4 address (not `ip dhcp`, `ip dns …`, `ip mtu …` or IPv6). */
+const IPV4_ADDRESS_LINE = /^\s*ip\s+\d+\.\d+\.\d+\.\d+(\/|\s|$)/;
+
 /** The settings a startup script carries that emuctl manages. */
 export interface StartupSettings {
   /** VPCS name (`set pcname`); also its console prompt. */
@@ -69,7 +72,7 @@ export function applyStartupSettings(script: string, settings: StartupSettings):
   }
   if (settings.ip !== undefined) {
     const command = `ip ${settings.ip}${settings.gateway ? ` ${settings.gateway}` : ''}`;
-    lines = upsert(lines, /^\s*ip\s+(?!dhcp\b)/, command, false);
+    lines = upsert(lines, IPV4_ADDRESS_LINE, command, false);
   }
   return lines.length ? lines.join('\n') + '\n' : '';
 }
@@ -80,7 +83,7 @@ export function parseStartupConfig(script: string): StartupSettings {
   for (const line of script.split(/\r?\n/)) {
     const words = line.trim().split(/\s+/);
     if (words[0] === 'set' && words[1] === 'pcname' && words[2]) settings.name = words[2];
-    if (words[0] === 'ip' && words[1] && words[1] !== 'dhcp') Object.assign(settings, parseIpCommand(words.slice(1)));
+    if (IPV4_ADDRESS_LINE.test(line)) Object.assign(settings, parseIpCommand(words.slice(1)));
   }
   return settings;
 }

@@ -75,7 +75,7 @@ export class VpcsProcess extends EventEmitter {
   private watcher?: NodeJS.Timeout;
   private logOffset = 0;
 
-  constructor(private readonly options: VpcsProcessOptions) {
+  constructor(readonly options: VpcsProcessOptions) {
     super();
     validate(options);
   }
@@ -91,7 +91,7 @@ export class VpcsProcess extends EventEmitter {
   }
 
   get isRunning(): boolean {
-    return this.leader !== undefined && this.exited === undefined && !this.stopping;
+    return this.ready && this.exited === undefined && !this.stopping;
   }
 
   get logPath(): string {
@@ -168,7 +168,7 @@ export class VpcsProcess extends EventEmitter {
       if (consoleReady && worker && processHoldsPort(worker.pid, 'udp', o.localUdpPort)) return;
       if (Date.now() >= deadline) {
         if (consoleReady && worker) throw new ConflictError(`VPCS could not bind UDP port ${o.localUdpPort} (in use?)`);
-        throw new Error(`VPCS did not open console port ${o.consolePort} within ${o.startTimeoutMs ?? 5000} ms`);
+        throw new ConflictError(`VPCS did not open console port ${o.consolePort} within ${o.startTimeoutMs ?? 5000} ms`);
       }
       await sleep(25);
     }

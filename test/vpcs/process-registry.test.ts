@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync, readdirSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { after, afterEach, describe, test } from 'node:test';
+import { identityOf, isRunning, readProcStat } from '../../src/daemon/compute/vpcs/proc-info.js';
+import { ProcessRegistry, type ProcessRecord } from '../../src/daemon/compute/vpcs/process-registry.js';
+import type { VpcsProcessOptions } from '../../src/daemon/compute/vpcs/vpcs-process.js';
+import { PidJanitor, canBindTcp, canBindUdp, eventually, freeTcpPorts, freeUdpPorts, tempDir } from './vpcs-helpers.js';
+
+const fixture = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'crashing-daemon.js');
+
+describe('ProcessRegistry', () => {
+  const janitor = new PidJanitor();
+  const dir = tempDir();
+  const children: ChildProcess[] = [];
+  let n = 0;
+
+  async function nodeOptions(count: number): Promise<VpcsProcessOptions[]> {
+    const consoles = await freeTcpPorts(count);
+    const udp = await freeUdpPorts(2 * count);
+    return consoles.map((consolePort, i) => ({
+      nodeDir: join(dir.path, `node${++n}`), consolePort, localUdpPort: udp[2 * i], remoteUdpPort: udp[2 * i + 1],
+    }));
+  }
+
+  /** Spawns a child process that starts VPCS with a registry and prints their PIDs; returns them. */
+  async function crashingDaemon(registryFile: string, nodes: VpcsProcessOptions[]) {
+    const child = spawn(process.execPath, [fixture, JSON.stringify({ registryFile, nodes })], { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(child);
+    const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+    const pids = JSON.parse(line) as { pid: number; workerPid: number }[];
+    for (const p of pids) janitor.track(p.pid);
+    for (const p of pids) janitor.track(p.workerPid);
+    return { child, pids };
+  }
+
+  afterEach(() => {
+    for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    janitor.killAll();
+  });
+  after(() => dir.cleanup());
+
+  test('after a SIGKILL of the daemon, cleanupLeftovers stops its VPCS and their workers and frees every port', async () => {
+    const registryFile = join(dir.path, 'run', 'processes-1.json');
+    const nodes = await nodeOptions(2);
+    const { child, pids } = await crashingDaemon(registryFile, nodes);
+
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+    for (const p of pids) {
+      assert.ok(isRunning(p.pid), 'VPCS outlives a SIGKILLed daemon (own session)');
+      assert.ok(isRunning(p.workerPid));
+    }
+    for (const node of nodes) {
+      assert.equal(await canBindTcp(node.consolePort), false, 'console port still held by the leftover');
+      assert.equal(await canBindUdp(node.localUdpPort), false, 'UDP port still held by the leftover');
+    }
+    const recorded = await new ProcessRegistry(registryFile).list();
+    assert.deepEqual(recorded.map((r) => r.pid).sort(), pids.map((p) => p.pid).sort());
+    assert.ok(recorded.every((r) => r.workers.length === 1 && r.cwd && r.label));
+
+    const report = await new ProcessRegistry(registryFile).cleanupLeftovers();
+    assert.equal(report.stopped.length, 2);
+    assert.deepEqual([report.notRunning.length, report.failed.length], [0, 0]);
+    for (const p of pids) {
+      assert.equal(isRunning(p.pid), false, `parent ${p.pid} gone`);
+      assert.equal(isRunning(p.workerPid), false, `worker ${p.workerPid} gone`);
+    }
+    for (const node of nodes) {
+      assert.equal(await canBindTcp(node.consolePort), true, 'console port free');
+      assert.equal(await canBindUdp(node.localUdpPort), true, 'UDP port free');
+    }
+    assert.deepEqual(await new ProcessRegistry(registryFile).list(), [], 'records cleared');
+  });
+
+  test('an orphaned worker whose parent died before its PID was recorded is found by command line, cwd and session', async () => {
+    const [node] = await nodeOptions(1);
+    mkdirSync(node.nodeDir, { recursive: true });
+    const argv = ['-p', String(node.consolePort), '-F', '-i', '1', '-m', '0', '-s', String(node.localUdpPort),
+      '-c', String(node.remoteUdpPort), '-t', '127.0.0.1'];
+    const vpcs = spawn('vpcs', argv, { cwd: node.nodeDir, detached: true, stdio: 'ignore' });
+    const parent = vpcs.pid!;
+    janitor.track(parent);
+    assert.ok(await eventually(() => readdirSync('/proc').some((p) => readProcStat(Number(p))?.ppid === parent)));
+    janitor.track(parent);
+    const leader = identityOf(parent)!;
+    const worker = readdirSync('/proc').map(Number).find((p) => readProcStat(p)?.ppid === parent)!;
+
+    const registryFile = join(dir.path, 'orphan.json');
+    await new ProcessRegistry(registryFile).add({ ...leader, cwd: node.nodeDir, startedAt: new Date().toISOString(), workers: [] });
+    vpcs.kill('SIGKILL');
+    await once(vpcs, 'exit');
+    assert.ok(isRunning(worker), 'worker outlives a SIGKILL of its parent');
+
+    const report = await new ProcessRegistry(registryFile).cleanupLeftovers();
+    assert.equal(report.stopped.length, 1);
+    assert.equal(isRunning(worker), false, 'orphaned worker stopped');
+    assert.ok(await eventually(() => canBindUdp(node.localUdpPort)), 'UDP port free');
+  });
+
+  test('a recorded PID that now names another process is never signalled', async () => {
+    const me = identityOf(process.pid)!;
+    const sleeper = spawn('sleep', ['30'], { stdio: 'ignore' });
+    children.push(sleeper);
+    await once(sleeper, 'spawn');
+    const sleeperId = identityOf(sleeper.pid!)!;
+    const registryFile = join(dir.path, 'recycled.json');
+    const registry = new ProcessRegistry(registryFile);
+    const record = (r: Omit<ProcessRecord, 'startedAt' | 'workers'>): ProcessRecord =>
+      ({ ...r, startedAt: new Date().toISOString(), workers: [] });
+    await registry.add(record({ ...me, startTime: me.startTime - 1, cwd: process.cwd() }));
+    await registry.add(record({ ...sleeperId, cmdline: ['vpcs', '-p', '5000'] }));
+    await registry.add(record({ pid: 0x3ffffe, startTime: 1, cmdline: ['vpcs'] }));
+
+    const report = await new ProcessRegistry(registryFile).cleanupLeftovers(200);
+    assert.equal(report.notRunning.length, 3);
+    assert.equal(report.stopped.length, 0);
+    assert.ok(isRunning(process.pid));
+    assert.ok(isRunning(sleeper.pid!), 'a process with another command line is left alone');
+    assert.deepEqual(await registry.list(), []);
+  });
+
+  test('a recorded process with the same identity is stopped, with SIGKILL when it ignores SIGTERM', async () => {
+    const stubborn = spawn('sh', ['-c', 'trap "" TERM; while :; do sleep 0.05; done'], { stdio: 'ignore', detached: true });
+    children.push(stubborn);
+    await once(stubborn, 'spawn');
+    const registryFile = join(dir.path, 'stubborn.json');
+    await new ProcessRegistry(registryFile).add({ ...identityOf(stubborn.pid!)!, startedAt: new Date().toISOString(), workers: [] });
+    const started = Date.now();
+    const report = await new ProcessRegistry(registryFile).cleanupLeftovers(300);
+    assert.equal(report.stopped.length, 1);
+    assert.ok(Date.now() - started >= 300, 'waited the grace period before SIGKILL');
+    assert.ok(await eventually(() => !isRunning(stubborn.pid!)));
+  });
+
+  test('writes are atomic JSON files readable only by the owner, with no temp file left behind', async () => {
+    const registryFile = join(dir.path, 'atomic', 'processes.json');
+    const registry = new ProcessRegistry(registryFile);
+    const me = identityOf(process.pid)!;
+    await Promise.all([1, 2, 3].map((i) =>
+      registry.add({ ...me, pid: me.pid + i * 100000, startedAt: new Date().toISOString(), workers: [] })));
+    await registry.setWorkers(me.pid + 100000, [me]);
+    await registry.remove(me.pid + 300000);
+    const body = JSON.parse(readFileSync(registryFile, 'utf8'));
+    assert.equal(body.version, 1);
+    assert.deepEqual(body.processes.map((r: ProcessRecord) => r.pid), [me.pid + 100000, me.pid + 200000]);
+    assert.equal(body.processes[0].workers[0].pid, me.pid);
+    assert.equal(statSync(registryFile).mode & 0o777, 0o600);
+    assert.deepEqual(readdirSync(dirname(registryFile)), ['processes.json']);
+  });
+
+  test('a torn or foreign registry file is read as empty instead of failing the daemon start', async () => {
+    const registryFile = join(dir.path, 'torn.json');
+    writeFileSync(registryFile, '{"version":1,"processes":[{"pid":12');
+    assert.deepEqual(await new ProcessRegistry(registryFile).cleanupLeftovers(), { stopped: [], notRunning: [], failed: [] });
+    writeFileSync(registryFile, JSON.stringify({ processes: [{ pid: 'x' }, { pid: 1, startTime: 1, cmdline: [], workers: [] }] }));
+    assert.deepEqual(await new ProcessRegistry(registryFile).list(), []);
+  });
+});
