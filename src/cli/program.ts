@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { NOUNS } from '../commands/index.js';
+import type { NounCommand } from '../commands/index.js';
 import type { Output } from '../render/output.js';
 import type { Factory } from './context.js';
 import { addGlobalOptions } from './globals.js';
@@ -17,8 +17,8 @@ export function commandPath(command: Command): string {
   return names.join(' ');
 }
 
-/** Builds the emuctl command tree: global options, then one subtree per noun. */
-export function buildProgram(f: Factory, nouns = NOUNS): Command {
+/** Builds the emuctl command tree: global options, then the given nouns' subtrees (see nounsFor). */
+export function buildProgram(f: Factory, nouns: readonly NounCommand[]): Command {
   const program = addGlobalOptions(new Command('emuctl'))
     .description('Drive network-emulation labs on a local emuctl daemon or any GNS3 v2 server.')
     .version(clientVersion(), '-V, --version', 'print the emuctl version');

@@ -1,3 +1,4 @@
+import { nounsFor } from '../commands/index.js';
 import type { Output } from '../render/output.js';
 import { createFactory } from './context.js';
 import { CliError, errorLineFor, exitCodeFor } from './errors.js';
@@ -13,7 +14,7 @@ export interface CliIO {
 
 /** Parses `argv` (without node and script), runs the command and returns the exit code; never exits. */
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
-  const program = buildProgram(createFactory(io.out, io.env, io.stdin));
+  const program = buildProgram(createFactory(io.out, io.env, io.stdin), await nounsFor(argv));
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return 0;

@@ -1,22 +1,50 @@
 import type { Command } from 'commander';
 import type { Factory } from '../cli/context.js';
-import { completionCommand } from './completion/index.js';
-import { daemonCommand } from './daemon/index.js';
-import { profileCommand } from './profile/index.js';
-import { projectCommand } from './project/index.js';
-import { versionCommand } from './version/index.js';
 
 /** Builds one noun's command subtree. */
 export type NounCommand = (f: Factory) => Command;
 
+/** A noun of `emuctl <noun> <verb>`, loaded only when a command line needs it. */
+export interface Noun {
+  name: string;
+  load(): Promise<NounCommand>;
+}
+
 /**
- * The nouns of `emuctl <noun> <verb>`, in help order. A new noun is a folder
- * src/commands/<noun>/ (index.ts + one file per verb) and one line here.
+ * The nouns, in help order. A new noun is a folder src/commands/<noun>/
+ * (index.ts exporting `<noun>Command(f)`, plus one file per verb) and one line here.
  */
-export const NOUNS: readonly NounCommand[] = [
-  daemonCommand,
-  profileCommand,
-  projectCommand,
-  versionCommand,
-  completionCommand,
+export const NOUNS: readonly Noun[] = [
+  { name: 'daemon', load: async () => (await import('./daemon/index.js')).daemonCommand },
+  { name: 'profile', load: async () => (await import('./profile/index.js')).profileCommand },
+  { name: 'project', load: async () => (await import('./project/index.js')).projectCommand },
+  { name: 'version', load: async () => (await import('./version/index.js')).versionCommand },
+  { name: 'completion', load: async () => (await import('./completion/index.js')).completionCommand },
 ];
+
+/** Global options that take a value (their value is not a noun). */
+const GLOBAL_VALUE_OPTIONS = new Set(['--profile', '--url']);
+
+/** The noun a command line names, if any: its first word that is neither an option nor an option's value. */
+export function nounOf(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    if (GLOBAL_VALUE_OPTIONS.has(argv[i])) i++;
+    else if (!argv[i].startsWith('-')) return argv[i];
+  }
+  return undefined;
+}
+
+/**
+ * The noun builders a command line needs: only the noun it names, so start-up loads
+ * one subtree; all of them for help, typos (commander suggests names) and completion.
+ */
+export async function nounsFor(argv: readonly string[]): Promise<NounCommand[]> {
+  const named = NOUNS.find((noun) => noun.name === nounOf(argv));
+  const needed = named && named.name !== 'completion' ? [named] : NOUNS;
+  return Promise.all(needed.map((noun) => noun.load()));
+}
+
+/** Every noun builder (for the whole tree: man-page checks, completion). */
+export function allNouns(): Promise<NounCommand[]> {
+  return nounsFor([]);
+}

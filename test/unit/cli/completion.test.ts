@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { bashCompletionScript } from '../../../src/commands/completion/bash.js';
+import { allNouns } from '../../../src/commands/index.js';
 import { createFactory } from '../../../src/cli/context.js';
 import { buildProgram } from '../../../src/cli/program.js';
 import { BufferOutput } from '../../../src/render/buffer-output.js';
 
-const script = bashCompletionScript(buildProgram(createFactory(new BufferOutput(), {})));
+const script = bashCompletionScript(buildProgram(createFactory(new BufferOutput(), {}), await allNouns()));
 
 /** COMPREPLY for a command line being typed (the last word is the one completed). */
 function complete(words: string[]): string[] {

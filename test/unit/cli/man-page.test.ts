@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import type { Command } from 'commander';
+import { allNouns } from '../../../src/commands/index.js';
 import { createFactory } from '../../../src/cli/context.js';
 import { buildProgram, commandPath, walkCommands } from '../../../src/cli/program.js';
 import { BufferOutput } from '../../../src/render/buffer-output.js';
@@ -31,7 +32,7 @@ function sections(text: string): Map<string, string> {
   return map;
 }
 
-const program = buildProgram(createFactory(new BufferOutput(), {}));
+const program = buildProgram(createFactory(new BufferOutput(), {}), await allNouns());
 const leaves = walkCommands(program).filter((c) => c.commands.length === 0 && c.name() !== 'help');
 const ownOptions = (command: Command) => command.options.map((o) => o.long!).filter(Boolean);
 

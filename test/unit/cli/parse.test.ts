@@ -21,6 +21,9 @@ import { projectUseCommand } from '../../../src/commands/project/use.js';
 import { versionCommand } from '../../../src/commands/version/index.js';
 import { completionCommand } from '../../../src/commands/completion/index.js';
 import { parseWithSpy } from '../../cli/helpers/cli.js';
+import { NOUNS, nounOf, nounsFor } from '../../../src/commands/index.js';
+import { createFactory } from '../../../src/cli/context.js';
+import { BufferOutput } from '../../../src/render/buffer-output.js';
 
 describe('global options', () => {
   it('are read before or after the command words', async () => {
@@ -126,3 +129,25 @@ describe('version and completion', () => {
 function isUsage(err: unknown): boolean {
   return err instanceof CommanderError && err.exitCode !== 0;
 }
+
+describe('noun loading', () => {
+  it('finds the noun after global options and their values', () => {
+    assert.equal(nounOf(['project', 'list']), 'project');
+    assert.equal(nounOf(['--profile', 'daemon', '--json', 'project', 'list']), 'project');
+    assert.equal(nounOf(['--url', 'http://h:1', '-q', 'version']), 'version');
+    assert.equal(nounOf(['--url=http://h:1', 'version']), 'version');
+    assert.equal(nounOf(['--help']), undefined);
+  });
+
+  it('loads only the named noun, and all of them for help, typos and completion', async () => {
+    assert.equal((await nounsFor(['project', 'list'])).length, 1);
+    assert.equal((await nounsFor(['--help'])).length, NOUNS.length);
+    assert.equal((await nounsFor(['projct'])).length, NOUNS.length);
+    assert.equal((await nounsFor(['completion'])).length, NOUNS.length);
+  });
+
+  it('every noun module builds the command of its registered name', async () => {
+    const out = new BufferOutput();
+    for (const noun of NOUNS) assert.equal((await noun.load())(createFactory(out, {})).name(), noun.name);
+  });
+});
