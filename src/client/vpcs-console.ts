@@ -112,7 +112,8 @@ class VpcsConsoleConnection implements VpcsConsole {
       }
       const marker = `emuctl-sync-${randomBytes(6).toString('hex')}`;
       this.socket.write(`echo ${marker}\n`);
-      const budget = interrupt ? deadline - Date.now() : Math.min(3000, timeoutMs / 2);
+      // A fresh VPCS may still run its startup script (`ip` alone takes ~3 s): do not interrupt it early.
+      const budget = interrupt ? deadline - Date.now() : timeoutMs * 0.7;
       try {
         const match = await this.waitFor(new RegExp(`\\n${marker}\\r?\\n\\r*([^\\r\\n]{1,64})> $`), budget);
         this.name = match[1];
