@@ -124,13 +124,13 @@ export class VpcsProcess extends EventEmitter {
       await log.write(`--- ${new Date().toISOString()} ${binary} ${args.join(' ')}\n`);
       // Output goes to a file, not a pipe: VPCS keeps writing safely after a daemon crash.
       this.child = spawn(binary, args, { cwd: o.nodeDir, detached: true, stdio: ['ignore', log.fd, log.fd] });
+      this.child.once('exit', (code, signal) => this.onExit(code, signal)); // Before any await: it may end at once.
       await Promise.race([once(this.child, 'spawn'), once(this.child, 'error').then(([err]) => { throw err; })]);
     } finally {
       await log.close();
     }
-    const child = this.child;
-    child.once('exit', (code, signal) => this.onExit(code, signal));
-    this.leader = identityOf(child.pid!) ?? { pid: child.pid!, startTime: -1, cmdline: [binary, ...args] };
+    const pid = this.child.pid!;
+    this.leader = identityOf(pid) ?? { pid, startTime: -1, cmdline: [binary, ...args] };
     await o.registry?.add({ ...this.leader, cwd: o.nodeDir, label: o.label, startedAt: new Date().toISOString(), workers: [] });
 
     try {
