@@ -125,9 +125,9 @@ describe('ProcessRegistry', () => {
   });
 
   test('a recorded process with the same identity is stopped, with SIGKILL when it ignores SIGTERM', async () => {
-    const stubborn = spawn('sh', ['-c', 'trap "" TERM; while :; do sleep 0.05; done'], { stdio: 'ignore', detached: true });
+    const stubborn = spawn('sh', ['-c', 'trap "" TERM; echo ready; while :; do sleep 0.05; done'], { stdio: ['ignore', 'pipe', 'ignore'], detached: true });
     children.push(stubborn);
-    await once(stubborn, 'spawn');
+    await once(stubborn.stdout!, 'data'); // The trap is in place only once the shell has run it.
     const registryFile = join(dir.path, 'stubborn.json');
     await new ProcessRegistry(registryFile).add({ ...identityOf(stubborn.pid!)!, startedAt: new Date().toISOString(), workers: [] });
     const started = Date.now();
