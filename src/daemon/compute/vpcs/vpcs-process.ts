@@ -201,7 +201,7 @@ export class VpcsProcess extends EventEmitter {
     if (!leader) return;
     const workers = [...this.workers, ...findForkedWorkers({ ...leader, cwd: this.options.nodeDir })];
     await terminateProcessTree(this.exited ? undefined : leader, workers, this.options.stopGraceMs ?? DEFAULT_GRACE_MS);
-    if (!this.exited && this.child) await Promise.race([once(this.child, 'exit'), sleep(1000)]);
+    if (!this.exited && this.child) await Promise.race([once(this.child, 'exit'), sleep(1000, undefined, { ref: false })]);
     await this.options.registry?.remove(leader.pid);
   }
 
