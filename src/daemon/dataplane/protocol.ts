@@ -1,0 +1,39 @@
+/**
+ * Messages between the main thread (index.ts) and the dataplane worker.
+ * Every request carries an id; the worker answers each one exactly once,
+ * after the change is applied.
+ */
+import type { DomainErrorKind } from '../errors.js';
+import type { BpfProgram } from './bpf-compile.js';
+import type { FilterSpec } from './filters/spec.js';
+import type { DataplaneNodeKind, SwitchPortConfig, UdpTunnel } from './types.js';
+
+/** Filters as the worker applies them: validated numbers plus bpf programs compiled on the main thread. */
+export interface CompiledFilters {
+  spec: FilterSpec;
+  programs: BpfProgram[];
+}
+
+export type Command =
+  | { op: 'createNode'; nodeId: string; kind: DataplaneNodeKind; ports: SwitchPortConfig[]; macAgeingSeconds?: number }
+  | { op: 'updatePorts'; nodeId: string; ports: SwitchPortConfig[] }
+  | { op: 'deleteNode'; nodeId: string }
+  | { op: 'setNodeSuspended'; nodeId: string; suspended: boolean }
+  | { op: 'addNio'; nodeId: string; port: number; tunnel: UdpTunnel; filters?: CompiledFilters; suspend?: boolean }
+  | { op: 'updateNio'; nodeId: string; port: number; filters?: CompiledFilters; suspend?: boolean }
+  | { op: 'removeNio'; nodeId: string; port: number }
+  | { op: 'startCapture'; nodeId: string; port: number; path: string; linkType: number }
+  | { op: 'stopCapture'; nodeId: string; port: number }
+  | { op: 'captureInfo'; nodeId: string; port: number }
+  | { op: 'stats'; nodeId: string }
+  | { op: 'macTable'; nodeId: string }
+  | { op: 'close' };
+
+export type Request = Command & { id: number };
+
+/** `internal` marks an error that is not a domain error (a bug): rebuilt as a plain Error. */
+export type ErrorKind = DomainErrorKind | 'internal';
+
+export type Reply =
+  | { id: number; ok: true; value?: unknown }
+  | { id: number; ok: false; kind: ErrorKind; message: string };
