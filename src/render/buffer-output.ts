@@ -3,7 +3,11 @@ import { Output, type TextStream } from './output.js';
 /** An in-memory stream that remembers what was written. */
 export class BufferStream implements TextStream {
   private chunks: string[] = [];
-  constructor(readonly isTTY = false) {}
+  /** A pretend terminal is 80 columns wide. */
+  readonly columns: number | undefined;
+  constructor(readonly isTTY = false) {
+    this.columns = isTTY ? 80 : undefined;
+  }
   write(chunk: string): boolean {
     this.chunks.push(chunk);
     return true;

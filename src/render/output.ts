@@ -4,6 +4,7 @@ import { colorLevel, PLAIN, styleFor, type Style } from './style.js';
 export interface TextStream {
   write(chunk: string): unknown;
   isTTY?: boolean;
+  columns?: number;
 }
 
 /** How the user asked for output: --json, -q/--quiet and --no-color. */
@@ -46,9 +47,13 @@ export class Output {
     return this.mode.quiet;
   }
 
-  /** True when stderr is a terminal and spinners may be shown. */
+  /**
+   * True when stderr is a terminal and spinners may be shown. A terminal that reports
+   * no width (e.g. a pty under script(1)) gets none: ora 9 divides by the width and
+   * then loops forever clearing lines.
+   */
   get interactive(): boolean {
-    return Boolean(this.stderr.isTTY) && !this.mode.json && !this.mode.quiet;
+    return Boolean(this.stderr.isTTY) && (this.stderr.columns ?? 0) > 0 && !this.mode.json && !this.mode.quiet;
   }
 
   /** A command's result: `value` as JSON with --json, otherwise the human rendering (if any). */

@@ -143,3 +143,14 @@ describe('Output', () => {
     assert.deepEqual([...pipe.spinners, ...json.spinners], []);
   });
 });
+
+describe('Output on a terminal that reports no width', () => {
+  it('shows no spinner (ora would loop forever)', async () => {
+    const stream = { isTTY: true, columns: 0, write: () => true };
+    const { Output } = await import('../../../src/render/output.js');
+    const out = new Output(stream, stream, {});
+    await out.configure({});
+    assert.equal(out.interactive, false);
+    assert.equal(await out.spin('Starting', async () => 7), 7);
+  });
+});
