@@ -1,7 +1,7 @@
 // daemon start|stop|status|run through the binary, on free ports, EMUCTL_HOME in a temp dir.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { isProcessAlive } from '../../src/client/daemon-process.js';
@@ -77,11 +77,41 @@ describe('daemon start, status, stop', () => {
     }
   });
 
-  it('status of a daemon that is not running: exit 3; a stale pid file is cleaned by stop', async () => {
+  it('status of a daemon that is not running: exit 3; stop removes a stale pid file', async () => {
+    const dir = home();
+    const env = cliEnv(dir);
+    const port = await freePort();
+    const status = await runBin(['daemon', 'status', '--port', String(port)], env);
+    assert.deepEqual([status.code, status.stdout], [3, `emuctl daemon on port ${port}: not running\n`]);
+
+    const gone = spawn(process.execPath, ['-e', '0']);
+    await new Promise((resolve) => gone.once('exit', resolve));
+    const pidFile = join(dir, 'run', `daemon-${port}.pid`);
+    mkdirSync(join(dir, 'run'), { recursive: true });
+    writeFileSync(pidFile, JSON.stringify({ pid: gone.pid, url: `http://127.0.0.1:${port}`, startedAt: new Date().toISOString() }));
+    assert.equal((await runBin(['daemon', 'status', '--port', String(port)], env)).code, 3);
+    const stop = await runBin(['daemon', 'stop', '--port', String(port)], env);
+    assert.deepEqual([stop.code, stop.stdout], [0, `emuctl daemon on port ${port} is not running (removed a stale pid file)\n`]);
+    assert.equal(existsSync(pidFile), false);
+  });
+
+  it('stop falls back to SIGKILL after the timeout, and says so', async () => {
     const dir = home();
     const port = await freePort();
-    const status = await runBin(['daemon', 'status', '--port', String(port)], cliEnv(dir));
-    assert.deepEqual([status.code, status.stdout], [3, `emuctl daemon on port ${port}: not running\n`]);
+    // A real process that ignores SIGTERM, recorded as the daemon of that port.
+    const stubborn = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); console.log('ready'); setInterval(() => {}, 1000)"], { stdio: ['ignore', 'pipe', 'ignore'] });
+    started.add(stubborn.pid!);
+    await new Promise((resolve) => stubborn.stdout!.once('data', resolve));
+    const exited = new Promise((resolve) => stubborn.once('exit', (_code, signal) => resolve(signal)));
+    mkdirSync(join(dir, 'run'), { recursive: true });
+    const pidFile = join(dir, 'run', `daemon-${port}.pid`);
+    writeFileSync(pidFile, JSON.stringify({ pid: stubborn.pid, url: `http://127.0.0.1:${port}`, startedAt: new Date().toISOString() }));
+    const stop = await runBin(['daemon', 'stop', '--port', String(port), '--timeout', '1', '--json'], cliEnv(dir));
+    assert.equal(stop.code, 0, stop.stderr);
+    assert.deepEqual(JSON.parse(stop.stdout), { stopped: true, forced: true, pid: stubborn.pid, url: `http://127.0.0.1:${port}`, port });
+    assert.match(stop.stderr, new RegExp(`warning: the daemon \\(pid ${stubborn.pid}\\) did not stop within 1 s; killed it with SIGKILL`));
+    assert.equal(await exited, 'SIGKILL');
+    assert.equal(existsSync(pidFile), false);
   });
 });
 

@@ -71,8 +71,8 @@ export async function runDaemonStart(opts: DaemonStartOptions, ctx: Context): Pr
   const pidFile = ctx.paths.pidFile(settings.port);
   const existing = readPidRecord(pidFile);
   if (existing && isProcessAlive(existing.pid)) {
-    ctx.out.result({ started: false, running: true, pid: existing.pid, url: existing.url, pidFile });
-    ctx.out.success(`emuctl daemon already running on ${existing.url} (pid ${existing.pid})`);
+    ctx.out.result({ started: false, running: true, pid: existing.pid, url: existing.url, pidFile },
+      () => `emuctl daemon already running on ${existing.url} (pid ${existing.pid})\n`);
     return;
   }
   if (existing) removePidRecord(pidFile);

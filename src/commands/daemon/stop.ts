@@ -28,8 +28,8 @@ export async function runDaemonStop(opts: DaemonStopOptions, ctx: Context): Prom
   const record = readPidRecord(pidFile);
   if (!record || !isProcessAlive(record.pid)) {
     if (record) removePidRecord(pidFile);
-    ctx.out.result({ stopped: false, running: false, port });
-    ctx.out.success(`emuctl daemon on port ${port} is not running${record ? ' (removed a stale pid file)' : ''}`);
+    ctx.out.result({ stopped: false, running: false, port },
+      () => `emuctl daemon on port ${port} is not running${record ? ' (removed a stale pid file)' : ''}\n`);
     return;
   }
   const how = await terminate(record.pid, opts.timeout * 1000);
