@@ -19,7 +19,7 @@ export class Peer {
 
   /** Binds a new peer on an ephemeral port. */
   static async open(type: 'udp4' | 'udp6' = 'udp4'): Promise<Peer> {
-    const s = dgram.createSocket(type);
+    const s = dgram.createSocket({ type, recvBufferSize: 4 * 1024 * 1024 });
     s.bind(0, type === 'udp4' ? '127.0.0.1' : '::1');
     await once(s, 'listening');
     return new Peer(s, s.address().port);
