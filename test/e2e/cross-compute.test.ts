@@ -47,7 +47,7 @@ describe('end to end: a lab spanning two computes', () => {
   });
   after(async () => {
     for (const c of consoles) c.close();
-    // The controller first: closing its project stops the nodes it placed on the remote compute.
+    // Each daemon stops the VPCS it runs on its way out.
     await stopDaemon(controller);
     await stopDaemon(remote);
     removeHome(tmp);
