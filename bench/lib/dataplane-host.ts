@@ -1,0 +1,45 @@
+// Runs an emuctl dataplane (its worker thread) in a process of its own, for the benches:
+// one node wired to UDP ports from a JSON config given as argv[2]. Prints "ready" once
+// frames can flow. stdin commands: "stats" prints the port counters as JSON; "probe MS"
+// times back-to-back stats() round trips to the worker for MS ms and prints p50/p99.
+// SIGTERM closes the dataplane (flushing captures) and exits.
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { createDataplane, type DataplaneNodeKind, type LinkFilters } from '../../src/daemon/dataplane/index.js';
+
+export interface HostConfig {
+  kind: DataplaneNodeKind;
+  ports: { port: number; lport: number; rport: number; filters?: LinkFilters }[];
+  capture?: { port: number; path: string };
+}
+
+const config = JSON.parse(process.argv[2]) as HostConfig;
+const dp = await createDataplane();
+await dp.createNode('bench', config.kind, config.ports.map(({ port }) => ({ port, type: 'access' as const, vlan: 1 })));
+for (const p of config.ports) {
+  await dp.addNio('bench', p.port, { bindHost: '127.0.0.1', lport: p.lport, rhost: '127.0.0.1', rport: p.rport }, { filters: p.filters });
+}
+if (config.capture) await dp.startCapture('bench', config.capture.port, config.capture.path, 1);
+
+async function probe(ms: number): Promise<string> {
+  const samples: number[] = [];
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    const t = performance.now();
+    await dp.stats('bench');
+    samples.push(performance.now() - t);
+  }
+  samples.sort((a, b) => a - b);
+  const pct = (p: number) => samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))].toFixed(3);
+  return `probe n=${samples.length} p50_ms=${pct(50)} p99_ms=${pct(99)} max_ms=${samples[samples.length - 1].toFixed(3)}`;
+}
+
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const [cmd, arg] = line.trim().split(/\s+/);
+  if (cmd === 'stats') void dp.stats('bench').then((s) => console.log(`stats ${JSON.stringify(s)}`));
+  else if (cmd === 'probe') void probe(Number(arg)).then(console.log);
+});
+process.on('SIGTERM', () => {
+  void dp.close().then(() => process.exit(0));
+});
+console.log('ready');
