@@ -50,7 +50,7 @@ describe('project commands against the daemon', () => {
     assert.match(lines[1], /^ {3}alpha {2}opened {2}[0-9a-f-]{36}$/);
     assert.match(lines[2], /^ {3}beta {3}opened {2}[0-9a-f-]{36}$/);
     const json = await run('project', 'list', '--json');
-    assert.deepEqual(JSON.parse(json.stdout).map((p: { name: string }) => p.name), ['alpha', 'beta']);
+    assert.deepEqual(JSON.parse(json.stdout), (await daemon.api('GET', '/v2/projects')).body, 'the server\'s array, untouched');
   });
 
   it('project show: by name or UUID prefix; no match lists the candidates, exit 1', async () => {

@@ -14,10 +14,10 @@ export function projectListCommand(f: Factory, run = runProjectList): Command {
     .action(async (_flags: object, cmd: Command) => run({}, await f.context(cmd)));
 }
 
-/** Lists the projects: a table, or the server's JSON array with --json. */
+/** Lists the projects: a table sorted by name, or the server's JSON array as it came with --json. */
 export async function runProjectList(_opts: ProjectListOptions, ctx: Context): Promise<void> {
   const projects = await listProjects(await ctx.api());
-  projects.sort((a, b) => a.name.localeCompare(b.name));
+  const byName = [...projects].sort((a, b) => a.name.localeCompare(b.name));
   ctx.out.result(projects, () =>
-    projects.length ? projectTable(projects, ctx.out.style, ctx.profile().defaultProject) : 'no projects\n');
+    byName.length ? projectTable(byName, ctx.out.style, ctx.profile().defaultProject) : 'no projects\n');
 }
