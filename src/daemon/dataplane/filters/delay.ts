@@ -14,7 +14,12 @@ export class Delay implements FilterStage {
   private readonly queue = new FrameHeap();
   private timer: NodeJS.Timeout | null = null;
   private armedFor = Infinity;
-  private readonly fire = (): void => this.release();
+  private readonly fire = (): void => {
+    this.timer = null;
+    this.armedFor = Infinity;
+    const now = this.release();
+    if (this.queue.size > 0) this.arm(this.queue.peekDue(), now);
+  };
 
   constructor(
     private readonly latencyMs: number,
@@ -29,6 +34,8 @@ export class Delay implements FilterStage {
       return;
     }
     const now = performance.now();
+    // Under traffic, frames that are due leave on the next arrival, without waiting for the (1 ms grained) timer.
+    if (this.queue.peekDue() <= now) this.release();
     let due = now + this.latencyMs;
     if (this.jitterMs > 0) due = Math.max(now, due + (Math.random() * 2 - 1) * this.jitterMs);
     this.queue.push(due, frame);
@@ -46,15 +53,14 @@ export class Delay implements FilterStage {
   private arm(due: number, now: number): void {
     if (this.timer) clearTimeout(this.timer);
     this.armedFor = due;
-    // Timers have 1 ms granularity and may fire up to 1 ms early: release() re-arms for frames not yet due.
+    // Timers have 1 ms granularity and may fire up to 1 ms early: fire() re-arms for frames not yet due.
     this.timer = setTimeout(this.fire, Math.max(1, Math.ceil(due - now)));
   }
 
-  private release(): void {
-    this.timer = null;
-    this.armedFor = Infinity;
+  /** Sends every frame that is due (the armed timer is left alone: if it fires early, it re-arms). */
+  private release(): number {
     const now = performance.now();
     while (this.queue.size > 0 && this.queue.peekDue() <= now) this.next.push(this.queue.pop());
-    if (this.queue.size > 0) this.arm(this.queue.peekDue(), now);
+    return now;
   }
 }
