@@ -91,11 +91,6 @@ export class FrameRing {
     this.bytes += frame.length;
   }
 
-  /** The oldest frame, left in place; call only when size > 0. */
-  peek(): Buffer {
-    return this.buf[this.head]!;
-  }
-
   /** Removes and returns the oldest frame; call only when size > 0. */
   shift(): Buffer {
     const frame = this.buf[this.head]!;

@@ -25,14 +25,14 @@ export class Rate implements FilterStage {
   }
 
   push(frame: Buffer): void {
-    if (this.queue.size === 0) {
-      this.refill();
-      // Tokens may go negative by one frame, so a frame larger than the bucket still passes.
-      if (this.tokens >= 0) {
-        this.tokens -= frame.length;
-        this.next.push(frame);
-        return;
-      }
+    this.refill();
+    // Queued frames go first (on arrivals too, not only on the timer), so order is kept.
+    if (this.queue.size > 0) this.sendQueued();
+    // Tokens may go negative by one frame, so a frame larger than the bucket still passes.
+    if (this.queue.size === 0 && this.tokens >= 0) {
+      this.tokens -= frame.length;
+      this.next.push(frame);
+      return;
     }
     if (this.queue.bytes + frame.length > this.maxQueued) {
       this.counter.drops++;
@@ -58,12 +58,16 @@ export class Rate implements FilterStage {
   private drain(): void {
     this.timer = null;
     this.refill();
+    this.sendQueued();
+    if (this.queue.size > 0) this.schedule();
+  }
+
+  private sendQueued(): void {
     while (this.queue.size > 0 && this.tokens >= 0) {
       const frame = this.queue.shift();
       this.tokens -= frame.length;
       this.next.push(frame);
     }
-    if (this.queue.size > 0) this.schedule();
   }
 
   private schedule(): void {
