@@ -3,7 +3,7 @@
 // 20k frames/s offered against no filter (target: the same frames/s), each beside its
 // baseline measured in the same run. Load from ../shared/tools/udpblast (gcc/make).
 // Only 127.0.0.1, ports in 21000-29999; the pcap goes to a temp dir, checked, then removed.
-// Usage: npx tsc -p tsconfig.json && node dist/bench/capture-filters/run.js [--seconds 3] [--reps 3]
+// Usage: npx tsc -p tsconfig.json && node dist/bench/capture-filters/run.js [--seconds 3] [--reps 5]
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ const arg = (name: string, fallback: number) => {
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const SECONDS = arg('seconds', 3);
-const REPS = arg('reps', 3);
+const REPS = arg('reps', 5);
 
 const f0 = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '-');
 const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');

@@ -1,10 +1,12 @@
 // Runs an emuctl dataplane (its worker thread) in a process of its own, for the benches:
 // one node wired to UDP ports from a JSON config given as argv[2]. Prints "ready" once
 // frames can flow. stdin commands: "stats" prints the port counters as JSON; "probe MS"
-// times back-to-back stats() round trips to the worker for MS ms and prints p50/p99.
+// times a stats() round trip to the worker every 5 ms (as API calls would come) for MS ms
+// and prints p50/p99.
 // SIGTERM closes the dataplane (flushing captures) and exits.
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createDataplane, type DataplaneNodeKind, type LinkFilters } from '../../src/daemon/dataplane/index.js';
 
 export interface HostConfig {
@@ -28,6 +30,7 @@ async function probe(ms: number): Promise<string> {
     const t = performance.now();
     await dp.stats('bench');
     samples.push(performance.now() - t);
+    await sleep(5);
   }
   samples.sort((a, b) => a - b);
   const pct = (p: number) => samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))].toFixed(3);

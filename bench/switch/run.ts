@@ -3,7 +3,7 @@
 // hop, beside the C relay (udprelay) and a naive Node dgram relay measured in the same run.
 // Load comes from the C tools in ../shared/tools/udpblast (built out of tree; needs gcc/make).
 // Only 127.0.0.1, ports in 21000-29999. Prints markdown tables.
-// Usage: npx tsc -p tsconfig.json && node dist/bench/switch/run.js [--seconds 3] [--reps 1] [--pings 20000]
+// Usage: npx tsc -p tsconfig.json && node dist/bench/switch/run.js [--seconds 3] [--reps 3] [--pings 20000]
 import { buildTools, machineLine } from '../lib/udpblast.js';
 import { cRelay, direct, emuctl, flow, nodeRelay, ping, type FlowResult, type Target } from '../lib/targets.js';
 
@@ -12,7 +12,7 @@ const arg = (name: string, fallback: number) => {
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const SECONDS = arg('seconds', 3);
-const REPS = arg('reps', 1);
+const REPS = arg('reps', 3);
 const PINGS = arg('pings', 20000);
 const SIZES = [64, 512, 1400];
 const RATES = [50_000, 100_000];
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     }
 
     const stats = await sw.command!('stats', 'stats');
-    console.log(`\nemuctl worker commands (stats() round trip) while 50k frames/s crossed the switch: ${probe.replace(/^probe /, '')}`);
+    console.log(`\nemuctl worker commands (a stats() round trip every 5 ms) while 50k frames/s crossed the switch: ${probe.replace(/^probe /, '')}`);
     console.log(`emuctl switch counters at the end: ${stats.replace(/^stats /, '')}`);
   } finally {
     for (const t of targets) await t.stop();
