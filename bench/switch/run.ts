@@ -20,12 +20,11 @@ const RATES = [50_000, 100_000];
 const f0 = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '-');
 const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
 
-/** The median run by frames/s, when repeated. */
-async function median(run: () => Promise<FlowResult>): Promise<FlowResult> {
-  const runs: FlowResult[] = [];
-  for (let i = 0; i < REPS; i++) runs.push(await run());
-  runs.sort((a, b) => a.pps - b.pps);
-  return runs[Math.floor(runs.length / 2)];
+/** Runs every hop REPS times, interleaved so all see the same machine; the median run (by frames/s) of each. */
+async function medians(hops: Target[], run: (t: Target) => Promise<FlowResult>): Promise<FlowResult[]> {
+  const runs: FlowResult[][] = hops.map(() => []);
+  for (let i = 0; i < REPS; i++) for (const [k, t] of hops.entries()) runs[k].push(await run(t));
+  return runs.map((r) => r.sort((a, b) => a.pps - b.pps)[Math.floor(r.length / 2)]);
 }
 
 async function main(): Promise<void> {
@@ -43,7 +42,7 @@ async function main(): Promise<void> {
     const hops = [c, naive, sw];
 
     console.log(`# Switch bench: ${machineLine()}\n`);
-    console.log(`${SECONDS} s per run${REPS > 1 ? `, median of ${REPS}` : ''}; all three hops measured in this run, one after the other.\n`);
+    console.log(`${SECONDS} s per run; unthrottled: median of ${REPS} runs per hop, hops interleaved. All hops measured in this run.\n`);
 
     console.log('## Frames/s through one hop, unthrottled sender\n');
     console.log('Each cell: frames/s the sink received (CPU µs the hop\'s process spent per frame, all threads).\n');
@@ -51,8 +50,7 @@ async function main(): Promise<void> {
     console.log('|---:|---:|---:|---:|---:|---:|');
     const cell = (r: FlowResult) => `${f0(r.pps)} (${f1(r.cpuUsPerFrame)} µs)`;
     for (const size of SIZES) {
-      const r: FlowResult[] = [];
-      for (const t of hops) r.push(await median(() => flow(tools, t, size, SECONDS)));
+      const r = await medians(hops, (t) => flow(tools, t, size, SECONDS));
       console.log(`| ${size} B | ${cell(r[0])} | ${cell(r[1])} | ${cell(r[2])} | ${(r[2].pps / r[0].pps).toFixed(2)} | ${(r[2].pps / r[1].pps).toFixed(2)} |`);
     }
 
