@@ -5,7 +5,7 @@
 // Only 127.0.0.1, ports in 21000-29999. Prints markdown tables.
 // Usage: npx tsc -p tsconfig.json && node dist/bench/switch/run.js [--seconds 3] [--reps 3] [--pings 20000]
 import { buildTools, machineLine } from '../lib/udpblast.js';
-import { cRelay, direct, emuctl, flow, nodeRelay, ping, type FlowResult, type Target } from '../lib/targets.js';
+import { cRelay, direct, emuctl, flow, nodeRelay, ping, type FlowResult, type PingResult, type Target } from '../lib/targets.js';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -69,14 +69,18 @@ async function main(): Promise<void> {
     }
 
     console.log('\n## Latency added per hop (udpping, 64-byte frames, back to back)\n');
+    console.log(`Median over ${REPS} interleaved runs of ${f0(PINGS)} pings each. A round trip crosses the hop twice, so added per hop = (RTT - direct RTT) / 2.\n`);
     console.log('| path | RTT p50 µs | RTT p99 µs | added per hop p50 µs | added per hop p99 µs |');
     console.log('|---|---:|---:|---:|---:|');
-    const base = await ping(tools, none, PINGS);
-    console.log(`| direct | ${f1(base.p50)} | ${f1(base.p99)} | - | - |`);
-    for (const t of hops) {
-      const r = await ping(tools, t, PINGS);
-      // A round trip crosses the hop twice.
-      console.log(`| ${t.name} | ${f1(r.p50)} | ${f1(r.p99)} | ${f1((r.p50 - base.p50) / 2)} | ${f1((r.p99 - base.p99) / 2)} |${r.lost ? ` (${r.lost} lost)` : ''}`);
+    const paths = [none, ...hops];
+    const pings: PingResult[][] = paths.map(() => []);
+    for (let i = 0; i < REPS; i++) for (const [k, t] of paths.entries()) pings[k].push(await ping(tools, t, PINGS));
+    const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const rtt = pings.map((runs) => ({ p50: mid(runs.map((r) => r.p50)), p99: mid(runs.map((r) => r.p99)), lost: runs.reduce((s, r) => s + r.lost, 0) }));
+    for (const [k, t] of paths.entries()) {
+      const r = rtt[k];
+      const added = k === 0 ? '- | -' : `${f1((r.p50 - rtt[0].p50) / 2)} | ${f1((r.p99 - rtt[0].p99) / 2)}`;
+      console.log(`| ${t.name} | ${f1(r.p50)} | ${f1(r.p99)} | ${added} |${r.lost ? ` (${r.lost} lost)` : ''}`);
     }
 
     const stats = await sw.command!('stats', 'stats');
