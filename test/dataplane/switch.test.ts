@@ -77,7 +77,7 @@ describe('dataplane switch', () => {
   });
 
   it('ages MAC entries out', async () => {
-    const { id, peers: [pa, pb, pc] } = await lab([access(0), access(1), access(2)], { macAgeingSeconds: 0.2 });
+    const { id, peers: [pa, pb, pc] } = await lab([access(0), access(1), access(2)], { macAgeingSeconds: 0.5 });
     pa.send(eth(BCAST, A, 0x0806));
     await pb.waitFor(1);
     await pc.waitFor(1);
@@ -87,7 +87,7 @@ describe('dataplane switch', () => {
     await pa.waitFor(1);
     await settle(50);
     assert.equal(pc.frames.length, 0, 'A is known: unicast only');
-    await settle(300);
+    await settle(600);
     assert.ok(!(await dp.macTable(id)).some((e) => e.mac === A), 'A aged out of the table');
     pb.send(eth(A, B, 0x88b5));
     await pc.waitFor(1); // flooded again
