@@ -16,7 +16,8 @@ export interface ActivePorts {
  *  - access: the port's VLAN, the frame as is;
  *  - dot1q: a tagged frame (0x8100/0x88A8/0x9100/0x9200) is in its tag's VLAN,
  *    inner = tag removed; an untagged one is in the native VLAN;
- *  - qinq: the port's VLAN, inner = the whole customer frame, tags included.
+ *  - qinq: the port's VLAN, inner = the whole customer frame, tags included
+ *    (untagged customer frames too, where dynamips drops them).
  * On egress: access and qinq ports of that VLAN send the inner form (so a qinq
  * port pops the outer tag); a dot1q port sends it untagged in its native VLAN
  * and tagged otherwise (the tag a qinq ingress port pushes carries its ethertype).
