@@ -29,7 +29,6 @@ export class SwitchEngine implements Forwarder {
   // synchronous, so instance fields serve as scratch without a per-frame object.
   private frame: Buffer | null = null;
   private vid = 0;
-  private tagged = false;
   private pushTpid = TPID_8021Q;
   private inner: Buffer | null = null;
   private outer: Buffer | null = null;
@@ -53,7 +52,6 @@ export class SwitchEngine implements Forwarder {
     }
     this.frame = frame;
     this.vid = vid;
-    this.tagged = tagged;
     this.pushTpid = ingress.mode === QINQ ? ingress.tpid : TPID_8021Q;
     this.inner = tagged ? null : frame;
     this.outer = tagged ? frame : null;
