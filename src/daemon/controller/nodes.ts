@@ -30,6 +30,7 @@ export class NodeManager {
     if (lab.nodes.has(nodeId)) throw new ConflictError(`Node ID ${nodeId} already exists`);
     this.assertNameFree(lab, body.name);
     const node = this.build(lab, { ...body, node_id: nodeId });
+    if (node.nodeType === 'vpcs' && node.properties.mac_address === undefined) node.properties.mac_address = freeVpcsMac(lab);
     await this.placeOnCompute(lab, node);
     lab.nodes.set(node.id, node);
     await lab.persist();
@@ -106,4 +107,14 @@ export class NodeManager {
   private assertNameFree(lab: Lab, name: string): void {
     for (const n of lab.nodes.values()) if (n.name === name) throw new ConflictError(`A node named '${name}' already exists in this project`);
   }
+}
+
+/** VPCS MACs are 00:50:79:66:68:XX; the controller picks XX unique in the project, whichever compute runs each VPCS. */
+function freeVpcsMac(lab: Lab): string {
+  const used = new Set([...lab.nodes.values()].map((n) => String(n.properties.mac_address ?? '').toLowerCase()));
+  for (let b = 0; b < 256; b++) {
+    const mac = `00:50:79:66:68:${b.toString(16).padStart(2, '0')}`;
+    if (!used.has(mac)) return mac;
+  }
+  throw new ConflictError('No VPCS MAC address left in this project (256 VPCS)');
 }

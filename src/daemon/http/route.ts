@@ -90,7 +90,7 @@ function checkIds(params: Record<string, string>): void {
 function templatePattern(template: string): RegExp {
   const source = template
     .split(/(\{\w+(?::\.\+)?\})/)
-    .map((part) => (part.startsWith('{') ? (part.includes(':') ? '.+' : '[^/]+') : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((part) => (part.startsWith('{') ? (part.includes(':') ? '.+' : part.endsWith('_number}') ? '\\d+' : '[^/]+') : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('');
   return new RegExp(`^${source}/?$`);
 }

@@ -22,6 +22,8 @@ export interface VpcsCreate {
   console?: number | null;
   console_type?: 'telnet' | 'none';
   startup_script?: string | null;
+  /** emuctl extension: the MAC the controller chose (00:50:79:66:68:XX), unique across the project's computes. */
+  mac_address?: string;
 }
 
 /** VPCS's UDP side is relayed by a 2-port dataplane wire: port 0 faces VPCS, port 1 carries the link. */
@@ -47,7 +49,7 @@ export class VpcsNode extends DataplaneNode {
     await resolveVpcsBinary(shared.binary);
     const id = nodeIdOr(body.node_id);
     const consolePort = await shared.consolePorts.allocate(body.console ?? undefined);
-    const macByte = shared.macBytes.allocate(id);
+    const macByte = shared.macBytes.allocate(ctx.projectId, id, body.mac_address ? parseInt(body.mac_address.slice(-2), 16) : undefined);
     const vpcsUdp = await ctx.udpPorts.allocate(ctx.projectId);
     const wireUdp = await ctx.udpPorts.allocate(ctx.projectId);
     const node = new VpcsNode(id, body.name, ctx, shared, consolePort, macByte, vpcsUdp, wireUdp);
@@ -155,21 +157,29 @@ export class VpcsNode extends DataplaneNode {
   }
 }
 
-/** Gives each VPCS of a compute its own last MAC byte (VPCS MACs are 00:50:79:66:68:XX). */
+/** Gives each VPCS of a project its own last MAC byte (VPCS MACs are 00:50:79:66:68:XX); projects are separate labs. */
 export class MacByteAllocator {
-  private readonly owners = new Map<number, string>();
+  private readonly owners = new Map<string, string>();
 
-  allocate(nodeId: string): number {
+  /** The byte wanted (ConflictError if another VPCS of the project has it), or the lowest free one. */
+  allocate(projectId: string, nodeId: string, wanted?: number): number {
+    const key = (b: number) => `${projectId}/${b}`;
+    if (wanted !== undefined) {
+      const owner = this.owners.get(key(wanted));
+      if (owner && owner !== nodeId) throw new ConflictError(`MAC address 00:50:79:66:68:${wanted.toString(16).padStart(2, '0')} is already used by another VPCS of this project`);
+      this.owners.set(key(wanted), nodeId);
+      return wanted;
+    }
     for (let b = 0; b < 256; b++) {
-      if (!this.owners.has(b)) {
-        this.owners.set(b, nodeId);
+      if (!this.owners.has(key(b))) {
+        this.owners.set(key(b), nodeId);
         return b;
       }
     }
-    throw new ConflictError('No VPCS MAC address left on this compute (256 in use)');
+    throw new ConflictError('No VPCS MAC address left in this project (256 in use)');
   }
 
   release(nodeId: string): void {
-    for (const [b, owner] of this.owners) if (owner === nodeId) this.owners.delete(b);
+    for (const [key, owner] of this.owners) if (owner === nodeId) this.owners.delete(key);
   }
 }

@@ -28,7 +28,7 @@ function toHttp(err: unknown): { status: number; message: string } {
 export function notFound(router: Router) {
   return (req: Request, res: Response): void => {
     const allowed = templatesOf(router).filter((t) => t.pattern.test(req.path)).map((t) => t.method.toUpperCase());
-    if (allowed.length) {
+    if (allowed.length && !allowed.includes(req.method)) {
       res.setHeader('Allow', [...new Set(allowed)].join(', '));
       res.status(405).json({ message: `Method ${req.method} not allowed on ${req.path}`, status: 405 });
       return;

@@ -66,6 +66,7 @@ export const VPCS_CREATE_SCHEMA: JsonSchema = {
     console_type: { enum: ['telnet', 'none'] },
     startup_script: { type: ['string', 'null'] },
     startup_script_path: { type: ['string', 'null'] },
+    mac_address: { type: 'string', pattern: '^00:50:79:66:68:[0-9a-fA-F]{2}$' },
   },
   required: ['name'],
   additionalProperties: false,
