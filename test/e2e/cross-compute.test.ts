@@ -16,16 +16,6 @@ import { sleep } from '../helpers/udp.js';
 const CONTROLLER_ENV = { EMUCTL_UDP_PORT_RANGE: '31400-31599', EMUCTL_CONSOLE_PORT_RANGE: '25300-25349' };
 const COMPUTE_ENV = { EMUCTL_UDP_PORT_RANGE: '31600-31799', EMUCTL_CONSOLE_PORT_RANGE: '25350-25399' };
 
-/** Stops a test daemon; SIGKILL if SIGTERM has not ended it within 15 s. */
-async function stopDaemon(d: TestDaemon | undefined): Promise<void> {
-  if (!d) return;
-  const timer = setTimeout(() => d.child.kill('SIGKILL'), 15_000);
-  try {
-    await d.stop();
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 const show = (r: PingResult) => `sent ${r.sent}, received ${r.received}${r.error ? `, error "${r.error}"` : ''}`;
 
@@ -48,8 +38,8 @@ describe('end to end: a lab spanning two computes', () => {
   after(async () => {
     for (const c of consoles) c.close();
     // Each daemon stops the VPCS it runs on its way out.
-    await stopDaemon(controller);
-    await stopDaemon(remote);
+    await controller?.stop();
+    await remote?.stop();
     removeHome(tmp);
   });
 

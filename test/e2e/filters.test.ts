@@ -20,16 +20,6 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-/** Stops a test daemon; SIGKILL if SIGTERM has not ended it within 15 s. */
-async function stopDaemon(d: TestDaemon | undefined): Promise<void> {
-  if (!d) return;
-  const timer = setTimeout(() => d.child.kill('SIGKILL'), 15_000);
-  try {
-    await d.stop();
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 describe('end to end: link filters measured with VPCS pings', () => {
   const home = mkdtempSync(join(tmpdir(), 'emuctl-e2e-filters-'));
@@ -75,7 +65,7 @@ describe('end to end: link filters measured with VPCS pings', () => {
   after(async () => {
     c1?.close();
     c2?.close();
-    await stopDaemon(d);
+    await d?.stop();
     removeHome(home);
   });
 

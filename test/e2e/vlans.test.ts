@@ -24,16 +24,6 @@ function portsMapping(spec: Record<number, PortSpec>) {
   return Array.from({ length: 8 }, (_, n) => ({ name: `Ethernet${n}`, port_number: n, ...(spec[n] ?? { type: 'access', vlan: 1 }) }));
 }
 
-/** Stops a test daemon; SIGKILL if SIGTERM has not ended it within 15 s. */
-async function stopDaemon(d: TestDaemon | undefined): Promise<void> {
-  if (!d) return;
-  const timer = setTimeout(() => d.child.kill('SIGKILL'), 15_000);
-  try {
-    await d.stop();
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 const show = (r: PingResult) => `sent ${r.sent}, received ${r.received}${r.error ? `, error "${r.error}"` : ''}`;
 
@@ -68,7 +58,7 @@ describe('end to end: VLANs on access ports and over a dot1q trunk', () => {
   });
   after(async () => {
     for (const c of consoles) c.close();
-    await stopDaemon(d);
+    await d?.stop();
     removeHome(home);
   });
 

@@ -15,7 +15,7 @@ export interface TestDaemon {
   child: ChildProcess;
   /** Everything the daemon logged so far. */
   log(): string;
-  /** SIGTERM (or another signal) and wait for the exit; resolves with the exit code. */
+  /** SIGTERM (or another signal) and wait for the exit, SIGKILL after 15 s; resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
   /** Calls the API: JSON in, JSON out. */
   api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiAnswer>;
@@ -59,7 +59,12 @@ export async function startTestDaemon(opts: { home?: string; flags?: DaemonFlags
     log: () => output,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      return exited;
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      try {
+        return await exited;
+      } finally {
+        clearTimeout(timer);
+      }
     },
     api: (method, path, body, headers) => callApi(url, method, path, body, headers),
   };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CaptureInfo, MacTableEntry, PortCounters } from '../../dataplane/types.js';
+import type { CaptureInfo, MacTableEntry, PortCounters, SwitchPortConfig } from '../../dataplane/types.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { AsyncLock } from '../async-lock.js';
 import { validateFilters } from '../filter-catalog.js';
@@ -141,6 +141,14 @@ export abstract class DataplaneNode {
   async reload(): Promise<void> {
     await this.stop();
     await this.start();
+  }
+
+  /** Applies a new port list to the dataplane; a port that has a NIO cannot disappear. Call under the node lock. */
+  protected async remapPorts(ports: SwitchPortConfig[]): Promise<void> {
+    for (const dp of this.nios.keys()) {
+      if (!ports.some((p) => p.port === dp)) throw new ConflictError(`Port ${dp} of ${this.name} has a NIO: remove it before removing the port`);
+    }
+    await this.ctx.dataplane.updatePorts(this.dataplaneId, ports);
   }
 
   protected async setStatus(status: NodeStatus): Promise<void> {

@@ -1,4 +1,5 @@
-import { ConflictError, InvalidError, NotFoundError } from '../../errors.js';
+import type { SwitchPortConfig } from '../../dataplane/types.js';
+import { InvalidError, NotFoundError } from '../../errors.js';
 import type { NodeContext } from '../node-context.js';
 import { DataplaneNode, nodeIdOr } from './dataplane-node.js';
 
@@ -25,7 +26,7 @@ export class EthernetHubNode extends DataplaneNode {
   static async create(body: HubCreate, ctx: NodeContext): Promise<EthernetHubNode> {
     const ports = checkPorts(body.ports_mapping ?? Array.from({ length: 8 }, (_, i) => ({ name: `Ethernet${i}`, port_number: i })));
     const node = new EthernetHubNode(nodeIdOr(body.node_id), body.name, ports, ctx);
-    await ctx.dataplane.createNode(node.id, 'hub', ports.map((p) => ({ port: p.port_number, type: 'access', vlan: 1 })));
+    await ctx.dataplane.createNode(node.id, 'hub', ports.map(hubPort));
     return node;
   }
 
@@ -34,10 +35,7 @@ export class EthernetHubNode extends DataplaneNode {
       if (body.name !== undefined) this.name = body.name;
       if (!body.ports_mapping) return;
       const ports = checkPorts(body.ports_mapping);
-      for (const dp of this.nios.keys()) {
-        if (!ports.some((p) => p.port_number === dp)) throw new ConflictError(`Port ${dp} of ${this.name} has a NIO: remove it before removing the port`);
-      }
-      await this.ctx.dataplane.updatePorts(this.id, ports.map((p) => ({ port: p.port_number, type: 'access', vlan: 1 })));
+      await this.remapPorts(ports.map(hubPort));
       this.ports = ports;
     });
   }
@@ -64,4 +62,8 @@ function checkPorts(ports: HubPortMapping[]): HubPortMapping[] {
     seen.add(p.port_number);
   }
   return ports.map((p) => ({ name: p.name, port_number: p.port_number }));
+}
+
+function hubPort(p: HubPortMapping): SwitchPortConfig {
+  return { port: p.port_number, type: 'access', vlan: 1 };
 }

@@ -1,5 +1,5 @@
 import type { SwitchPortConfig } from '../../dataplane/types.js';
-import { ConflictError, InvalidError, NotFoundError } from '../../errors.js';
+import { InvalidError, NotFoundError } from '../../errors.js';
 import type { NodeContext } from '../node-context.js';
 import { DataplaneNode, nodeIdOr } from './dataplane-node.js';
 
@@ -49,10 +49,7 @@ export class EthernetSwitchNode extends DataplaneNode {
       if (body.name !== undefined) this.name = body.name;
       if (!body.ports_mapping) return;
       const ports = normalisePorts(body.ports_mapping);
-      for (const dp of this.nios.keys()) {
-        if (!ports.some((p) => p.port_number === dp)) throw new ConflictError(`Port ${dp} of ${this.name} has a NIO: remove it before removing the port`);
-      }
-      await this.ctx.dataplane.updatePorts(this.id, ports.map(toDataplanePort));
+      await this.remapPorts(ports.map(toDataplanePort));
       this.ports = ports;
     });
   }
