@@ -1,0 +1,24 @@
+// Runs every benchmark one after the other (each prints its own markdown table).
+// Usage: node dist/bench/run-all.js [name ...]   names: cli-startup forward api switch capture-filters
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const benches = ['cli-startup', 'forward', 'api', 'switch', 'capture-filters'];
+const chosen = process.argv.slice(2).length ? process.argv.slice(2) : benches;
+const unknown = chosen.filter((name) => !benches.includes(name));
+if (unknown.length) {
+  console.error(`unknown benchmark ${unknown.join(', ')} (known: ${benches.join(', ')})`);
+  process.exit(2);
+}
+let failed = 0;
+for (const name of chosen) {
+  console.log(`\n### ${name}\n`);
+  const result = spawnSync(process.execPath, [join(here, name, 'run.js')], { stdio: 'inherit' });
+  if (result.status !== 0) {
+    failed++;
+    console.error(`bench ${name} exited with ${result.status ?? result.signal}`);
+  }
+}
+process.exit(failed ? 1 : 0);
