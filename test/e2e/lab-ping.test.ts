@@ -4,11 +4,14 @@ import { createServer } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { connectVpcsConsole, ping, setIp, type VpcsConsole } from '../../src/client/vpcs-console.js';
 import { startTestDaemon, removeHome, type TestDaemon } from '../helpers/daemon.js';
 import { createLink, createNode, createProject } from '../helpers/lab.js';
 import { icmpPackets, frameCount } from '../helpers/tshark.js';
 
+const run = promisify(execFile);
 const ENV = { EMUCTL_UDP_PORT_RANGE: '30300-30399', EMUCTL_CONSOLE_PORT_RANGE: '25000-25099' };
 
 function tcpPortFree(port: number): Promise<boolean> {
@@ -106,5 +109,28 @@ describe('end to end: two VPCS on a switch ping each other, and the link capture
     const nodes = (await d.api('GET', `/v2/projects/${pid}/nodes`)).body;
     assert.deepEqual(nodes.map((n: any) => n.name).sort(), ['PC1', 'PC2', 'SW1']);
     for (const n of nodes.filter((x: any) => x.node_type === 'vpcs')) assert.equal(n.status, 'stopped', 'not auto_start: VPCS stay stopped');
+  });
+
+  it('a VPCS that dies is reported stopped; an auto_start project restarts just the nodes that were running', async () => {
+    await d.api('PUT', `/v2/projects/${pid}`, { auto_start: true });
+    const started = await d.api('POST', `/v2/projects/${pid}/nodes/${pc1.node_id}/start`, {});
+    assert.equal(started.body.status, 'started');
+    const { stdout } = await run('pgrep', ['-f', `vpcs -p ${pc1.console} `]);
+    const vpcsPid = Number(stdout.trim().split('\n')[0]);
+    assert.ok(vpcsPid > 0);
+    await d.api('POST', `/v2/projects/${pid}/nodes/${pc2.node_id}/start`, {});
+    await d.api('POST', `/v2/projects/${pid}/nodes/${pc2.node_id}/stop`, {});
+    assert.equal((await d.api('POST', `/v2/projects/${pid}/close`)).status, 201);
+    assert.equal((await d.api('POST', `/v2/projects/${pid}/open`)).status, 201);
+    const byName = async () => new Map(((await d.api('GET', `/v2/projects/${pid}/nodes`)).body as any[]).map((n) => [n.name, n]));
+    let nodes = await byName();
+    assert.equal(nodes.get('PC1').status, 'started', 'was running: restarted');
+    assert.equal(nodes.get('PC2').status, 'stopped', 'was stopped: left stopped');
+
+    const { stdout: again } = await run('pgrep', ['-f', `vpcs -p ${pc1.console} `]);
+    process.kill(Number(again.trim().split('\n')[0]), 'SIGTERM');
+    for (let i = 0; i < 50 && (await byName()).get('PC1').status !== 'stopped'; i++) await new Promise((r) => setTimeout(r, 100));
+    nodes = await byName();
+    assert.equal(nodes.get('PC1').status, 'stopped', 'a dead VPCS is reported stopped');
   });
 });

@@ -110,6 +110,14 @@ describe('controller: nodes, links, captures, filters', () => {
     assert.equal((await d.api('POST', `/v2/projects/${pid}/links/not-a-uuid/start_capture`, {})).status, 400);
   });
 
+  it('start_capture is a 409 when neither end of the link is running', async () => {
+    for (const n of [sw, hub]) assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes/${n.node_id}/stop`, {})).body.status, 'stopped');
+    const r = await d.api('POST', `/v2/projects/${pid}/links/${link.link_id}/start_capture`, {});
+    assert.equal(r.status, 409);
+    assert.match(r.body.message, /no running device/);
+    for (const n of [sw, hub]) assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes/${n.node_id}/start`, {})).body.status, 'started');
+  });
+
   it('stop_capture gives 201 with capturing false; pcap then answers 409', async () => {
     const r = await d.api('POST', `/v2/projects/${pid}/links/${link.link_id}/stop_capture`, {});
     assert.equal(r.status, 201);

@@ -17,6 +17,7 @@ export function nodeRoutes(router: Router, deps: { projects: ProjectManager; lab
 
   route(router, { method: 'get', template: NODES_ROUTE }, async ({ params }) => {
     const lab = labOf(params.project_id);
+    await Promise.all([...lab.nodes.values()].map((n) => nodes.refresh(lab, n).catch(() => {})));
     return [...lab.nodes.values()].map((n) => n.toJSON());
   });
   route<NodeCreate>(router, { method: 'post', template: NODES_ROUTE, body: NODE_CREATE_SCHEMA, status: 201 }, async ({ params, body }) =>
