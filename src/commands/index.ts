@@ -18,6 +18,10 @@ export const NOUNS: readonly Noun[] = [
   { name: 'daemon', load: async () => (await import('./daemon/index.js')).daemonCommand },
   { name: 'profile', load: async () => (await import('./profile/index.js')).profileCommand },
   { name: 'project', load: async () => (await import('./project/index.js')).projectCommand },
+  { name: 'node', load: async () => (await import('./node/index.js')).nodeCommand },
+  { name: 'link', load: async () => (await import('./link/index.js')).linkCommand },
+  { name: 'switch', load: async () => (await import('./switch/index.js')).switchCommand },
+  { name: 'compute', load: async () => (await import('./compute/index.js')).computeCommand },
   { name: 'version', load: async () => (await import('./version/index.js')).versionCommand },
   { name: 'completion', load: async () => (await import('./completion/index.js')).completionCommand },
 ];

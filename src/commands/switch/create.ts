@@ -1,0 +1,33 @@
+import { Command, Option } from 'commander';
+import type { Context, Factory } from '../../cli/context.js';
+import { accessPorts, createSwitch } from '../../client/switches.js';
+import { projectOption, resolveProject } from '../shared/project.js';
+import { MAX_SWITCH_PORTS, parsePortCount } from './parse.js';
+import { portsOf, switchLabel } from './render.js';
+
+/** Options of `switch create`. */
+export interface SwitchCreateOptions {
+  name: string;
+  /** Number of access ports Ethernet0..N-1 in VLAN 1. */
+  ports: number;
+  project?: string;
+}
+
+/** `emuctl switch create NAME [--ports N] [-p P]`. */
+export function switchCreateCommand(f: Factory, run = runSwitchCreate): Command {
+  return new Command('create')
+    .description('create an Ethernet switch on the local compute')
+    .argument('<name>', 'switch name')
+    .addOption(new Option('--ports <n>', `number of access ports Ethernet0..N-1 in VLAN 1 (1-${MAX_SWITCH_PORTS})`).argParser(parsePortCount).default(8))
+    .addOption(projectOption())
+    .action(async (name: string, flags: { ports: number; project?: string }, cmd: Command) =>
+      run({ name, ports: flags.ports, project: flags.project }, await f.context(cmd)));
+}
+
+/** Creates the switch (POST /v2/projects/{project_id}/nodes) and reports it. */
+export async function runSwitchCreate(opts: SwitchCreateOptions, ctx: Context): Promise<void> {
+  const project = await resolveProject(ctx, opts.project);
+  const node = await createSwitch(await ctx.api(), project.project_id, { name: opts.name, ports_mapping: accessPorts(opts.ports) });
+  ctx.out.result(node);
+  ctx.out.success(`Created switch ${switchLabel(node)} with ${portsOf(node).length} ports in project ${project.name}`);
+}
