@@ -113,9 +113,23 @@ const COMPUTE_KIND: NamedKind<ComputeSummary> = {
   name: (compute) => compute.name,
 };
 
+/** GET /v2/computes, as far as nodes need it. */
+export function computeSummaries(api: ApiClient): Promise<ComputeSummary[]> {
+  return api.get<ComputeSummary[]>('computes');
+}
+
+/** Compute id → name, for showing where nodes run; empty when the server does not say. */
+export async function computeNames(api: ApiClient): Promise<Map<string, string>> {
+  try {
+    return new Map((await computeSummaries(api)).map((c) => [c.compute_id, c.name]));
+  } catch {
+    return new Map();
+  }
+}
+
 /** The compute_id of the compute named by `ref` (name, id or unique id prefix), for `node create --compute`. */
 export async function resolveComputeId(api: ApiClient, ref: string): Promise<string> {
-  return resolveOne(await api.get<ComputeSummary[]>('computes'), ref, COMPUTE_KIND).compute_id;
+  return resolveOne(await computeSummaries(api), ref, COMPUTE_KIND).compute_id;
 }
 
 /**

@@ -1,0 +1,28 @@
+import { Command } from 'commander';
+import type { Context, Factory } from '../../cli/context.js';
+import { computeNames, listNodes } from '../../client/nodes.js';
+import { projectOption, resolveProject } from '../shared/project.js';
+import { nodeTable } from './render.js';
+
+/** Options of `node list`. */
+export interface NodeListOptions {
+  project?: string;
+}
+
+/** `emuctl node list [-p P]`. */
+export function nodeListCommand(f: Factory, run = runNodeList): Command {
+  return new Command('list')
+    .alias('ls')
+    .description('list the nodes of a project')
+    .addOption(projectOption())
+    .action(async (flags: { project?: string }, cmd: Command) => run({ project: flags.project }, await f.context(cmd)));
+}
+
+/** Lists the nodes: a table sorted by name, or the server's JSON array as it came with --json. */
+export async function runNodeList(opts: NodeListOptions, ctx: Context): Promise<void> {
+  const project = await resolveProject(ctx, opts.project);
+  const api = await ctx.api();
+  const [nodes, computes] = await Promise.all([listNodes(api, project.project_id), ctx.out.json ? new Map<string, string>() : computeNames(api)]);
+  const byName = [...nodes].sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }));
+  ctx.out.result(nodes, () => (byName.length ? nodeTable(byName, ctx.out.style, computes) : `no nodes in project ${project.name}\n`));
+}
