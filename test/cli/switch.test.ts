@@ -22,7 +22,7 @@ async function freeUdpPort(): Promise<number> {
  * Asserts a failed run: the exit code, nothing on stdout, and one line on stderr matching
  * `message` (commander's usage errors, exit 2, add a second line: "(add --help for usage)").
  */
-export function assertFails(r: CliResult, code: number, message: RegExp): void {
+function assertFails(r: CliResult, code: number, message: RegExp): void {
   assert.equal(r.code, code, `exit code; stderr: ${r.stderr}`);
   assert.equal(r.stdout, '');
   assert.match(r.stderr, message);
