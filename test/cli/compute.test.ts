@@ -135,6 +135,9 @@ describe('compute commands against the daemon', () => {
     assert.match(r.stdout, /^lo +lo +127\.0\.0\.1 +255\.0\.0\.0 /m);
     const json = jsonOf(await run('compute', 'call', 'remote1', 'network', 'interfaces', '--json'));
     assert.deepEqual(json, (await remote.api('GET', '/v2/compute/network/interfaces')).body);
+    const query = await run('compute', 'call', 'remote1', 'network', 'interfaces?verbose=1&x=a b', '--json', '--debug');
+    assert.deepEqual(JSON.parse(query.stdout), json, 'stdout holds only the JSON');
+    assert.match(query.stderr, /→ GET http:\/\/\S+\/v2\/computes\/\S+\/network\/interfaces\?verbose=1&x=a\+b\n/, 'the query string is sent');
     const ports = await run('compute', 'call', 'remote1', 'network', 'ports');
     assert.match(ports.stdout, /^\{\n {2}"console_port_range": \[/, 'nested answers as indented JSON');
   });
