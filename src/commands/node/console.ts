@@ -42,7 +42,7 @@ export async function runNodeConsole(opts: NodeConsoleOptions, ctx: Context, ter
     ctx.out.result({ node_id: node.node_id, name: node.name, console_type: node.console_type, console_host: address.host, console: address.port },
       () => `${where}\n`);
     if (!started) ctx.out.note(`${node.name} is ${node.status}: start it with 'emuctl node start ${node.name}'`);
-    else if (node.console_type === 'telnet') ctx.out.note(`connect with: telnet ${address.host} ${address.port}`);
+    else if (node.console_type === 'telnet' && !ctx.out.json) ctx.out.note(`connect with: telnet ${address.host} ${address.port}`);
     return;
   }
   if (!started) throw new OperationError(`node ${node.name} is ${node.status}: start it with 'emuctl node start ${node.name}'`);
