@@ -1,4 +1,5 @@
 import { apiPath, type ApiClient } from './api.js';
+import { findCompute, listComputes } from './computes.js';
 import { resolveOne, type NamedKind } from './resolve.js';
 
 /** A node port as the GNS3 v2 controller lists it. */
@@ -97,31 +98,10 @@ export async function resolveNode(api: ApiClient, projectId: string, ref: string
   return resolveOne(await listNodes(api, projectId), ref, NODE_KIND);
 }
 
-/** A compute as GET /v2/computes lists it (only the fields nodes need). */
-export interface ComputeSummary {
-  compute_id: string;
-  name: string;
-  host?: string;
-  port?: number;
-  connected?: boolean;
-  [field: string]: unknown;
-}
-
-const COMPUTE_KIND: NamedKind<ComputeSummary> = {
-  kind: 'compute',
-  id: (compute) => compute.compute_id,
-  name: (compute) => compute.name,
-};
-
-/** GET /v2/computes, as far as nodes need it. */
-export function computeSummaries(api: ApiClient): Promise<ComputeSummary[]> {
-  return api.get<ComputeSummary[]>('computes');
-}
-
 /** Compute id → name, for showing where nodes run; empty when the server does not say. */
 export async function computeNames(api: ApiClient): Promise<Map<string, string>> {
   try {
-    return new Map((await computeSummaries(api)).map((c) => [c.compute_id, c.name]));
+    return new Map((await listComputes(api)).map((c) => [c.compute_id, c.name]));
   } catch {
     return new Map();
   }
@@ -129,7 +109,7 @@ export async function computeNames(api: ApiClient): Promise<Map<string, string>>
 
 /** The compute_id of the compute named by `ref` (name, id or unique id prefix), for `node create --compute`. */
 export async function resolveComputeId(api: ApiClient, ref: string): Promise<string> {
-  return resolveOne(await computeSummaries(api), ref, COMPUTE_KIND).compute_id;
+  return (await findCompute(api, ref)).compute_id;
 }
 
 /**
