@@ -13,7 +13,7 @@ import { cliEnv, removeTempHome, runInProcess, tempHome, type CliResult } from '
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 // Ranges no other test file uses (link.test.ts has 32150-32299 and 26050-26099).
-const PORT_RANGES = { EMUCTL_UDP_PORT_RANGE: '32000-32149', EMUCTL_CONSOLE_PORT_RANGE: '26000-26049' };
+const PORT_RANGES = { EMUCTL_UDP_PORT_RANGE: '32000-32099', EMUCTL_CONSOLE_PORT_RANGE: '26000-26039' };
 
 /** A failed run: the exit code, nothing on stdout, one line on stderr (commander adds "(add --help for usage)"). */
 function assertFails(r: CliResult, code: number, message: RegExp): void {
@@ -161,7 +161,7 @@ describe('node commands against the daemon', () => {
     const created = jsonOf(await run('node', 'create', 'PC1', '--type', 'vpcs', '--json'));
     assert.equal(created.console_type, 'telnet');
     const port = created.console as number;
-    assert.ok(port >= 26000 && port <= 26049, `console ${port} in EMUCTL_CONSOLE_PORT_RANGE`);
+    assert.ok(port >= 26000 && port <= 26039, `console ${port} in EMUCTL_CONSOLE_PORT_RANGE`);
 
     // Stopped: the address is printed all the same, with a hint on stderr.
     const early = await run('node', 'console', 'PC1');
@@ -211,5 +211,47 @@ describe('node commands against the daemon', () => {
     await assert.rejects(runNodeConsole({ node: 'PC1', print: false }, ctx, { input, output }),
       (err) => err instanceof OperationError && err.message === "node PC1 is stopped: start it with 'emuctl node start PC1'");
     assert.deepEqual(input.rawModes, [true, false], 'the terminal was not touched');
+  });
+});
+
+describe('node create --compute on a remote compute', () => {
+  let controller: TestDaemon;
+  let compute: TestDaemon;
+  let home: string;
+  let env: NodeJS.ProcessEnv;
+  const run = (...argv: string[]) => runInProcess(argv, env);
+
+  before(async () => {
+    [controller, compute] = await Promise.all([
+      startTestDaemon({ env: { EMUCTL_UDP_PORT_RANGE: '32100-32124', EMUCTL_CONSOLE_PORT_RANGE: '26040-26044' } }),
+      startTestDaemon({ flags: { role: 'compute' }, env: { EMUCTL_UDP_PORT_RANGE: '32125-32149', EMUCTL_CONSOLE_PORT_RANGE: '26045-26049' } }),
+    ]);
+    home = tempHome();
+    env = cliEnv(home, { EMUCTL_URL: controller.url });
+    const added = await controller.api('POST', '/v2/computes', { name: 'edge', protocol: 'http', host: '127.0.0.1', port: compute.port });
+    assert.equal(added.status, 201, added.text);
+    assert.equal((await run('project', 'create', 'wan', '--use')).code, 0);
+  });
+  after(async () => {
+    await Promise.all([controller.stop(), compute.stop()]);
+    removeHome(controller.home);
+    removeHome(compute.home);
+    removeTempHome(home);
+  });
+
+  it('places the node on the compute named; list and show name the compute', async () => {
+    const [edge] = (await controller.api('GET', '/v2/computes')).body.filter((c: { name: string }) => c.name === 'edge');
+    const r = await run('node', 'create', 'RSW', '--type', 'ethernet_switch', '--compute', 'edge');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`^✓ Created ethernet_switch RSW \\(${UUID}\\) on compute ${edge.compute_id}\\n$`));
+    await run('node', 'create', 'LSW', '--type', 'ethernet_switch');
+    const lines = (await run('node', 'list')).stdout.trimEnd().split('\n');
+    assert.deepEqual(lines.slice(1).map((l) => l.split(/ +/).slice(0, 4)), [
+      ['LSW', 'ethernet_switch', 'started', 'local'],
+      ['RSW', 'ethernet_switch', 'started', 'edge'],
+    ]);
+    assert.match((await run('node', 'show', 'RSW')).stdout, /\ncompute: +edge\n/);
+    const nodes = (await compute.api('GET', '/v2/compute/projects')).body;
+    assert.ok(Array.isArray(nodes) && nodes.length === 1, 'the project now exists on the remote compute');
   });
 });
