@@ -48,6 +48,14 @@ describe('controller: nodes, links, captures, filters', () => {
     assert.equal((await d.api('GET', `/v2/projects/${pid}/nodes/${randomUUID()}`)).status, 404);
   });
 
+  it('node properties go through the compute schema, in process as over HTTP', async () => {
+    const bad = await d.api('PUT', `/v2/projects/${pid}/nodes/${sw.node_id}`, { properties: { ports_mapping: [{ name: 'p0', port_number: 0, type: 'access', vlan: 4095 }] } });
+    assert.equal(bad.status, 400);
+    assert.match(bad.body.message, /vlan/);
+    const upper = await d.api('GET', `/v2/compute/projects/${pid.toUpperCase()}/ethernet_switch/nodes/${sw.node_id.toUpperCase()}`);
+    assert.equal(upper.status, 200, 'UUIDs are case-insensitive');
+  });
+
   it('updates a node: rename and move are kept', async () => {
     const r = await d.api('PUT', `/v2/projects/${pid}/nodes/${hub.node_id}`, { name: 'HUB-A', x: 100, y: -50 });
     assert.equal(r.status, 200, r.text);

@@ -2,7 +2,7 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import {
   ETHERNET_HUB_CREATE_SCHEMA, ETHERNET_HUB_UPDATE_SCHEMA, ETHERNET_SWITCH_CREATE_SCHEMA, ETHERNET_SWITCH_UPDATE_SCHEMA, VPCS_CREATE_SCHEMA, VPCS_UPDATE_SCHEMA,
-} from '../http/schemas/nodes.js';
+} from '../schemas/nodes.js';
 import { NodeTypeRegistry, type ComputeNode } from './node-types.js';
 import { EthernetHubNode, type HubCreate } from './nodes/ethernet-hub.js';
 import { EthernetSwitchNode, type SwitchCreate } from './nodes/ethernet-switch.js';

@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { PCAP_LINK_TYPES, type DataLinkType, type DataplaneApi } from '../dataplane/types.js';
 import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { validate } from '../schemas/validation.js';
 import { captureFilePath, followFile } from './capture-files.js';
 import type { ComputeApi, Json, NodeAction, PortAddress } from './compute-api.js';
 import { ComputeProject } from './compute-project.js';
@@ -84,6 +85,7 @@ export class LocalCompute implements ComputeApi {
     const project = this.project(projectId);
     const def = this.deps.nodeTypes.find(nodeType);
     if (!def) throw new InvalidError(`Unknown node type '${nodeType}' (known: ${this.deps.nodeTypes.all().map((d) => d.type).join(', ')})`);
+    validate(def.createSchema, body);
     if (typeof body.node_id === 'string' && project.nodes.has(body.node_id)) throw new ConflictError(`Node ID ${body.node_id} already exists`);
     const nodeId = (body.node_id as string | undefined) ?? randomUUID();
     const node = await def.create({ ...body, node_id: nodeId }, {
@@ -104,6 +106,7 @@ export class LocalCompute implements ComputeApi {
 
   async updateNode(projectId: string, nodeType: string, nodeId: string, body: Json): Promise<Json> {
     const node = this.project(projectId).node(nodeType, nodeId);
+    validate(this.deps.nodeTypes.find(nodeType)!.updateSchema, body);
     await node.update(body);
     return node.toJSON();
   }

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../http/validation.js';
+import type { JsonSchema } from '../schemas/validation.js';
 import type { NodeContext } from './node-context.js';
 import type { DataplaneNode } from './nodes/dataplane-node.js';
 

@@ -22,8 +22,8 @@ export const NODE_LAYOUT_DEFAULTS = {
 };
 export type NodeLayout = typeof NODE_LAYOUT_DEFAULTS;
 
-/** Node properties that are not type-specific and so never go into `properties`. */
-const NOT_PROPERTIES = ['node_id', 'project_id', 'name', 'status', 'console', 'console_type'];
+/** Fields of the compute's node JSON that are not settable properties (GNS3 keeps them out of `properties` too). */
+const NOT_PROPERTIES = ['node_id', 'project_id', 'name', 'status', 'console', 'console_type', 'node_directory', 'command_line'];
 
 /** A node as the controller knows it: where it runs, its properties and the compute's last answer. */
 export class ControllerNode {

@@ -54,7 +54,7 @@ export function parsePortConfigs(kind: DataplaneNodeKind, configs: readonly Swit
       out.set(c.port, { mode: ACCESS, vlan: 1, tpid: TPID_8021Q });
       continue;
     }
-    if (!Number.isInteger(c.vlan) || c.vlan < 1 || c.vlan > 4095) throw new InvalidError(`port ${c.port}: vlan must be 1-4095 (got ${c.vlan})`);
+    if (!Number.isInteger(c.vlan) || c.vlan < 1 || c.vlan > 4094) throw new InvalidError(`port ${c.port}: vlan must be 1-4094 (got ${c.vlan})`);
     const tpid = c.ethertype ?? TPID_8021Q;
     switch (c.type) {
       case 'access':

@@ -1,6 +1,6 @@
 import type { Request, Response, Router, NextFunction } from 'express';
 import { InvalidError } from '../errors.js';
-import { coerceQuery, validate, type JsonSchema } from './validation.js';
+import { coerceQuery, validate, type JsonSchema } from '../schemas/validation.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 
@@ -83,7 +83,10 @@ function numbersAreDigits(params: Record<string, string>): boolean {
 /** Path parameters named *_id are UUIDs, except compute_id (GNS3 has the compute `local`). */
 function checkIds(params: Record<string, string>): void {
   for (const [k, v] of Object.entries(params)) {
-    if (k.endsWith('_id') && k !== 'compute_id' && !UUID.test(v)) throw new InvalidError(`${k} '${v}' is not a valid UUID`);
+    if (k.endsWith('_id') && k !== 'compute_id') {
+      if (!UUID.test(v)) throw new InvalidError(`${k} '${v}' is not a valid UUID`);
+      params[k] = v.toLowerCase();
+    }
   }
 }
 

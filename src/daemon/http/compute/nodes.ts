@@ -5,9 +5,9 @@ import type { NioJson } from '../../compute/node-context.js';
 import type { NodeTypeDefinition } from '../../compute/node-types.js';
 import { ConflictError } from '../../errors.js';
 import { route } from '../route.js';
-import { NIO_NULL_SCHEMA, NIO_TYPE_SCHEMA, NIO_UDP_SCHEMA, NODE_CAPTURE_SCHEMA } from '../schemas/nio.js';
-import { EMPTY_SCHEMA } from '../schemas/project.js';
-import { validate, type JsonSchema } from '../validation.js';
+import { NIO_NULL_SCHEMA, NIO_TYPE_SCHEMA, NIO_UDP_SCHEMA, NODE_CAPTURE_SCHEMA } from '../../schemas/nio.js';
+import { EMPTY_SCHEMA } from '../../schemas/project.js';
+import { validate, type JsonSchema } from '../../schemas/validation.js';
 
 /** Route templates of one node type's compute routes. */
 export function nodeTemplates(nodeType: string) {

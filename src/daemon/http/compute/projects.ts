@@ -1,8 +1,8 @@
 import type { Router } from 'express';
 import type { LocalCompute } from '../../compute/local-compute.js';
 import { route } from '../route.js';
-import { COMPUTE_PROJECT_CREATE_SCHEMA, COMPUTE_PROJECT_UPDATE_SCHEMA } from '../schemas/nodes.js';
-import { EMPTY_SCHEMA } from '../schemas/project.js';
+import { COMPUTE_PROJECT_CREATE_SCHEMA, COMPUTE_PROJECT_UPDATE_SCHEMA } from '../../schemas/nodes.js';
+import { EMPTY_SCHEMA } from '../../schemas/project.js';
 
 export const COMPUTE_PROJECTS_ROUTE = '/v2/compute/projects';
 export const COMPUTE_PROJECT_ROUTE = '/v2/compute/projects/{project_id}';

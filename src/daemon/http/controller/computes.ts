@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import type { ComputeCreate, ComputeRegistry } from '../../controller/computes.js';
 import { computeLabel, computeRequest, type ComputeEndpoint } from '../../controller/compute-http.js';
 import { route } from '../route.js';
-import { COMPUTE_CREATE_SCHEMA, COMPUTE_UPDATE_SCHEMA } from '../schemas/compute.js';
+import { COMPUTE_CREATE_SCHEMA, COMPUTE_UPDATE_SCHEMA } from '../../schemas/compute.js';
 
 export const COMPUTES_ROUTE = '/v2/computes';
 export const COMPUTE_ROUTE = '/v2/computes/{compute_id}';

@@ -5,8 +5,8 @@ import type { LinkCreate, LinkManager } from '../../controller/links.js';
 import type { NodeManager } from '../../controller/nodes.js';
 import type { ProjectManager } from '../../controller/projects.js';
 import { route } from '../route.js';
-import { LINK_CAPTURE_SCHEMA, LINK_CREATE_SCHEMA, LINK_UPDATE_SCHEMA } from '../schemas/lab.js';
-import { EMPTY_SCHEMA } from '../schemas/project.js';
+import { LINK_CAPTURE_SCHEMA, LINK_CREATE_SCHEMA, LINK_UPDATE_SCHEMA } from '../../schemas/lab.js';
+import { EMPTY_SCHEMA } from '../../schemas/project.js';
 import { NODE_ROUTE } from './nodes.js';
 
 export const LINKS_ROUTE = '/v2/projects/{project_id}/links';

@@ -3,8 +3,8 @@ import type { Labs } from '../../controller/lab.js';
 import type { NodeCreate, NodeManager } from '../../controller/nodes.js';
 import type { ProjectManager } from '../../controller/projects.js';
 import { route } from '../route.js';
-import { NODE_CREATE_SCHEMA, NODE_UPDATE_SCHEMA } from '../schemas/lab.js';
-import { EMPTY_SCHEMA } from '../schemas/project.js';
+import { NODE_CREATE_SCHEMA, NODE_UPDATE_SCHEMA } from '../../schemas/lab.js';
+import { EMPTY_SCHEMA } from '../../schemas/project.js';
 
 export const NODES_ROUTE = '/v2/projects/{project_id}/nodes';
 export const NODE_ROUTE = '/v2/projects/{project_id}/nodes/{node_id}';

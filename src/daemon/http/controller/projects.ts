@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import type { ProjectCreate, ProjectManager } from '../../controller/projects.js';
 import { route } from '../route.js';
-import { EMPTY_SCHEMA, PROJECT_CREATE_SCHEMA, PROJECT_UPDATE_SCHEMA } from '../schemas/project.js';
+import { EMPTY_SCHEMA, PROJECT_CREATE_SCHEMA, PROJECT_UPDATE_SCHEMA } from '../../schemas/project.js';
 
 export const PROJECTS_ROUTE = '/v2/projects';
 export const PROJECT_ROUTE = '/v2/projects/{project_id}';

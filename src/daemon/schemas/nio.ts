@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../validation.js';
+import type { JsonSchema } from './validation.js';
 
 const PORT = { type: 'integer', minimum: 1, maximum: 65535 };
 const FILTERS: JsonSchema = { type: 'object', additionalProperties: { type: 'array' } };

@@ -1,4 +1,4 @@
-import { updateSchemaOf, type JsonSchema } from '../validation.js';
+import { updateSchemaOf, type JsonSchema } from './validation.js';
 
 const UUID = { type: 'string', pattern: '^[a-fA-F0-9]{8}-[a-fA-F0-9]{4}-[a-fA-F0-9]{4}-[a-fA-F0-9]{4}-[a-fA-F0-9]{12}$' };
 const NAME = { type: 'string', minLength: 1 };

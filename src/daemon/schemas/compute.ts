@@ -1,4 +1,4 @@
-import { updateSchemaOf, type JsonSchema } from '../validation.js';
+import { updateSchemaOf, type JsonSchema } from './validation.js';
 
 /** GNS3 COMPUTE_CREATE_SCHEMA. */
 export const COMPUTE_CREATE_SCHEMA: JsonSchema = {
