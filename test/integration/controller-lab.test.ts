@@ -118,6 +118,15 @@ describe('controller: nodes, links, captures, filters', () => {
     assert.equal((await d.api('POST', `/v2/projects/${pid}/links/not-a-uuid/start_capture`, {})).status, 400);
   });
 
+  it('POST nodes/stop and nodes/start act on every node at once (204)', async () => {
+    for (const action of ['stop', 'start']) {
+      const r = await d.api('POST', `/v2/projects/${pid}/nodes/${action}`, {});
+      assert.equal(r.status, 204, r.text);
+      const nodes = (await d.api('GET', `/v2/projects/${pid}/nodes`)).body;
+      assert.ok(nodes.every((n: any) => n.status === (action === 'stop' ? 'stopped' : 'started')));
+    }
+  });
+
   it('start_capture is a 409 when neither end of the link is running', async () => {
     for (const n of [sw, hub]) assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes/${n.node_id}/stop`, {})).body.status, 'stopped');
     const r = await d.api('POST', `/v2/projects/${pid}/links/${link.link_id}/start_capture`, {});

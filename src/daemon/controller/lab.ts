@@ -38,12 +38,24 @@ export class Lab {
     return undefined;
   }
 
-  /** Writes nodes and links into the project's topology file, and which nodes run. */
-  async persist(): Promise<void> {
-    this.project.topology.nodes = [...this.nodes.values()].map((n) => n.toTopology());
-    this.project.topology.links = [...this.links.values()].map((l) => l.toTopology());
-    await this.project.save();
-    await writeRunning(this.project, [...this.nodes.values()].filter((n) => n.status === 'started').map((n) => n.id));
+  private persisting: Promise<void> | null = null;
+  private stale = false;
+
+  /** Writes nodes and links into the project's topology file, and which nodes run; concurrent calls coalesce, the last state wins. */
+  persist(): Promise<void> {
+    this.stale = true;
+    if (!this.persisting) this.persisting = this.writeWhileStale().finally(() => (this.persisting = null));
+    return this.persisting;
+  }
+
+  private async writeWhileStale(): Promise<void> {
+    while (this.stale) {
+      this.stale = false;
+      this.project.topology.nodes = [...this.nodes.values()].map((n) => n.toTopology());
+      this.project.topology.links = [...this.links.values()].map((l) => l.toTopology());
+      await this.project.save();
+      await writeRunning(this.project, [...this.nodes.values()].filter((n) => n.status === 'started').map((n) => n.id));
+    }
   }
 }
 
