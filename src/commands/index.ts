@@ -22,6 +22,7 @@ export const NOUNS: readonly Noun[] = [
   { name: 'link', load: async () => (await import('./link/index.js')).linkCommand },
   { name: 'switch', load: async () => (await import('./switch/index.js')).switchCommand },
   { name: 'compute', load: async () => (await import('./compute/index.js')).computeCommand },
+  { name: 'capture', load: async () => (await import('./capture/index.js')).captureCommand },
   { name: 'version', load: async () => (await import('./version/index.js')).versionCommand },
   { name: 'completion', load: async () => (await import('./completion/index.js')).completionCommand },
 ];

@@ -1,0 +1,110 @@
+import { stat } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import { OperationError, UnreachableError } from '../cli/errors.js';
+import { isLoopbackUrl } from './active-profile.js';
+import { apiPath, type ApiClient } from './api.js';
+import type { Link } from './links.js';
+
+/** GNS3's data_link_type names (DESIGN.md: EN10MB 1, PPP_SERIAL 50, C_HDLC 104, FRELAY 107, ATM_RFC1483 11). */
+export const DATA_LINK_TYPES = ['DLT_EN10MB', 'DLT_PPP_SERIAL', 'DLT_C_HDLC', 'DLT_FRELAY', 'DLT_ATM_RFC1483'] as const;
+export type DataLinkType = (typeof DATA_LINK_TYPES)[number];
+
+/** Body of POST /v2/projects/{project_id}/links/{link_id}/start_capture. */
+export interface CaptureStart {
+  capture_file_name?: string;
+  data_link_type?: DataLinkType;
+}
+
+/** POST .../links/{link_id}/start_capture: starts (or restarts, into a fresh file) a capture; resolves with the link. */
+export function startCapture(api: ApiClient, projectId: string, linkId: string, body: CaptureStart = {}): Promise<Link> {
+  return api.post<Link>(apiPath('projects', projectId, 'links', linkId, 'start_capture'), body);
+}
+
+/** POST .../links/{link_id}/stop_capture; resolves with the link. */
+export function stopCapture(api: ApiClient, projectId: string, linkId: string): Promise<Link> {
+  return api.post<Link>(apiPath('projects', projectId, 'links', linkId, 'stop_capture'));
+}
+
+/**
+ * The size of a capture file, when the server runs on this machine and the file is there
+ * (a remote server's files cannot be seen; the API has no size); undefined otherwise.
+ */
+export async function localCaptureSize(serverUrl: string, path: string | null): Promise<number | undefined> {
+  if (!path || !isLoopbackUrl(serverUrl)) return undefined;
+  try {
+    return (await stat(path)).size;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where the live pcap of a link is, and how to authenticate. */
+export interface PcapServer {
+  url: string;
+  user?: string;
+  password?: string;
+  /** How long to wait for the response headers (the body itself has no time limit). */
+  connectTimeoutMs?: number;
+  unreachableHint?: string;
+  debug?: (line: string) => void;
+}
+
+/** The pcap response: a byte stream, and when the server says it answered (its Date header). */
+export interface PcapResponse {
+  body: IncomingMessage;
+  /** The server's clock when it answered (whole seconds), if it sent a Date header. */
+  serverDate?: Date;
+}
+
+/**
+ * GET .../links/{link_id}/pcap: the capture file from its first byte, followed while it grows,
+ * ending when the capture stops. Node's http rather than the got client: the body is a stream
+ * with no read timeout, and the caller may abort it at any time (`signal`).
+ * A refusal (409 not capturing, 404) is an OperationError with the server's message.
+ */
+export async function openLinkPcap(server: PcapServer, projectId: string, linkId: string, signal?: AbortSignal): Promise<PcapResponse> {
+  const base = server.url.replace(/\/+$/, '');
+  const url = new URL(`${base}/v2/${apiPath('projects', projectId, 'links', linkId, 'pcap')}`);
+  const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const headers: Record<string, string> = {};
+  if (server.user !== undefined) headers.authorization = `Basic ${Buffer.from(`${server.user}:${server.password ?? ''}`).toString('base64')}`;
+  const timeoutMs = server.connectTimeoutMs ?? 10_000;
+  server.debug?.(`→ GET ${url.toString()} (streamed)`);
+  const response = await new Promise<IncomingMessage>((resolve, reject) => {
+    const req = request(url, { method: 'GET', headers, agent: false, signal }, resolve);
+    const timer = setTimeout(() => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })), timeoutMs);
+    req.once('response', () => clearTimeout(timer));
+    req.once('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      if (err.name === 'AbortError') reject(err);
+      else if (err.code === 'ETIMEDOUT') reject(new UnreachableError(`cannot reach ${base}: no answer within ${timeoutMs / 1000} s`, server.unreachableHint));
+      else if (err.code === 'ECONNREFUSED' || err.code === 'ENOTFOUND' || err.code === 'EHOSTUNREACH' || err.code === 'ECONNRESET') {
+        reject(new UnreachableError(`cannot reach ${base}: ${err.code === 'ECONNREFUSED' ? 'connection refused' : err.message}`, server.unreachableHint));
+      } else reject(new OperationError(`request to ${base} failed: ${err.message}`));
+    });
+    req.end();
+  });
+  server.debug?.(`← ${response.statusCode} GET ${url.pathname}`);
+  if (response.statusCode !== 200) {
+    const text = await readBody(response);
+    const auth = response.statusCode === 401 ? " (check the profile's user and password)" : '';
+    throw new OperationError(`${serverMessage(text) ?? `GET ${url.pathname}: HTTP ${response.statusCode}`}${auth}`, response.statusCode);
+  }
+  const date = response.headers.date ? new Date(response.headers.date) : undefined;
+  return { body: response, serverDate: date && !Number.isNaN(date.getTime()) ? date : undefined };
+}
+
+async function readBody(response: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of response) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function serverMessage(text: string): string | undefined {
+  try {
+    const parsed = JSON.parse(text) as { message?: unknown };
+    return typeof parsed.message === 'string' ? parsed.message : undefined;
+  } catch {
+    return undefined;
+  }
+}
