@@ -24,8 +24,8 @@ import { frameCount, icmpPackets } from '../helpers/tshark.js';
 import { buildVpcsLab, directContext, waitFor, type VpcsLab } from './capture-helpers.js';
 import { cliEnv, parseWithSpy, removeTempHome, runInProcess, tempHome } from './helpers/cli.js';
 
-/** This suite's port ranges (test/e2e/cli-lab.test.ts has the other half of the capture ranges). */
-const PORTS = { EMUCTL_UDP_PORT_RANGE: '32300-32449', EMUCTL_CONSOLE_PORT_RANGE: '26100-26149' };
+/** This suite's port ranges (test/cli/demo.test.ts and test/e2e/cli-lab.test.ts have the rest of the capture ranges). */
+const PORTS = { EMUCTL_UDP_PORT_RANGE: '32300-32399', EMUCTL_CONSOLE_PORT_RANGE: '26100-26129' };
 
 const isUsage = (err: unknown) => err instanceof CommanderError && err.exitCode !== 0;
 
