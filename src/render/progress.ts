@@ -6,7 +6,8 @@ export function formatBytes(bytes: number): string {
   const units = ['kB', 'MB', 'GB', 'TB'];
   let value = bytes / 1000;
   let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
+  // 999.5 rounds up to "1000": go to the next unit instead.
+  while (value >= 999.5 && unit < units.length - 1) {
     value /= 1000;
     unit++;
   }

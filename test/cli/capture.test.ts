@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { CommanderError } from 'commander';
@@ -22,7 +23,7 @@ import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.
 import { createLink, createNode, createProject } from '../helpers/lab.js';
 import { frameCount, icmpPackets } from '../helpers/tshark.js';
 import { buildVpcsLab, directContext, waitFor, type VpcsLab } from './capture-helpers.js';
-import { cliEnv, parseWithSpy, removeTempHome, runInProcess, tempHome } from './helpers/cli.js';
+import { cliEnv, EMUCTL_BIN, parseWithSpy, removeTempHome, runInProcess, tempHome } from './helpers/cli.js';
 
 /** This suite's port ranges (test/cli/demo.test.ts and test/e2e/cli-lab.test.ts have the rest of the capture ranges). */
 const PORTS = { EMUCTL_UDP_PORT_RANGE: '32300-32399', EMUCTL_CONSOLE_PORT_RANGE: '26100-26129' };
@@ -53,7 +54,7 @@ describe('capture verbs: argv → options', () => {
   });
 
   it('capture watch: -c N, --since-now; wireshark: the link', async () => {
-    assert.deepEqual((await parseWithSpy('capture', captureWatchCommand, ['capture', 'watch', 'L', '-c', '5', '-n', '--json'])).opts, { link: 'L', count: 5, sinceNow: true, project: undefined });
+    assert.deepEqual((await parseWithSpy('capture', captureWatchCommand, ['capture', 'watch', 'L', '-c', '5', '--since-now', '--json'])).opts, { link: 'L', count: 5, sinceNow: true, project: undefined });
     assert.deepEqual((await parseWithSpy('capture', captureWatchCommand, ['capture', 'watch', 'L'])).opts, { link: 'L', count: undefined, sinceNow: false, project: undefined });
     await assert.rejects(parseWithSpy('capture', captureWatchCommand, ['capture', 'watch', 'L', '-c', '0']), isUsage);
     assert.deepEqual((await parseWithSpy('capture', captureWiresharkCommand, ['capture', 'wireshark', 'L', '-p', 'x'])).opts, { link: 'L', project: 'x' });
@@ -209,6 +210,31 @@ describe('capture commands on a link between two switches', () => {
       rmSync(bin, { recursive: true, force: true });
     }
   });
+  it('Ctrl-C ends capture watch and capture pull --follow quietly (exit 0); pull keeps what arrived', async () => {
+    assert.equal((await run('capture', 'start', 'SW1:0-SW2:0')).code, 0);
+    const spawnCli = (...argv: string[]) => {
+      const child = spawn(process.execPath, [EMUCTL_BIN, ...argv, '-p', 'cap'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+      return { child, stderr: () => stderr, exited };
+    };
+    const watch = spawnCli('capture', 'watch', 'SW1:0-SW2:0');
+    await waitFor('watch to start', () => watch.stderr().includes('watching SW1:0/0-SW2:0/0 (Ethernet)'));
+    watch.child.kill('SIGINT');
+    assert.equal(await watch.exited, 0, watch.stderr());
+    assert.match(watch.stderr(), /\n0 frames\n$/);
+
+    const file = join(dir, 'follow.pcap');
+    const pull = spawnCli('capture', 'pull', 'SW1:0-SW2:0', '--follow', '-o', file);
+    await waitFor('the download to start', () => readdirSync(dir).some((name) => name.startsWith('.follow.pcap.')));
+    await new Promise((r) => setTimeout(r, 300));
+    pull.child.kill('SIGINT');
+    assert.equal(await pull.exited, 0, pull.stderr());
+    assert.equal(statSync(file).size, 24);
+    assert.ok(!readdirSync(dir).some((name) => name.endsWith('.part')));
+    await run('capture', 'stop', 'SW1:0-SW2:0');
+  });
 });
 
 describe('capture pull when the server dies mid-download', () => {
@@ -309,6 +335,17 @@ describe('capture with traffic: a VPCS lab pinging across a switch', () => {
     const packets = await icmpPackets(file);
     assert.equal(packets.filter((p) => p.src === '10.0.0.1' && p.dst === '10.0.0.2' && p.type === 8).length, 3);
     assert.equal(packets.filter((p) => p.src === '10.0.0.2' && p.dst === '10.0.0.1' && p.type === 0).length, 3);
+    await stopCapture();
+  });
+
+  it('capture pull on a terminal: a progress line of bytes and frames, cleared at the end', async () => {
+    assert.equal((await cli(['capture', 'start', L])).code, 0);
+    await ping(lab.pc1, '10.0.0.2', 1);
+    const out = new BufferOutput({ isTTY: true, env: { ...env, NO_COLOR: '1' } });
+    const { code } = await cli(['capture', 'pull', L, '-o', join(dir, 'tty.pcap')], out);
+    assert.equal(code, 0, out.stderrText());
+    assert.match(out.stderrText(), /^\r\x1b\[KPulling PC1:0\/0-SW1:0\/0: \d+(\.\d)? k?B, \d+ frames?/);
+    assert.match(out.stderrText(), /\r\x1b\[Kthe capture is still running/);
     await stopCapture();
   });
 

@@ -23,13 +23,16 @@ export interface WatchSink {
   stdout: Pick<Writable, 'on' | 'off'>;
 }
 
+/** LINKTYPE names for the opening note. */
+const LINK_TYPE_NAMES: Record<number, string> = { 1: 'Ethernet', 50: 'PPP', 104: 'Cisco HDLC', 107: 'Frame Relay', 11: 'ATM RFC 1483' };
+
 /** `emuctl capture watch LINK [-c N] [--since-now] [-p P]`. */
 export function captureWatchCommand(f: Factory, run = runCaptureWatch): Command {
   return new Command('watch')
     .description('print one line per frame crossing a link while it is captured (like tcpdump); --json: one object per line')
     .argument(...LINK_ARGUMENT)
     .option('-c, --count <n>', 'stop after this many frames', parseCount)
-    .option('-n, --since-now', 'skip the frames captured before now (default: from the start of the capture)')
+    .option('--since-now', 'skip the frames captured before now (default: from the start of the capture)')
     .addOption(projectOption())
     .action(async (link: string, flags: { count?: number; sinceNow?: boolean; project?: string }, cmd: Command) =>
       run({ link, count: flags.count, sinceNow: flags.sinceNow === true, project: flags.project }, await f.context(cmd)));
@@ -54,7 +57,7 @@ export async function runCaptureWatch(opts: CaptureWatchOptions, ctx: Context, s
       for await (const event of readPcapStream(response.body)) {
         if (event.kind === 'header') {
           header = event.header;
-          if (!ctx.out.json) ctx.out.note(`watching ${name} (link type ${header.linkType}); Ctrl-C to stop`);
+          if (!ctx.out.json) ctx.out.note(`watching ${name} (${LINK_TYPE_NAMES[header.linkType] ?? `link type ${header.linkType}`}); Ctrl-C to stop`);
           continue;
         }
         if (event.record.seconds < since) continue;

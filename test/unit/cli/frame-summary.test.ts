@@ -160,3 +160,10 @@ describe('the hand-built frames are what tshark also sees', () => {
     }
   });
 });
+
+describe('formatBytes', () => {
+  it('bytes below 1 kB, then decimal units with one decimal below 10', async () => {
+    const { formatBytes } = await import('../../../src/render/progress.js');
+    assert.deepEqual([0, 999, 1000, 1500, 12_345, 999_999, 1_000_000, 2.5e9].map(formatBytes), ['0 B', '999 B', '1.0 kB', '1.5 kB', '12 kB', '1.0 MB', '1.0 MB', '2.5 GB']);
+  });
+});
