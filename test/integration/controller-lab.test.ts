@@ -139,6 +139,7 @@ describe('controller: nodes, links, captures, filters', () => {
     const r = await d.api('POST', `/v2/projects/${pid}/links/${link.link_id}/stop_capture`, {});
     assert.equal(r.status, 201);
     assert.equal(r.body.capturing, false);
+    assert.equal(r.body.capture_file_name, 'serial.pcap', 'the last file is still named, as GNS3 does');
     assert.equal((await d.api('GET', `/v2/projects/${pid}/links/${link.link_id}/pcap`)).status, 409);
   });
 

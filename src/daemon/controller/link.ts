@@ -25,6 +25,8 @@ export class ControllerLink {
   suspend = false;
   linkStyle: Record<string, unknown> = {};
   capture: LinkCapture | null = null;
+  /** The last capture, kept after it stops so clients still find its file (GNS3 keeps the fields too). */
+  lastCapture: LinkCapture | null = null;
 
   constructor(readonly id: string, readonly projectId: string, readonly ends: [LinkEnd, LinkEnd], readonly linkType: 'ethernet' | 'serial' = 'ethernet') {}
 
@@ -43,9 +45,9 @@ export class ControllerLink {
       link_type: this.linkType,
       nodes: this.ends.map((e) => ({ node_id: e.node.id, adapter_number: e.adapter_number, port_number: e.port_number, label: e.label ?? null })),
       capturing: this.capture !== null,
-      capture_file_name: this.capture?.fileName ?? null,
-      capture_file_path: this.capture?.path ?? null,
-      capture_compute_id: this.capture?.end.node.computeId ?? null,
+      capture_file_name: (this.capture ?? this.lastCapture)?.fileName ?? null,
+      capture_file_path: (this.capture ?? this.lastCapture)?.path ?? null,
+      capture_compute_id: (this.capture ?? this.lastCapture)?.end.node.computeId ?? null,
       filters: this.filters,
       link_style: this.linkStyle,
       suspend: this.suspend,

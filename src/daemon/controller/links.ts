@@ -131,7 +131,7 @@ export class LinkManager {
       const end = this.captureEnd(link);
       if (link.capture && link.capture.end !== end) await link.capture.end.node.compute.stopCapture(this.at(lab, link.capture.end)).catch(() => {});
       const { pcap_file_path } = await end.node.compute.startCapture(this.at(lab, end), { capture_file_name: fileName, data_link_type: dataLinkType });
-      link.capture = { end, fileName, path: pcap_file_path, dataLinkType };
+      link.capture = link.lastCapture = { end, fileName, path: pcap_file_path, dataLinkType };
       this.deps.events.publish('link.updated', link.toJSON(), lab.project.id);
       return link;
     });
