@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
 import { OperationError, UnreachableError } from '../cli/errors.js';
+import { TelnetFilter } from './telnet-filter.js';
 
 /** A VPCS telnet console, one command at a time. */
 export interface VpcsConsole {
@@ -12,50 +13,11 @@ export interface VpcsConsole {
   close(): void;
 }
 
-const IAC = 255;
-const SB = 250;
-const SE = 240;
 /** The prompt VPCS prints after each command: `\r` + name + `> `, last thing on the wire. */
 const PROMPT = /\n\r+([^\r\n]{1,64})> $/;
 /** Output must stay quiet this long after a prompt before the command counts as done. */
 const SETTLE_MS = 30;
 const DEFAULT_TIMEOUT_MS = 10_000;
-
-/**
- * Strips telnet commands from the byte stream. VPCS opens with IAC DO/WILL ECHO and SGA; we never
- * answer: its relay drops every read whose first byte is IAC, so an answer coalesced with a command
- * would swallow the command.
- */
-class TelnetStripper {
-  private state: 'data' | 'iac' | 'option' | 'sub' | 'subIac' = 'data';
-
-  strip(chunk: Buffer): Buffer {
-    const out: number[] = [];
-    for (const byte of chunk) {
-      switch (this.state) {
-        case 'data':
-          if (byte === IAC) this.state = 'iac';
-          else out.push(byte);
-          break;
-        case 'iac':
-          if (byte === IAC) { out.push(IAC); this.state = 'data'; }
-          else if (byte === SB) this.state = 'sub';
-          else this.state = byte >= 251 ? 'option' : 'data'; // WILL/WONT/DO/DONT take one option byte.
-          break;
-        case 'option':
-          this.state = 'data';
-          break;
-        case 'sub':
-          if (byte === IAC) this.state = 'subIac';
-          break;
-        case 'subIac':
-          this.state = byte === SE ? 'data' : 'sub';
-          break;
-      }
-    }
-    return Buffer.from(out);
-  }
-}
 
 interface Waiter {
   pattern: RegExp;
@@ -71,12 +33,12 @@ class VpcsConsoleConnection implements VpcsConsole {
   private queue: Promise<unknown> = Promise.resolve();
   private synced = false;
   private closed?: Error;
-  private readonly telnet = new TelnetStripper();
+  private readonly telnet = new TelnetFilter();
   private readonly decoder = new StringDecoder('utf8');
 
   constructor(private readonly socket: Socket, private readonly where: string) {
     socket.on('data', (chunk: Buffer) => {
-      this.buffer += this.decoder.write(this.telnet.strip(chunk));
+      this.buffer += this.decoder.write(this.telnet.filter(chunk));
       this.check();
     });
     socket.on('error', (err) => this.fail(new OperationError(`VPCS console ${where}: ${err.message}`)));

@@ -3,28 +3,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { cliEnv, removeTempHome, runInProcess, tempHome, type CliResult } from './helpers/cli.js';
+import { cliEnv, removeTempHome, runInProcess, tempHome, type CliResult, assertFails, jsonOf } from './helpers/cli.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 // Ranges no other test file uses (node.test.ts has 32000-32149 and 26000-26049).
 const PORT_RANGES = { EMUCTL_UDP_PORT_RANGE: '32150-32299', EMUCTL_CONSOLE_PORT_RANGE: '26050-26099' };
 
-/** A failed run: the exit code, nothing on stdout, one line on stderr (commander adds "(add --help for usage)"). */
-function assertFails(r: CliResult, code: number, message: RegExp): void {
-  assert.equal(r.code, code, `exit code; stderr: ${r.stderr}`);
-  assert.equal(r.stdout, '');
-  assert.match(r.stderr, message);
-  const lines = r.stderr.trimEnd().split('\n');
-  if (lines[1] === '(add --help for usage)') lines.pop();
-  assert.equal(lines.length, 1, `one line on stderr: ${JSON.stringify(r.stderr)}`);
-}
-
-/** A --json run: exit 0, nothing on stderr, one JSON document on stdout. */
-function jsonOf(r: CliResult): any {
-  assert.equal(r.code, 0, r.stderr);
-  assert.equal(r.stderr, '');
-  return JSON.parse(r.stdout);
-}
 
 describe('link commands against the daemon', () => {
   let daemon: TestDaemon;

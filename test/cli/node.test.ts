@@ -9,28 +9,12 @@ import { OperationError } from '../../src/cli/errors.js';
 import { runNodeConsole } from '../../src/commands/node/console.js';
 import { BufferOutput } from '../../src/render/buffer-output.js';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { cliEnv, removeTempHome, runInProcess, tempHome, type CliResult } from './helpers/cli.js';
+import { cliEnv, removeTempHome, runInProcess, tempHome, type CliResult, assertFails, jsonOf } from './helpers/cli.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 // Ranges no other test file uses (link.test.ts has 32150-32299 and 26050-26099).
 const PORT_RANGES = { EMUCTL_UDP_PORT_RANGE: '32000-32099', EMUCTL_CONSOLE_PORT_RANGE: '26000-26039' };
 
-/** A failed run: the exit code, nothing on stdout, one line on stderr (commander adds "(add --help for usage)"). */
-function assertFails(r: CliResult, code: number, message: RegExp): void {
-  assert.equal(r.code, code, `exit code; stderr: ${r.stderr}`);
-  assert.equal(r.stdout, '');
-  assert.match(r.stderr, message);
-  const lines = r.stderr.trimEnd().split('\n');
-  if (lines[1] === '(add --help for usage)') lines.pop();
-  assert.equal(lines.length, 1, `one line on stderr: ${JSON.stringify(r.stderr)}`);
-}
-
-/** A --json run: exit 0, nothing on stderr, one JSON document on stdout. */
-function jsonOf(r: CliResult): any {
-  assert.equal(r.code, 0, r.stderr);
-  assert.equal(r.stderr, '');
-  return JSON.parse(r.stdout);
-}
 
 describe('node commands against the daemon', () => {
   let daemon: TestDaemon;

@@ -5,7 +5,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import { after, before, describe, it } from 'node:test';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { ethernetFrame, udpEndpoint, type UdpEndpoint } from '../helpers/udp.js';
-import { cliEnv, removeTempHome, runInProcess, tempHome, type CliResult } from './helpers/cli.js';
+import { cliEnv, removeTempHome, runInProcess, tempHome, type CliResult, assertFails, jsonOf } from './helpers/cli.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -22,21 +22,6 @@ async function freeUdpPort(): Promise<number> {
  * Asserts a failed run: the exit code, nothing on stdout, and one line on stderr matching
  * `message` (commander's usage errors, exit 2, add a second line: "(add --help for usage)").
  */
-function assertFails(r: CliResult, code: number, message: RegExp): void {
-  assert.equal(r.code, code, `exit code; stderr: ${r.stderr}`);
-  assert.equal(r.stdout, '');
-  assert.match(r.stderr, message);
-  const lines = r.stderr.trimEnd().split('\n');
-  if (lines[1] === '(add --help for usage)') lines.pop();
-  assert.equal(lines.length, 1, `one line on stderr: ${JSON.stringify(r.stderr)}`);
-}
-
-/** Asserts a --json run: exit 0, nothing on stderr, exactly one JSON document on stdout; returns it. */
-function jsonOf(r: CliResult): any {
-  assert.equal(r.code, 0, r.stderr);
-  assert.equal(r.stderr, '');
-  return JSON.parse(r.stdout);
-}
 
 describe('switch commands against the daemon', () => {
   let daemon: TestDaemon;

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -78,4 +79,21 @@ export async function parseWithSpy<O>(noun: string | null, build: VerbBuilder<O>
 /** True when the text holds an ANSI escape sequence. */
 export function hasAnsi(text: string): boolean {
   return /\u001b\[/.test(text);
+}
+
+/** A failed run: the exit code, nothing on stdout, one line on stderr (commander adds "(add --help for usage)"). */
+export function assertFails(r: CliResult, code: number, message: RegExp): void {
+  assert.equal(r.code, code, `exit code; stderr: ${r.stderr}`);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, message);
+  const lines = r.stderr.trimEnd().split('\n');
+  if (lines[1] === '(add --help for usage)') lines.pop();
+  assert.equal(lines.length, 1, `one line on stderr: ${JSON.stringify(r.stderr)}`);
+}
+
+/** A --json run: exit 0, nothing on stderr, one JSON document on stdout. */
+export function jsonOf(r: CliResult): any {
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr, '');
+  return JSON.parse(r.stdout);
 }
