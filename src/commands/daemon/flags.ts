@@ -18,17 +18,8 @@ export function addDaemonFlags(command: Command): Command {
     .option('--log-file <file>', 'log to this file instead of stderr');
 }
 
-/** Commander's parsed values of the daemon options. */
-export interface DaemonFlagValues {
-  host?: string;
-  port?: number;
-  projectsDir?: string;
-  config?: string;
-  authUser?: string;
-  authPasswordFile?: string;
-  role?: DaemonFlags['role'];
-  logFile?: string;
-}
+/** Commander's parsed values of the daemon options: the daemon's flags but --debug, which is global. */
+export type DaemonFlagValues = Omit<DaemonFlags, 'debug'>;
 
 /** The daemon's flags from the parsed options (and the global --debug). */
 export function toDaemonFlags(values: DaemonFlagValues, globals: Pick<GlobalOptions, 'debug'>): DaemonFlags {
