@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { PACKAGE_VERSION } from '../version.js';
@@ -17,7 +18,7 @@ import { NodeManager } from './controller/nodes.js';
 import { ProjectManager } from './controller/projects.js';
 import { createApp } from './http/app.js';
 import { createLogger, type Logger } from './logger.js';
-import { removePidFile, writePidFile } from './pid-file.js';
+import { isAlive, readPidFile, removePidFile, writePidFile } from './pid-file.js';
 import { resolveSettings, type DaemonFlags, type DaemonSettings } from './settings.js';
 
 export type { DaemonFlags } from './settings.js';
@@ -46,6 +47,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const events = new ControllerEvents();
   const projects = new ProjectManager({ projectsDir: settings.projectsDir, log, events });
 
+  await refuseIfRunning(settings);
   const processRegistry = new ProcessRegistry(settings.paths.processRegistry(settings.port));
   if (isCompute) await cleanupLeftovers(processRegistry, log);
   const [consoleMin, consoleMax] = settings.consolePortRange;
@@ -131,6 +133,26 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
 function selfEndpoint(settings: DaemonSettings, port: number): ComputeEndpoint {
   const host = settings.host === '0.0.0.0' ? '127.0.0.1' : settings.host === '::' ? '::1' : settings.host;
   return { compute_id: 'local', name: 'local', protocol: 'http', host, port, user: settings.auth?.user, password: settings.auth?.password };
+}
+
+/**
+ * A second daemon on the same port would fail to listen, but only after its
+ * leftover cleanup had stopped the running daemon's VPCS: refuse before that.
+ */
+async function refuseIfRunning(settings: DaemonSettings): Promise<void> {
+  if (settings.port === 0) return;
+  const record = await readPidFile(settings.paths.pidFile(settings.port));
+  if (record && record.pid !== process.pid && isAlive(record.pid) && isNodeProcess(record.pid)) {
+    throw new Error(`an emuctl daemon (pid ${record.pid}) already serves ${record.url}`);
+  }
+}
+
+function isNodeProcess(pid: number): boolean {
+  try {
+    return /node/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+  } catch {
+    return true;
+  }
 }
 
 /** Stops what a crashed predecessor left running (VPCS in their own sessions keep ports held otherwise). */

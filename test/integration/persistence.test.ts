@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
+import { createServer } from 'node:net';
 import { startTestDaemon, removeHome } from '../helpers/daemon.js';
 
 describe('persistence and shutdown', () => {
@@ -99,5 +100,18 @@ describe('persistence and shutdown', () => {
     const again = await startTestDaemon({ home });
     assert.ok((await again.api('GET', '/v2/projects')).body.some((p: { name: string }) => p.name === 'last-one'));
     await again.stop();
+  });
+
+  it('a second daemon on the same port refuses at once and leaves the first one alone', async () => {
+    const probe = createServer();
+    const port = await new Promise<number>((resolve) => probe.listen(0, '127.0.0.1', () => resolve((probe.address() as { port: number }).port)));
+    probe.close();
+    const first = await startTestDaemon({ home, flags: { port } });
+    try {
+      await assert.rejects(startTestDaemon({ home, flags: { port } }), /already serves/);
+      assert.equal((await first.api('GET', '/v2/version')).status, 200);
+    } finally {
+      await first.stop();
+    }
   });
 });
