@@ -95,6 +95,10 @@ describe('computes registry and the forward route', () => {
     assert.equal(local.status, 200);
     assert.ok('udp_port_range' in local.body);
     assert.equal((await controller.api('GET', `/v2/computes/${computeId}/ports`)).status, 200);
+    const images = await controller.api('GET', `/v2/computes/${computeId}/vpcs/images`);
+    assert.equal(images.status, 200);
+    assert.deepEqual(images.body, [], 'VPCS needs no image');
+    assert.equal((await controller.api('GET', `/v2/computes/${computeId}/qemu/images`)).status, 404, 'an emulator the compute lacks');
   });
 
   it("passes the compute's own error status and message, naming the compute", async () => {
