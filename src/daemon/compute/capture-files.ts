@@ -1,5 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { InvalidError } from '../errors.js';
@@ -19,12 +18,16 @@ export function captureFilePath(capturesDir: string, name: string): string {
 
 const POLL_MS = 100;
 
+/** Where the capture a reader follows stands: still written, stopped (its file complete), or replaced by a restart. */
+export type CaptureState = 'growing' | 'stopped' | 'replaced';
+
 /**
  * Streams a capture file from its start and keeps following what is appended
- * while `stillWriting()` is true; ends once the writer stopped and everything
- * written has been sent, or when the reader goes away.
+ * while it grows; once it stopped, sends the rest and ends. `state` is asked
+ * before every read, so a capture restarted into the same (truncated) file
+ * never feeds its new bytes to an old reader. Ends too when the reader goes away.
  */
-export function followFile(path: string, stillWriting: () => boolean): Readable {
+export function followFile(path: string, state: () => Promise<CaptureState>): Readable {
   const out = new PassThrough();
   let closed = false;
   out.on('close', () => (closed = true));
@@ -34,14 +37,15 @@ export function followFile(path: string, stillWriting: () => boolean): Readable 
     let position = 0;
     try {
       while (!closed) {
-        const writing = stillWriting();
+        const now = await state();
+        if (now === 'replaced') break;
         const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
         if (bytesRead > 0) {
           position += bytesRead;
           if (!out.write(Buffer.from(chunk.subarray(0, bytesRead)))) await new Promise((r) => out.once('drain', r).once('close', r));
           continue;
         }
-        if (!writing) break;
+        if (now === 'stopped') break;
         await new Promise((r) => setTimeout(r, POLL_MS));
       }
       out.end();
@@ -50,10 +54,4 @@ export function followFile(path: string, stillWriting: () => boolean): Readable 
     }
   })().catch((err) => out.destroy(err));
   return out;
-}
-
-/** A finished file as a stream, after checking it exists. */
-export async function readWholeFile(path: string): Promise<Readable> {
-  await stat(path);
-  return createReadStream(path);
 }

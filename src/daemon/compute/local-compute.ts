@@ -6,7 +6,7 @@ import { PCAP_LINK_TYPES, type DataLinkType, type DataplaneApi } from '../datapl
 import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { validate } from '../schemas/validation.js';
-import { captureFilePath, followFile } from './capture-files.js';
+import { captureFilePath, followFile, type CaptureState } from './capture-files.js';
 import type { ComputeApi, Json, NodeAction, PortAddress } from './compute-api.js';
 import { ComputeProject } from './compute-project.js';
 import type { NioJson } from './node-context.js';
@@ -152,13 +152,11 @@ export class LocalCompute implements ComputeApi {
     const node = this.nodeAt(at);
     const capture = await node.captureInfo(at.adapter, at.port);
     if (!capture) throw new ConflictError(`Port ${at.port} of ${node.name} is not capturing`);
-    let writing = true;
-    const poll = setInterval(() => {
-      node.captureInfo(at.adapter, at.port).then((now) => (writing = now?.generation === capture.generation), () => (writing = false));
-    }, 100);
-    const stream = followFile(capture.path, () => writing);
-    stream.once('close', () => clearInterval(poll));
-    return stream;
+    return followFile(capture.path, async (): Promise<CaptureState> => {
+      const now = await node.captureInfo(at.adapter, at.port).catch(() => null);
+      if (!now) return 'stopped';
+      return now.generation === capture.generation ? 'growing' : 'replaced';
+    });
   }
 
   /** Frees every project (daemon shutdown). */
