@@ -98,9 +98,9 @@ export abstract class DataplaneNode {
 
   stopCapture(adapter: number, port: number): Promise<void> {
     return this.lock.run(async () => {
-      const dp = this.dataplanePort(adapter, port);
-      if (!(await this.ctx.dataplane.captureInfo(this.dataplaneId, dp))) throw new ConflictError(`Port ${port} of ${this.name} is not capturing`);
-      await this.ctx.dataplane.stopCapture(this.dataplaneId, dp);
+      await this.ctx.dataplane.stopCapture(this.dataplaneId, this.dataplanePort(adapter, port)).catch((err) => {
+        throw err instanceof NotFoundError ? new ConflictError(`Port ${port} of ${this.name} is not capturing`) : err;
+      });
     });
   }
 

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import type { ComputeCreate, ComputeRegistry } from '../../controller/computes.js';
-import { computeLabel, computeRequest, type ComputeEndpoint } from '../../controller/compute-http.js';
+import { computeLabel, computeRequest, errorMessageOf, type ComputeEndpoint } from '../../controller/compute-http.js';
 import { route } from '../route.js';
 import { COMPUTE_CREATE_SCHEMA, COMPUTE_UPDATE_SCHEMA } from '../../schemas/compute.js';
 
@@ -42,14 +42,7 @@ async function forward(deps: ComputeRouteDeps, computeId: string, method: string
   const body = method === 'GET' ? undefined : (req as typeof req & { jsonBody?: unknown }).jsonBody;
   const answer = await computeRequest(endpoint, method, path + query, { body, timeoutMs: deps.forwardTimeoutMs });
   if (answer.status >= 400) {
-    let message = `HTTP ${answer.status}`;
-    try {
-      const parsed = JSON.parse(answer.body.toString('utf8')) as { message?: string };
-      if (parsed.message) message = parsed.message;
-    } catch {
-      /* not JSON */
-    }
-    res.status(answer.status).json({ message: `${computeLabel(record)}: ${message}`, status: answer.status });
+    res.status(answer.status).json({ message: `${computeLabel(record)}: ${errorMessageOf(answer)}`, status: answer.status });
     return;
   }
   res.status(answer.status).setHeader('Content-Type', 'application/json');
