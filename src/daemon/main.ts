@@ -7,7 +7,7 @@ import { LocalCompute } from './compute/local-compute.js';
 import { MacByteAllocator } from './compute/nodes/vpcs-node.js';
 import { ConsolePortAllocator } from './compute/vpcs/console-ports.js';
 import { ProcessRegistry } from './compute/vpcs/process-registry.js';
-import type { ComputeEndpoint } from './controller/compute-http.js';
+import { reachableHost, type ComputeEndpoint } from './controller/compute-http.js';
 import { ComputeRegistry } from './controller/computes.js';
 import { createDataplane } from './dataplane/index.js';
 import { ControllerEvents } from './controller/events.js';
@@ -131,8 +131,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
 
 /** This daemon as a compute endpoint, for calls the controller forwards to `local`. */
 function selfEndpoint(settings: DaemonSettings, port: number): ComputeEndpoint {
-  const host = settings.host === '0.0.0.0' ? '127.0.0.1' : settings.host === '::' ? '::1' : settings.host;
-  return { compute_id: 'local', name: 'local', protocol: 'http', host, port, user: settings.auth?.user, password: settings.auth?.password };
+  return { compute_id: 'local', name: 'local', protocol: 'http', host: reachableHost(settings.host), port, user: settings.auth?.user, password: settings.auth?.password };
 }
 
 /**

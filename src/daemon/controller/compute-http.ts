@@ -21,6 +21,11 @@ export interface ComputeAnswer {
 
 const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 32 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 32 }) };
 
+/** The address to reach a server bound to `host` from this machine: a wildcard bind means loopback. */
+export function reachableHost(host: string): string {
+  return host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+}
+
 /** The base URL of a compute. */
 export function endpointUrl(c: ComputeEndpoint): string {
   return `${c.protocol}://${c.host.includes(':') ? `[${c.host}]` : c.host}:${c.port}`;

@@ -4,7 +4,7 @@ import type { ComputeApi } from '../compute/compute-api.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { hostUsage } from '../host-usage.js';
 import type { Logger } from '../logger.js';
-import type { ComputeEndpoint } from './compute-http.js';
+import { reachableHost, type ComputeEndpoint } from './compute-http.js';
 import { ComputeStore } from './compute-store.js';
 import { ComputeWatcher } from './compute-watcher.js';
 import { RemoteCompute } from './remote-compute.js';
@@ -86,8 +86,7 @@ export class ComputeRegistry {
 
   /** The address other computes and clients use to reach this compute (a wildcard bind means loopback here). */
   hostOf(id: string): string {
-    const host = this.get(id).host;
-    return host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+    return reachableHost(this.get(id).host);
   }
 
   list(): ComputeRecord[] {
