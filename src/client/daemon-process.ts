@@ -1,50 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { OperationError, UsageError } from '../cli/errors.js';
-
-/** What a running daemon writes in its pid file. */
-export interface PidRecord {
-  pid: number;
-  url: string;
-  startedAt: string;
-}
-
-/** The pid file's record, or null when there is none (or it is unreadable). */
-export function readPidRecord(file: string): PidRecord | null {
-  try {
-    const record = JSON.parse(readFileSync(file, 'utf8')) as Partial<PidRecord>;
-    return typeof record.pid === 'number' && typeof record.url === 'string'
-      ? { pid: record.pid, url: record.url, startedAt: String(record.startedAt ?? '') } : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Removes a pid file left by a daemon that died without cleaning up. */
-export function removePidRecord(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch {
-    // already gone
-  }
-}
-
-/** Whether the process runs (a zombie, dead but not yet reaped, counts as gone). */
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  try {
-    // /proc/<pid>/stat: "pid (comm) state ..."; state Z is a zombie.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true;
-  }
-}
+import { isProcessAlive } from '../config/pid-file.js';
 
 /** Polls `check` every `intervalMs` until it returns a value other than undefined, or `timeoutMs` passes. */
 export async function pollUntil<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs: number, intervalMs = 100): Promise<T | undefined> {

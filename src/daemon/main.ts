@@ -18,7 +18,8 @@ import { NodeManager } from './controller/nodes.js';
 import { ProjectManager } from './controller/projects.js';
 import { createApp } from './http/app.js';
 import { createLogger, type Logger } from './logger.js';
-import { isAlive, readPidFile, removePidFile, writePidFile } from './pid-file.js';
+import { isProcessAlive, readPidRecord } from '../config/pid-file.js';
+import { removeOwnPidFile, writePidFile } from './pid-file.js';
 import { resolveSettings, type DaemonFlags, type DaemonSettings } from './settings.js';
 
 export type { DaemonFlags } from './settings.js';
@@ -111,7 +112,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
       await projects.closeAll();
       await compute?.closeAll().catch((err) => log.error(`closing the compute: ${err.message}`));
       await dataplane?.close();
-      await removePidFile(pidFile, process.pid);
+      removeOwnPidFile(pidFile, process.pid);
       log.info('stopped');
       await log.close();
       resolveClosed();
@@ -140,8 +141,8 @@ function selfEndpoint(settings: DaemonSettings, port: number): ComputeEndpoint {
  */
 async function refuseIfRunning(settings: DaemonSettings): Promise<void> {
   if (settings.port === 0) return;
-  const record = await readPidFile(settings.paths.pidFile(settings.port));
-  if (record && record.pid !== process.pid && isAlive(record.pid) && isNodeProcess(record.pid)) {
+  const record = readPidRecord(settings.paths.pidFile(settings.port));
+  if (record && record.pid !== process.pid && isProcessAlive(record.pid) && isNodeProcess(record.pid)) {
     throw new Error(`an emuctl daemon (pid ${record.pid}) already serves ${record.url}`);
   }
 }

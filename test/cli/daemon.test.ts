@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { isProcessAlive } from '../../src/client/daemon-process.js';
+import { isProcessAlive } from '../../src/config/pid-file.js';
 import { cliEnv, EMUCTL_BIN, removeTempHome, runBin, tempHome } from './helpers/cli.js';
 import { freePort, occupyPort } from './helpers/ports.js';
 

@@ -3,9 +3,8 @@ import { Command } from 'commander';
 import type { Context, Factory } from '../../cli/context.js';
 import { OperationError, UnreachableError, UsageError } from '../../cli/errors.js';
 import { cliEntryPath } from '../../cli/meta.js';
-import {
-  isProcessAlive, logTail, pollUntil, reachableUrl, readPidRecord, removePidRecord, spawnDetached, type DetachedDaemon,
-} from '../../client/daemon-process.js';
+import { logTail, pollUntil, reachableUrl, spawnDetached, type DetachedDaemon } from '../../client/daemon-process.js';
+import { isProcessAlive, readPidRecord, removePidRecord } from '../../config/pid-file.js';
 import { getServerVersion } from '../../client/version.js';
 import type { DaemonFlags } from '../../daemon/settings.js';
 import { parseSeconds } from '../shared/options.js';

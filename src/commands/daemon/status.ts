@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Context, Factory } from '../../cli/context.js';
 import { EXIT_FAILURE, EXIT_UNREACHABLE, SilentExit, UnreachableError } from '../../cli/errors.js';
-import { isProcessAlive, readPidRecord } from '../../client/daemon-process.js';
+import { isProcessAlive, readPidRecord } from '../../config/pid-file.js';
 import { getServerVersion } from '../../client/version.js';
 import { renderFields } from '../../render/table.js';
 import { daemonPortOption, daemonSettings } from './flags.js';

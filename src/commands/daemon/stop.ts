@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Context, Factory } from '../../cli/context.js';
-import { isProcessAlive, readPidRecord, removePidRecord, terminate } from '../../client/daemon-process.js';
+import { terminate } from '../../client/daemon-process.js';
+import { isProcessAlive, readPidRecord, removePidRecord } from '../../config/pid-file.js';
 import { parseSeconds } from '../shared/options.js';
 import { daemonPortOption, daemonSettings } from './flags.js';
 
