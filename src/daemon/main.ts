@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { PACKAGE_VERSION } from '../version.js';
@@ -6,6 +5,7 @@ import { builtinNodeTypes } from './compute/builtin-types.js';
 import { LocalCompute } from './compute/local-compute.js';
 import { MacByteAllocator } from './compute/nodes/vpcs-node.js';
 import { ConsolePortAllocator } from './compute/vpcs/console-ports.js';
+import { readCmdline } from './compute/vpcs/proc-info.js';
 import { ProcessRegistry } from './compute/vpcs/process-registry.js';
 import { reachableHost, type ComputeEndpoint } from './controller/compute-http.js';
 import { ComputeRegistry } from './controller/computes.js';
@@ -148,11 +148,8 @@ async function refuseIfRunning(settings: DaemonSettings): Promise<void> {
 }
 
 function isNodeProcess(pid: number): boolean {
-  try {
-    return /node/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
-  } catch {
-    return true;
-  }
+  const cmdline = readCmdline(pid);
+  return !cmdline || cmdline.some((arg) => /node/.test(arg));
 }
 
 /** Stops what a crashed predecessor left running (VPCS in their own sessions keep ports held otherwise). */
