@@ -47,10 +47,10 @@ export class LabLifecycle implements ProjectLifecycle {
   }
 
   async closing(project: Project): Promise<void> {
-    const { labs, links } = this.deps;
+    const { labs } = this.deps;
     const lab = labs.of(project);
     await writeRunning(project, [...lab.nodes.values()].filter((n) => n.status === 'started').map((n) => n.id));
-    for (const link of lab.links.values()) await links.unwire(lab, link).catch(() => {});
+    // Closing the project on each compute frees its nodes, NIOs, UDP ports and captures at once.
     const computes = new Map([...lab.nodes.values()].filter((n) => n.onCompute).map((n) => [n.computeId, n.compute]));
     for (const compute of computes.values()) await compute.closeProject(project.id).catch(() => {});
     for (const node of lab.nodes.values()) node.onCompute = false;
