@@ -1,59 +1,16 @@
 /**
- * Typed CLI errors and the one map from an error to an exit code:
- * 0 ok, 1 failure reported by the server or the operation, 2 usage error,
- * 3 cannot reach the server. Only src/cli/main.ts turns the code into the
- * process's exit status.
+ * The one map from an error to an exit code and to the one line printed on stderr.
+ * Only src/cli/main.ts turns the code into the process's exit status. The error types
+ * live in the leaf module src/client/errors.ts; they are re-exported here for commands.
  */
+import { CliError, EXIT_OK, EXIT_USAGE, EXIT_FAILURE, SilentExit } from '../client/errors.js';
 
-export const EXIT_OK = 0;
-export const EXIT_FAILURE = 1;
-export const EXIT_USAGE = 2;
-export const EXIT_UNREACHABLE = 3;
+export {
+  AmbiguousError, CliError, EXIT_FAILURE, EXIT_OK, EXIT_UNREACHABLE, EXIT_USAGE, NoMatchError, OperationError,
+  SilentExit, UnreachableError, UsageError,
+} from '../client/errors.js';
 
-/** Base of every error the CLI reports as one line on stderr. */
-export abstract class CliError extends Error {
-  abstract readonly exitCode: number;
-  constructor(message: string) {
-    super(message);
-    this.name = new.target.name;
-  }
-}
-
-/** The command line is wrong: bad flag value, missing argument, unknown profile (exit 2). */
-export class UsageError extends CliError {
-  readonly exitCode = EXIT_USAGE;
-}
-
-/** The server or the operation reported a failure (exit 1); `status` is the HTTP status when there is one. */
-export class OperationError extends CliError {
-  readonly exitCode = EXIT_FAILURE;
-  constructor(message: string, readonly status?: number) {
-    super(message);
-  }
-}
-
-/** No object matches a name, UUID or UUID prefix (exit 1). */
-export class NoMatchError extends OperationError {}
-
-/** A name or UUID prefix matches several objects (exit 1). */
-export class AmbiguousError extends OperationError {}
-
-/** The server cannot be reached: connection refused, DNS failure, timeout (exit 3). */
-export class UnreachableError extends CliError {
-  readonly exitCode = EXIT_UNREACHABLE;
-  constructor(message: string, readonly hint?: string) {
-    super(hint ? `${message}; ${hint}` : message);
-  }
-}
-
-/** The command already reported what happened; exit with `exitCode` and print nothing more. */
-export class SilentExit extends CliError {
-  constructor(readonly exitCode: number) {
-    super(`exit ${exitCode}`);
-  }
-}
-
-/** Shape of commander's own errors (kept structural so this module imports nothing). */
+/** Shape of commander's own errors (structural, so commander need not be loaded to map errors). */
 interface CommanderLikeError {
   code: string;
   exitCode: number;

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
-import { OperationError, UnreachableError } from '../cli/errors.js';
+import { OperationError, UnreachableError } from './errors.js';
 import { isLoopbackUrl } from './active-profile.js';
 import { apiPath, type ApiClient } from './api.js';
 import type { Link } from './links.js';

@@ -1,4 +1,4 @@
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from './errors.js';
 import { apiPath, type ApiClient } from './api.js';
 import { resolveOne, type NamedKind } from './resolve.js';
 

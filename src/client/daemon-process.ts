@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { OperationError, UsageError } from '../cli/errors.js';
+import { OperationError, UsageError } from './errors.js';
 import { isProcessAlive } from '../config/pid-file.js';
 
 /** Polls `check` every `intervalMs` until it returns a value other than undefined, or `timeoutMs` passes. */

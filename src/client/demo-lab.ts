@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { OperationError } from '../cli/errors.js';
+import { OperationError } from './errors.js';
 import type { ApiClient } from './api.js';
 import { localCaptureSize, startCapture, stopCapture } from './captures.js';
 import { createLink, linkName, type Link } from './links.js';

@@ -1,4 +1,4 @@
-import { OperationError, UnreachableError } from '../cli/errors.js';
+import { OperationError, UnreachableError } from './errors.js';
 
 /** Network error codes meaning the server could not be reached (or stopped answering). */
 const UNREACHABLE_CODES: Record<string, string> = {

@@ -1,4 +1,4 @@
-import { AmbiguousError, NoMatchError, UsageError } from '../cli/errors.js';
+import { AmbiguousError, NoMatchError, UsageError } from './errors.js';
 import { apiPath, type ApiClient } from './api.js';
 import { listNodes, NODE_KIND, type Node, type NodePort } from './nodes.js';
 import { resolveOne, type NamedKind } from './resolve.js';

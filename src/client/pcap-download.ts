@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { OperationError } from '../cli/errors.js';
+import { OperationError } from './errors.js';
 import type { PcapResponse } from './captures.js';
 import { PCAP_GLOBAL_HEADER_LENGTH, PCAP_RECORD_HEADER_LENGTH, PcapStreamParser } from './pcap-stream.js';
 

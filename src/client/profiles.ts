@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { OperationError, UsageError } from '../cli/errors.js';
+import { OperationError, UsageError } from './errors.js';
 import type { EmuctlPaths } from '../config/paths.js';
 
 /** A saved connection to a GNS3 v2 server. */

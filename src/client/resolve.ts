@@ -1,4 +1,4 @@
-import { AmbiguousError, NoMatchError } from '../cli/errors.js';
+import { AmbiguousError, NoMatchError } from './errors.js';
 
 /** How to name the objects of one kind: a kind for messages, and how to read their id and name. */
 export interface NamedKind<T> {

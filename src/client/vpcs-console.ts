@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
-import { OperationError, UnreachableError } from '../cli/errors.js';
+import { OperationError, UnreachableError } from './errors.js';
 import { TelnetFilter } from './telnet-filter.js';
 
 /** A VPCS telnet console, one command at a time. */
