@@ -1,17 +1,25 @@
-// CLI start-up benchmark: wall time of `emuctl --version` and `emuctl project list --json`
-// (against a running daemon), beside bare `node -e 0` measured in the same run.
-// Usage: npx tsc -p tsconfig.json && node dist/bench/cli-startup/run.js [--runs N]
+// CLI start-up benchmark: wall time of whole `emuctl` processes against a real daemon,
+// beside bare `node -e 0` measured in the same run, in 3 rounds.
+// Cases: `--version`, `--help`, `node list` (a project of 6 nodes, the default project of
+// the profile) and `project list --json`. Within a round the cases are interleaved, so
+// drift in machine load hits each alike; each round reports its median per case and the
+// ratio to `node -e 0`, and the summary gives the median and range of those ratios.
+// Usage: npm run build && node dist/bench/cli-startup/run.js [--runs N] [--rounds R]
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // Compiled to dist/bench/cli-startup/run.js: the package root is three levels up.
 const BIN = fileURLToPath(new URL('../../../bin/emuctl.js', import.meta.url));
-const runsArg = process.argv.indexOf('--runs');
-const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 40;
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const RUNS = arg('--runs', 30);
+const ROUNDS = arg('--rounds', 3);
 const WARMUP = 3;
 
 const home = mkdtempSync(join(tmpdir(), 'emuctl-bench-'));
@@ -40,40 +48,56 @@ function freePort(): Promise<number> {
   });
 }
 
-const quantile = (values: number[], q: number): number => {
+const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
+const BASELINE = 'node -e 0';
 const cases: [string, string[]][] = [
-  ['node -e 0', ['-e', '0']],
+  [BASELINE, ['-e', '0']],
   ['emuctl --version', emuctl('--version')],
   ['emuctl --help', emuctl('--help')],
+  ['emuctl node list', emuctl('node', 'list')],
   ['emuctl project list --json', emuctl('project', 'list', '--json')],
 ];
 
-try {
-  timeRun(emuctl('daemon', 'start', '--port', String(port)));
-  for (let i = 0; i < 5; i++) timeRun(emuctl('project', 'create', `bench-${i}`));
-
+/** One round: every case RUNS times, interleaved; the median of each case. */
+function round(): Map<string, number> {
   const samples = new Map<string, number[]>(cases.map(([name]) => [name, []]));
   for (let i = 0; i < WARMUP + RUNS; i++) {
-    // Interleaved, so drift in machine load hits every case alike.
     for (const [name, args] of cases) {
       const ms = timeRun(args);
       if (i >= WARMUP) samples.get(name)!.push(ms);
     }
   }
+  return new Map([...samples].map(([name, values]) => [name, median(values)]));
+}
 
-  const base = quantile(samples.get('node -e 0')!, 0.5);
-  console.log(`CLI start-up, ${RUNS} runs each (after ${WARMUP} warm-up), node ${process.version}, ${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}\n`);
-  console.log('| command | median ms | p90 ms | min ms | × node -e 0 (median) |');
-  console.log('|---|---:|---:|---:|---:|');
-  for (const [name] of cases) {
-    const values = samples.get(name)!;
-    const median = quantile(values, 0.5);
-    console.log(`| \`${name}\` | ${median.toFixed(1)} | ${quantile(values, 0.9).toFixed(1)} | ${Math.min(...values).toFixed(1)} | ${(median / base).toFixed(2)} |`);
+try {
+  timeRun(emuctl('daemon', 'start', '--port', String(port)));
+  timeRun(emuctl('project', 'create', 'bench', '--use'));
+  for (let i = 0; i < 4; i++) timeRun(emuctl('project', 'create', `other-${i}`));
+  for (let i = 1; i <= 3; i++) timeRun(emuctl('switch', 'create', `SW${i}`));
+  for (let i = 1; i <= 3; i++) timeRun(emuctl('node', 'create', `HUB${i}`, '--type', 'ethernet_hub'));
+
+  console.log(`CLI start-up: ${ROUNDS} rounds of ${RUNS} runs per case (after ${WARMUP} warm-up), node ${process.version}, `
+    + `${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}\n`);
+  const rounds: { load: number; medians: Map<string, number> }[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const load = loadavg()[0];
+    rounds.push({ load, medians: round() });
   }
+
+  console.log(`| command | ${rounds.map((_, i) => `round ${i + 1} median ms (× ${BASELINE})`).join(' | ')} | × ${BASELINE}: median [range] |`);
+  console.log(`|---|${rounds.map(() => '---:').join('|')}|---:|`);
+  for (const [name] of cases) {
+    const ratios = rounds.map(({ medians }) => medians.get(name)! / medians.get(BASELINE)!);
+    const cells = rounds.map(({ medians }, i) => `${medians.get(name)!.toFixed(1)} (${ratios[i].toFixed(2)})`);
+    console.log(`| \`${name}\` | ${cells.join(' | ')} | ${median(ratios).toFixed(2)} [${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}] |`);
+  }
+  console.log(`\nload average (1 min) at the start of each round: ${rounds.map(({ load }) => load.toFixed(2)).join(', ')}`);
 } finally {
   spawnSync(process.execPath, emuctl('daemon', 'stop', '--port', String(port)), { env, stdio: 'inherit' });
   rmSync(home, { recursive: true, force: true });

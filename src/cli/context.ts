@@ -44,7 +44,7 @@ export function createContext(
   out: Output,
   env: NodeJS.ProcessEnv,
   globals: GlobalOptions,
-  stdin: NodeJS.ReadableStream = process.stdin,
+  stdin?: NodeJS.ReadableStream,
 ): Context {
   const paths = emuctlPaths(env);
   let data: ProfilesData | undefined;
@@ -75,7 +75,8 @@ export function createContext(
       return createApiClient({ timeoutMs: requestTimeoutMs(env), debug: globals.debug ? debug : undefined, ...options });
     },
     debug,
-    readStdin: () => readAll(stdin),
+    // process.stdin is a getter that opens the stream (~2 ms): only when a command reads it.
+    readStdin: () => readAll(stdin ?? process.stdin),
   };
   return ctx;
 }

@@ -6,6 +6,7 @@ import { listNodes } from '../../client/nodes.js';
 import { renderTable, type Column } from '../../render/table.js';
 import { projectOption, resolveProject } from '../shared/project.js';
 import { captureRecord, type CaptureRecord } from './shared.js';
+import { compareNames } from '../../render/sort.js';
 
 /** Options of `capture list`. */
 export interface CaptureListOptions {
@@ -33,7 +34,7 @@ export async function runCaptureList(opts: CaptureListOptions, ctx: Context): Pr
     ...captureRecord(link, linkName(link, nodes)),
     size: (await localCaptureSize(api.url, link.capture_file_path)) ?? null,
   })));
-  rows.sort((a, b) => a.link.localeCompare(b.link));
+  rows.sort((a, b) => compareNames(a.link, b.link));
   const columns: Column<CaptureListRow>[] = [
     { header: 'link', value: (r) => r.link },
     { header: 'file', value: (r) => r.capture_file_name ?? '-' },

@@ -1,6 +1,7 @@
 import { computeUrl, type Compute } from '../../client/computes.js';
 import type { Style } from '../../render/style.js';
 import { renderFields, renderTable } from '../../render/table.js';
+import { compareNames } from '../../render/sort.js';
 
 /** "remote1 (3f2a…)": a compute named for messages. */
 export function computeLabel(compute: Pick<Compute, 'name' | 'compute_id'>): string {
@@ -13,7 +14,7 @@ const connectedColor = (cell: string, c: Compute, style: Style) => (c.connected 
 
 /** The computes as a table (local first, then by name). */
 export function computeTable(computes: readonly Compute[], style: Style): string {
-  const sorted = [...computes].sort((a, b) => Number(b.compute_id === 'local') - Number(a.compute_id === 'local') || a.name.localeCompare(b.name));
+  const sorted = [...computes].sort((a, b) => Number(b.compute_id === 'local') - Number(a.compute_id === 'local') || compareNames(a.name, b.name));
   return renderTable(sorted, [
     { header: 'name', value: (c) => c.name },
     { header: 'id', value: (c) => c.compute_id },

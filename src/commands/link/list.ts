@@ -4,6 +4,7 @@ import { linkName, listLinks } from '../../client/links.js';
 import { listNodes } from '../../client/nodes.js';
 import { projectOption, resolveProject } from '../shared/project.js';
 import { linkTable } from './render.js';
+import { sortedByName } from '../../render/sort.js';
 
 /** Options of `link list`. */
 export interface LinkListOptions {
@@ -24,6 +25,6 @@ export async function runLinkList(opts: LinkListOptions, ctx: Context): Promise<
   const project = await resolveProject(ctx, opts.project);
   const api = await ctx.api();
   const [links, nodes] = await Promise.all([listLinks(api, project.project_id), listNodes(api, project.project_id)]);
-  const sorted = [...links].sort((a, b) => linkName(a, nodes).localeCompare(linkName(b, nodes), undefined, { numeric: true }));
+  const sorted = sortedByName(links, (link) => linkName(link, nodes));
   ctx.out.result(links, () => (sorted.length ? linkTable(sorted, nodes, ctx.out.style) : `no links in project ${project.name}\n`));
 }

@@ -3,6 +3,7 @@ import type { Context, Factory } from '../../cli/context.js';
 import { computeNames, listNodes } from '../../client/nodes.js';
 import { projectOption, resolveProject } from '../shared/project.js';
 import { nodeTable } from './render.js';
+import { sortedByName } from '../../render/sort.js';
 
 /** Options of `node list`. */
 export interface NodeListOptions {
@@ -23,6 +24,6 @@ export async function runNodeList(opts: NodeListOptions, ctx: Context): Promise<
   const project = await resolveProject(ctx, opts.project);
   const api = await ctx.api();
   const [nodes, computes] = await Promise.all([listNodes(api, project.project_id), ctx.out.json ? new Map<string, string>() : computeNames(api)]);
-  const byName = [...nodes].sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }));
+  const byName = sortedByName(nodes, (n) => n.name);
   ctx.out.result(nodes, () => (byName.length ? nodeTable(byName, ctx.out.style, computes) : `no nodes in project ${project.name}\n`));
 }

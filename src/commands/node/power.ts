@@ -5,6 +5,7 @@ import { listNodes, nodeAction, resolveNode, type Node } from '../../client/node
 import type { Project } from '../../client/projects.js';
 import { projectOption, resolveProject } from '../shared/project.js';
 import { consoleCell, nodeLabel } from './render.js';
+import { sortedByName } from '../../render/sort.js';
 
 /** Options of `node start` and `node stop`. */
 export interface NodePowerOptions {
@@ -53,7 +54,7 @@ async function powerAll(action: 'start' | 'stop', project: Project, ctx: Context
   const nodes = await listNodes(api, project.project_id);
   const done: Node[] = [];
   let failed = 0;
-  for (const target of [...nodes].sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }))) {
+  for (const target of sortedByName(nodes, (n) => n.name)) {
     try {
       const node = await ctx.out.spin(`${ING[action]} ${target.name}`, () => nodeAction(api, project.project_id, target.node_id, action));
       done.push(node);

@@ -3,6 +3,7 @@ import type { Context, Factory } from '../../cli/context.js';
 import { listSwitches } from '../../client/switches.js';
 import { projectOption, resolveProject } from '../shared/project.js';
 import { switchTable } from './render.js';
+import { sortedByName } from '../../render/sort.js';
 
 /** Options of `switch list`. */
 export interface SwitchListOptions {
@@ -22,6 +23,6 @@ export function switchListCommand(f: Factory, run = runSwitchList): Command {
 export async function runSwitchList(opts: SwitchListOptions, ctx: Context): Promise<void> {
   const project = await resolveProject(ctx, opts.project);
   const switches = await listSwitches(await ctx.api(), project.project_id);
-  const byName = [...switches].sort((a, b) => a.name.localeCompare(b.name));
+  const byName = sortedByName(switches, (s) => s.name);
   ctx.out.result(switches, () => (byName.length ? switchTable(byName, ctx.out.style) : `no switches in project ${project.name}\n`));
 }

@@ -1,0 +1,98 @@
+// esbuild plugins that make got and commander cheaper to load inside the CLI bundle,
+// without changing what they do. Each one rewrites a pinned dependency's source as it is
+// bundled, and warns (the build still succeeds) when the text it expects is gone.
+import { readFile } from 'node:fs/promises';
+
+/**
+ * Modules that got and commander load when they load, for features the CLI does not use:
+ * got's `http2` option (http2-wrapper, which loads node:http2), `dnsCache`
+ * (cacheable-lookup), `cache` (cacheable-request, keyv) and https URLs (node:https,
+ * node:tls); commander's executable subcommands (node:child_process). In the bundle their
+ * imports become stand-ins that load the real module on first use (a property read, a
+ * call, `new` or `instanceof`), through the bundle's require().
+ */
+const LAZY_IMPORTS = {
+  'got/dist/source/core/options.js': ['node:tls', 'node:https', 'cacheable-lookup', 'http2-wrapper'],
+  'got/dist/source/core/index.js': ['cacheable-request'],
+  'commander/lib/command.js': ['node:child_process'],
+};
+
+/** The stand-in for a module's export: a function-shaped proxy (so `new` and calls work). */
+const LAZY_HELPER = `
+const __emuctlLazy = (load) => {
+  let value;
+  const real = () => (value ??= load());
+  return new Proxy(function () {}, {
+    get: (_, key) => Reflect.get(real(), key),
+    has: (_, key) => Reflect.has(real(), key),
+    apply: (_, self, args) => Reflect.apply(real(), self, args),
+    construct: (_, args) => Reflect.construct(real(), args),
+  });
+};
+const __emuctlDefault = (m) => (m && m.__esModule ? m.default : m);
+`;
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+
+/**
+ * `import A, { B as C } from 'pkg';`, `import { B } from 'pkg';` or `const A = require('pkg');`
+ * → lazy consts; undefined when no such statement is there.
+ */
+function lazyImport(text, pkg) {
+  const load = `require(${JSON.stringify(pkg)})`;
+  const esm = new RegExp(`^import\\s+(?:(\\w+)\\s*,?\\s*)?(?:\\{([^}]*)\\})?\\s*from\\s*'${escape(pkg)}';$`, 'm');
+  const cjs = new RegExp(`^const\\s+(\\w+)\\s*=\\s*require\\('${escape(pkg)}'\\);$`, 'm');
+  const match = esm.exec(text);
+  if (match && (match[1] || match[2])) {
+    const [, defaultName, named = ''] = match;
+    const consts = defaultName ? [`const ${defaultName} = __emuctlLazy(() => __emuctlDefault(${load}));`] : [];
+    for (const part of named.split(',').map((s) => s.trim()).filter(Boolean)) {
+      const [imported, local = imported] = part.split(/\s+as\s+/).map((s) => s.trim());
+      consts.push(`const ${local} = __emuctlLazy(() => ${load}[${JSON.stringify(imported)}]);`);
+    }
+    return text.replace(esm, consts.join('\n'));
+  }
+  const required = cjs.exec(text);
+  if (required) return text.replace(cjs, `const ${required[1]} = __emuctlLazy(() => ${load});`);
+  return undefined;
+}
+
+/** Defers the rarely used modules of got and commander (see LAZY_IMPORTS). */
+export const lazyImports = {
+  name: 'lazy-imports',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/](got|commander)[\\/].*\.js$/ }, async (args) => {
+      const path = args.path.replace(/\\/g, '/');
+      const key = Object.keys(LAZY_IMPORTS).find((k) => path.endsWith(`node_modules/${k}`));
+      if (!key) return undefined;
+      let text = await readFile(args.path, 'utf8');
+      const warnings = [];
+      for (const pkg of LAZY_IMPORTS[key]) {
+        const rewritten = lazyImport(text, pkg);
+        if (rewritten === undefined) warnings.push({ text: `${key} no longer loads ${pkg} as expected: left as is` });
+        else text = rewritten;
+      }
+      return { contents: LAZY_HELPER + text, loader: 'js', warnings };
+    });
+  },
+};
+
+/**
+ * got's type checker (@sindresorhus/is) builds two Intl.ListFormat objects when it loads,
+ * only to word assertion failures; creating the first costs ~10 ms (ICU data). They are
+ * built on first use instead: same text, no cost for the requests that never fail one.
+ */
+export const lazyListFormat = {
+  name: 'lazy-list-format',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]@sindresorhus[\\/]is[\\/]distribution[\\/]index\.js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      const pattern = /new Intl\.ListFormat\(/g;
+      if (!pattern.test(text)) {
+        return { contents: text, loader: 'js', warnings: [{ text: '@sindresorhus/is builds no Intl.ListFormat any more: the lazy-list-format plugin can go' }] };
+      }
+      const helper = 'const __emuctlListFormat = (locale, options) => { let f; return { format: (list) => (f ??= new Intl.ListFormat(locale, options)).format(list) }; };\n';
+      return { contents: helper + text.replace(pattern, '__emuctlListFormat('), loader: 'js' };
+    });
+  },
+};
