@@ -9,6 +9,19 @@ import type { Link } from './links.js';
 export const DATA_LINK_TYPES = ['DLT_EN10MB', 'DLT_PPP_SERIAL', 'DLT_C_HDLC', 'DLT_FRELAY', 'DLT_ATM_RFC1483'] as const;
 export type DataLinkType = (typeof DATA_LINK_TYPES)[number];
 
+/**
+ * Why `name` cannot be a capture file name, or undefined when it can: a file name in the
+ * project's captures directory, never a path. emuctl refuses paths (400), GNS3 2.2 writes
+ * them where they point, so the CLI checks before sending anything.
+ */
+export function captureFileNameProblem(name: string): string | undefined {
+  if (name === '' || name === '.') return 'a capture file name cannot be empty or "."';
+  if (/[/\\\0]/.test(name) || name.includes('..')) {
+    return `"${name.replace(/\0/g, '\\0')}" is a path: a capture file name has no "/", "\\", ".." or NUL (it is written in the project's captures directory)`;
+  }
+  return undefined;
+}
+
 /** Body of POST /v2/projects/{project_id}/links/{link_id}/start_capture. */
 export interface CaptureStart {
   capture_file_name?: string;

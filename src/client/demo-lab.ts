@@ -3,7 +3,7 @@ import { OperationError } from './errors.js';
 import type { ApiClient } from './api.js';
 import { localCaptureSize, startCapture, stopCapture } from './captures.js';
 import { createLink, linkName, type Link } from './links.js';
-import { consoleAddress, createNode, nodeAction, type Node } from './nodes.js';
+import { consoleAddress, createNode, LOCAL_COMPUTE_ID, nodeAction, type Node } from './nodes.js';
 import { PcapStreamParser, type PcapHeader, type PcapRecord } from './pcap-stream.js';
 import { createProject, deleteProject, type Project } from './projects.js';
 import { connectVpcsConsole, ping, setIp, type PingResult, type VpcsConsole } from './vpcs-console.js';
@@ -103,9 +103,9 @@ export async function buildDemoLab(api: ApiClient, projectName: string, report: 
 }
 
 async function createNodes(api: ApiClient, project: Project): Promise<[Node, Node, Node]> {
-  const sw = await createNode(api, project.project_id, { name: 'SW1', node_type: 'ethernet_switch' });
-  const pc1 = await createNode(api, project.project_id, { name: 'PC1', node_type: 'vpcs' });
-  const pc2 = await createNode(api, project.project_id, { name: 'PC2', node_type: 'vpcs' });
+  const sw = await createNode(api, project.project_id, { name: 'SW1', node_type: 'ethernet_switch', compute_id: LOCAL_COMPUTE_ID });
+  const pc1 = await createNode(api, project.project_id, { name: 'PC1', node_type: 'vpcs', compute_id: LOCAL_COMPUTE_ID });
+  const pc2 = await createNode(api, project.project_id, { name: 'PC2', node_type: 'vpcs', compute_id: LOCAL_COMPUTE_ID });
   return [sw, pc1, pc2];
 }
 

@@ -1,7 +1,8 @@
-import { AmbiguousError, NoMatchError, UsageError } from './errors.js';
+import { AmbiguousError, NoMatchError, OperationError, UsageError } from './errors.js';
 import { apiPath, type ApiClient } from './api.js';
 import { listNodes, NODE_KIND, type Node, type NodePort } from './nodes.js';
 import { resolveOne, type NamedKind } from './resolve.js';
+import { notEmuctlError, serverKind } from './server-kind.js';
 
 /** One end of a link as GNS3 v2 lists it. */
 export interface LinkEnd {
@@ -78,9 +79,41 @@ export function deleteLink(api: ApiClient, projectId: string, linkId: string): P
   return api.delete(apiPath('projects', projectId, 'links', linkId));
 }
 
+/** One entry of a link's available_filters, as GNS3 describes it. */
+export interface FilterDescription {
+  type: string;
+  name?: string;
+  description?: string;
+  parameters?: unknown[];
+  [field: string]: unknown;
+}
+
 /** GET /v2/projects/{project_id}/links/{link_id}/available_filters. */
-export function availableFilters(api: ApiClient, projectId: string, linkId: string): Promise<unknown[]> {
-  return api.get<unknown[]>(apiPath('projects', projectId, 'links', linkId, 'available_filters'));
+export function availableFilters(api: ApiClient, projectId: string, linkId: string): Promise<FilterDescription[]> {
+  return api.get<FilterDescription[]>(apiPath('projects', projectId, 'links', linkId, 'available_filters'));
+}
+
+/** Filters of emuctl's own, which GNS3 does not have. */
+export const EMUCTL_FILTER_TYPES: readonly string[] = ['rate', 'duplicate'];
+
+/**
+ * Checks that the server offers every filter type in `wanted` on the link, before any is
+ * set: GNS3 stores a filter it cannot apply, and then every later change of the link's
+ * filters fails. emuctl's own filters on a server that is not an emuctl daemon are an
+ * OperationError saying so (exit 1); any other filter not offered is a UsageError (exit 2).
+ * Both name the filters the server offers.
+ */
+export async function checkFiltersOffered(api: ApiClient, projectId: string, linkId: string, wanted: readonly string[]): Promise<void> {
+  if (!wanted.length) return;
+  const offered = (await availableFilters(api, projectId, linkId)).map((f) => f.type);
+  const missing = wanted.filter((type) => !offered.includes(type));
+  if (!missing.length) return;
+  const offers = offered.length ? `it offers ${offered.join(', ')}` : 'it offers no filters on this link';
+  if (missing.every((type) => EMUCTL_FILTER_TYPES.includes(type))) {
+    const kind = await serverKind(api);
+    if (!kind.emuctl) throw new OperationError(`${notEmuctlError(api, `the ${missing.join(' and ')} filter${missing.length > 1 ? 's need' : ' needs'}`, kind).message}; ${offers}`);
+  }
+  throw new UsageError(`the server does not offer the ${missing.join(', ')} filter${missing.length > 1 ? 's' : ''} on this link; ${offers}; nothing was changed`);
 }
 
 // ---- naming link ends and links ----------------------------------------------------------

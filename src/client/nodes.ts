@@ -37,8 +37,8 @@ export interface Node {
 export interface NodeCreate {
   name: string;
   node_type: string;
-  /** Default on the server: `local`. */
-  compute_id?: string;
+  /** GNS3 requires it (400 "'compute_id' is a required property" without it); see computeIdFor. */
+  compute_id: string;
   properties?: Record<string, unknown>;
   [field: string]: unknown;
 }
@@ -107,9 +107,17 @@ export async function computeNames(api: ApiClient): Promise<Map<string, string>>
   }
 }
 
+/** The id of the server's own compute, in GNS3 and emuctl alike. */
+export const LOCAL_COMPUTE_ID = 'local';
+
 /** The compute_id of the compute named by `ref` (name, id or unique id prefix), for `node create --compute`. */
 export async function resolveComputeId(api: ApiClient, ref: string): Promise<string> {
   return (await findCompute(api, ref)).compute_id;
+}
+
+/** The compute_id to create a node with: the compute named by `ref`, else the local one. */
+export async function computeIdFor(api: ApiClient, ref: string | undefined): Promise<string> {
+  return ref === undefined ? LOCAL_COMPUTE_ID : resolveComputeId(api, ref);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { apiPath, type ApiClient } from './api.js';
 import { resolveOne, type NamedKind } from './resolve.js';
+import { emuctlOnly } from './server-kind.js';
 
 /** The GNS3 node type of an Ethernet switch. */
 export const SWITCH_NODE_TYPE = 'ethernet_switch';
@@ -113,12 +114,12 @@ export function getSwitch(api: ApiClient, projectId: string, nodeId: string): Pr
   return api.get<SwitchNode>(apiPath('projects', projectId, 'nodes', nodeId));
 }
 
-/** POST /v2/projects/{project_id}/nodes with node_type ethernet_switch on the local compute. */
-export function createSwitch(api: ApiClient, projectId: string, fields: { name: string; ports_mapping: PortMapping[] }): Promise<SwitchNode> {
+/** POST /v2/projects/{project_id}/nodes with node_type ethernet_switch (GNS3 requires compute_id). */
+export function createSwitch(api: ApiClient, projectId: string, fields: { name: string; computeId: string; ports_mapping: PortMapping[] }): Promise<SwitchNode> {
   return api.post<SwitchNode>(apiPath('projects', projectId, 'nodes'), {
     name: fields.name,
     node_type: SWITCH_NODE_TYPE,
-    compute_id: 'local',
+    compute_id: fields.computeId,
     properties: { ports_mapping: fields.ports_mapping },
   });
 }
@@ -144,14 +145,14 @@ export function computeSwitchPath(at: SwitchAddress, ...rest: string[]): string 
   return at.computeId === undefined || at.computeId === 'local' ? apiPath('compute', ...tail) : apiPath('computes', at.computeId, ...tail);
 }
 
-/** GET …/ethernet_switch/nodes/{node_id}/stats: each port's NIO and counters. */
+/** GET …/ethernet_switch/nodes/{node_id}/stats: each port's NIO and counters (an emuctl daemon's route). */
 export function switchStats(api: ApiClient, at: SwitchAddress): Promise<PortStats[]> {
-  return api.get<PortStats[]>(computeSwitchPath(at, 'stats'));
+  return emuctlOnly(api, 'port counters need', () => api.get<PortStats[]>(computeSwitchPath(at, 'stats')));
 }
 
-/** GET …/ethernet_switch/nodes/{node_id}/mac_table. */
+/** GET …/ethernet_switch/nodes/{node_id}/mac_table (an emuctl daemon's route). */
 export function switchMacTable(api: ApiClient, at: SwitchAddress): Promise<MacEntry[]> {
-  return api.get<MacEntry[]>(computeSwitchPath(at, 'mac_table'));
+  return emuctlOnly(api, 'switch mac-table needs', () => api.get<MacEntry[]>(computeSwitchPath(at, 'mac_table')));
 }
 
 /** The compute path of one port's NIO on the server's own compute (the forward route has no DELETE). */

@@ -1,6 +1,6 @@
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Context, Factory } from '../../cli/context.js';
-import { startCapture, stopCapture, type DataLinkType } from '../../client/captures.js';
+import { captureFileNameProblem, startCapture, stopCapture, type DataLinkType } from '../../client/captures.js';
 import { parseSeconds } from '../shared/options.js';
 import { projectOption } from '../shared/project.js';
 import { captureRecord, LINK_ARGUMENT, parseDataLinkType, resolveCaptureLink, sleepUnlessInterrupted } from './shared.js';
@@ -21,12 +21,19 @@ export function captureStartCommand(f: Factory, run = runCaptureStart): Command 
   return new Command('start')
     .description('start capturing the frames crossing a link into a pcap file (a running capture restarts into a fresh file)')
     .argument(...LINK_ARGUMENT)
-    .option('-f, --file <name>', 'capture file name in the project\'s captures directory (default: <node1>_<a>-<p>_to_<node2>_<a>-<p>.pcap)')
+    .addOption(new Option('-f, --file <name>', 'capture file name in the project\'s captures directory, not a path (default: <node1>_<a>-<p>_to_<node2>_<a>-<p>.pcap)').argParser(parseCaptureFileName))
     .addOption(new Option('--dlt <type>', 'data link type: DLT_EN10MB (default), DLT_PPP_SERIAL, DLT_C_HDLC, DLT_FRELAY or DLT_ATM_RFC1483').argParser(parseDataLinkType))
     .option('-d, --duration <seconds>', 'capture for this long, then stop and print the file', parseSeconds)
     .addOption(projectOption())
     .action(async (link: string, flags: { file?: string; dlt?: DataLinkType; duration?: number; project?: string }, cmd: Command) =>
       run({ link, file: flags.file, dlt: flags.dlt, duration: flags.duration, project: flags.project }, await f.context(cmd)));
+}
+
+/** A capture file name for commander: a path is a usage error, before anything is sent. */
+function parseCaptureFileName(value: string): string {
+  const problem = captureFileNameProblem(value);
+  if (problem) throw new InvalidArgumentError(`${problem}.`);
+  return value;
 }
 
 /** Starts the capture; with a duration, waits (a spinner on a terminal; Ctrl-C stops early), stops it and prints the file. */

@@ -31,6 +31,22 @@ export function collect(value: string, previous: string[] | undefined): string[]
   return [...(previous ?? []), value];
 }
 
+/** The GNS3 filter types the changes set to a value (turning a filter off needs none offered). */
+export function filterTypesSet(changes: FilterChanges): string[] {
+  const on = (value: number | string[] | undefined) => value !== undefined && value !== 0
+    && !(Array.isArray(value) && value.every((e) => e.trim() === ''));
+  const types: [string, number | string[] | undefined][] = [
+    ['delay', changes.delay ?? (changes.jitter ? changes.jitter : undefined)],
+    ['packet_loss', changes.loss],
+    ['corrupt', changes.corrupt],
+    ['frequency_drop', changes.frequencyDrop],
+    ['bpf', changes.bpf],
+    ['rate', changes.rate],
+    ['duplicate', changes.duplicate],
+  ];
+  return types.filter(([, value]) => on(value)).map(([type]) => type);
+}
+
 /** True when no filter option was given. */
 export function noChanges(changes: FilterChanges): boolean {
   return Object.values(changes).every((value) => value === undefined);

@@ -1,10 +1,10 @@
 import { Command, Option } from 'commander';
 import type { Context, Factory } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
-import { findLink, listLinks, updateLink } from '../../client/links.js';
+import { checkFiltersOffered, findLink, listLinks, updateLink } from '../../client/links.js';
 import { listNodes } from '../../client/nodes.js';
 import { projectOption, resolveProject } from '../shared/project.js';
-import { collect, integerIn, mergeFilters, noChanges, type FilterChanges } from './filter-values.js';
+import { collect, filterTypesSet, integerIn, mergeFilters, noChanges, type FilterChanges } from './filter-values.js';
 import { filtersSummary, linkLabel } from './render.js';
 import { LINK_ARGUMENT_HELP } from './show.js';
 
@@ -38,7 +38,10 @@ export function linkFilterCommand(f: Factory, run = runLinkFilter): Command {
     });
 }
 
-/** Merges the changes into the link's filters and sends the whole set (PUT …/links/{link_id} {filters}). */
+/**
+ * Merges the changes into the link's filters and sends the whole set (PUT …/links/{link_id}
+ * {filters}), once the server has said it offers every filter being set (available_filters).
+ */
 export async function runLinkFilter(opts: LinkFilterOptions, ctx: Context): Promise<void> {
   if (!opts.clear && noChanges(opts.changes)) {
     throw new UsageError('nothing to change: give a filter option (--delay, --jitter, --loss, --corrupt, --frequency-drop, --bpf, --rate, --duplicate) or --clear');
@@ -48,6 +51,7 @@ export async function runLinkFilter(opts: LinkFilterOptions, ctx: Context): Prom
   const [links, nodes] = await Promise.all([listLinks(api, project_id), listNodes(api, project_id)]);
   const current = findLink(links, nodes, opts.link);
   const filters = mergeFilters(current.filters ?? {}, opts.changes, opts.clear);
+  await checkFiltersOffered(api, project_id, current.link_id, filterTypesSet(opts.changes));
   const link = await updateLink(api, project_id, current.link_id, { filters });
   ctx.out.result(link);
   ctx.out.success(`Filters of link ${linkLabel(link, nodes)}: ${filtersSummary(link.filters) === '-' ? 'none' : filtersSummary(link.filters)}`);

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import type { Context, Factory } from '../../cli/context.js';
-import { createNode, resolveComputeId, type NodeCreate } from '../../client/nodes.js';
+import { computeIdFor, createNode } from '../../client/nodes.js';
 import { projectOption, resolveProject } from '../shared/project.js';
 import { nodeLabel } from './render.js';
 
@@ -9,7 +9,7 @@ export interface NodeCreateOptions {
   name: string;
   /** GNS3 node_type: ethernet_switch, ethernet_hub, vpcs (a remote GNS3 server knows more). */
   type: string;
-  /** Compute name or id; the server's default (`local`) when absent. */
+  /** Compute name or id; `local` when absent. */
   compute?: string;
   project?: string;
 }
@@ -30,9 +30,7 @@ export function nodeCreateCommand(f: Factory, run = runNodeCreate): Command {
 export async function runNodeCreate(opts: NodeCreateOptions, ctx: Context): Promise<void> {
   const project = await resolveProject(ctx, opts.project);
   const api = await ctx.api();
-  const body: NodeCreate = { name: opts.name, node_type: opts.type };
-  if (opts.compute !== undefined) body.compute_id = await resolveComputeId(api, opts.compute);
-  const node = await createNode(api, project.project_id, body);
+  const node = await createNode(api, project.project_id, { name: opts.name, node_type: opts.type, compute_id: await computeIdFor(api, opts.compute) });
   ctx.out.result(node);
   ctx.out.success(`Created ${node.node_type} ${nodeLabel(node)} on compute ${node.compute_id}`);
 }

@@ -29,10 +29,10 @@ const UUID = '3f2a9c1e-0b7d-4e55-9a61-2c8f0e4d7b13';
 const PROJECT = '9b0c1d2e-3f40-4a5b-8c6d-7e8f90a1b2c3';
 
 describe('switch create and list', () => {
-  it('create: name, --ports (default 8), -p/--project', async () => {
-    assert.deepEqual((await parseWithSpy('switch', switchCreateCommand, ['switch', 'create', 'SW1'])).opts, { name: 'SW1', ports: 8, project: undefined });
-    assert.deepEqual((await parseWithSpy('switch', switchCreateCommand, ['switch', 'create', 'SW1', '--ports', '24', '-p', 'lab'])).opts,
-      { name: 'SW1', ports: 24, project: 'lab' });
+  it('create: name, --ports (default 8), -c/--compute, -p/--project', async () => {
+    assert.deepEqual((await parseWithSpy('switch', switchCreateCommand, ['switch', 'create', 'SW1'])).opts, { name: 'SW1', ports: 8, compute: undefined, project: undefined });
+    assert.deepEqual((await parseWithSpy('switch', switchCreateCommand, ['switch', 'create', 'SW1', '--ports', '24', '-c', 'remote', '-p', 'lab'])).opts,
+      { name: 'SW1', ports: 24, compute: 'remote', project: 'lab' });
     assert.deepEqual((await parseWithSpy('switch', switchCreateCommand, ['switch', 'create', 'SW1', '--project', 'lab', '--json'])).opts.project, 'lab');
   });
 
