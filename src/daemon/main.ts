@@ -99,7 +99,6 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const url = `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${port}`;
   const pidFile = settings.paths.pidFile(port);
   await writePidFile(pidFile, { pid: process.pid, url, startedAt: startedAt.toISOString() });
-  log.info(`emuctl daemon ${PACKAGE_VERSION} (${settings.role}) listening on ${url}, projects in ${settings.projectsDir}`);
 
   let resolveClosed!: () => void;
   const closed = new Promise<void>((r) => (resolveClosed = r));
@@ -127,6 +126,8 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     process.once('SIGINT', onSignal);
     process.on('unhandledRejection', (reason) => log.error(`unhandled rejection: ${(reason as Error)?.stack ?? reason}`));
   }
+  // Only now: whoever waits for this line may signal the daemon at once.
+  log.info(`emuctl daemon ${PACKAGE_VERSION} (${settings.role}) listening on ${url}, projects in ${settings.projectsDir}`);
   return { url, port, settings, close, closed };
 }
 

@@ -142,10 +142,15 @@ describe('capture commands on a link between two switches', () => {
     assert.equal((await run('capture', 'watch', 'nolink')).code, 1);
   });
 
-  it('capture start --file with a path: the server refuses it, exit 1', async () => {
+  it('capture start --file with a path: a usage error before anything is sent (exit 2); the daemon refuses one too', async () => {
+    const before = await apiLink();
     const r = await run('capture', 'start', 'SW1:0-SW2:0', '--file', '../escape.pcap');
-    assert.equal(r.code, 1);
-    assert.match(r.stderr, /^emuctl: .*must be a plain file name/);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^error: option '-f, --file <name>' argument '\.\.\/escape\.pcap' is invalid\. "\.\.\/escape\.pcap" is a path/);
+    assert.deepEqual(await apiLink(), before);
+    const direct = await d.api('POST', `/v2/projects/${pid}/links/${linkId}/start_capture`, { capture_file_name: '../escape.pcap' });
+    assert.equal(direct.status, 400);
+    assert.match(direct.body.message, /must be a plain file name/);
   });
 
   it('capture stop: says where the file is; stopping again is no error', async () => {
