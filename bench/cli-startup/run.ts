@@ -1,7 +1,10 @@
 // CLI start-up benchmark: wall time of whole `emuctl` processes against a real daemon,
 // beside bare `node -e 0` measured in the same run, in 3 rounds.
 // Cases: `--version`, `--help`, `node list` (a project of 6 nodes, the default project of
-// the profile) and `project list --json`. Within a round the cases are interleaved, so
+// the profile) and `project list --json`; for scale, `node list` from the unbundled
+// modules (dist/src, how the CLI was loaded before the bundle), and the floor of any Node
+// HTTP client: bare node:http making the same three requests as `node list` (projects,
+// then nodes and computes). Within a round the cases are interleaved, so
 // drift in machine load hits each alike; each round reports its median per case and the
 // ratio to `node -e 0`, and the summary gives the median and range of those ratios.
 // Usage: npm run build && node dist/bench/cli-startup/run.js [--runs N] [--rounds R]
@@ -54,6 +57,14 @@ const median = (values: number[]): number => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
+// The requests of `node list`, with nothing but node:http.
+const RAW_HTTP = `const http = require('node:http');
+const get = (p) => new Promise((ok, ko) => http.get(process.env.EMUCTL_URL + '/v2/' + p, (r) => {
+  let b = ''; r.on('data', (c) => (b += c)); r.on('end', () => ok(JSON.parse(b)));
+}).on('error', ko));
+get('projects').then((ps) => Promise.all([get('projects/' + ps.find((p) => p.name === 'bench').project_id + '/nodes'), get('computes')]));`;
+const UNBUNDLED = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+
 const BASELINE = 'node -e 0';
 const cases: [string, string[]][] = [
   [BASELINE, ['-e', '0']],
@@ -61,6 +72,8 @@ const cases: [string, string[]][] = [
   ['emuctl --help', emuctl('--help')],
   ['emuctl node list', emuctl('node', 'list')],
   ['emuctl project list --json', emuctl('project', 'list', '--json')],
+  ['node list, unbundled (dist/src)', [UNBUNDLED, 'node', 'list']],
+  ['floor: node:http, same 3 requests', ['-e', RAW_HTTP]],
 ];
 
 /** One round: every case RUNS times, interleaved; the median of each case. */
@@ -95,7 +108,7 @@ try {
   for (const [name] of cases) {
     const ratios = rounds.map(({ medians }) => medians.get(name)! / medians.get(BASELINE)!);
     const cells = rounds.map(({ medians }, i) => `${medians.get(name)!.toFixed(1)} (${ratios[i].toFixed(2)})`);
-    console.log(`| \`${name}\` | ${cells.join(' | ')} | ${median(ratios).toFixed(2)} [${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}] |`);
+    console.log(`| ${name.startsWith('emuctl') || name === BASELINE ? `\`${name}\`` : name} | ${cells.join(' | ')} | ${median(ratios).toFixed(2)} [${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}] |`);
   }
   console.log(`\nload average (1 min) at the start of each round: ${rounds.map(({ load }) => load.toFixed(2)).join(', ')}`);
 } finally {
