@@ -13,10 +13,12 @@
 //   captures directory as given (GNS3 2.2 does not check them);
 // - no emuctl-only routes: an unknown route is aiohttp's plain-text "404: Not Found";
 // - every answer has X-Route (the route template) and Connection: close.
-// Nothing runs: node start/stop only changes the status. Every request is recorded.
+// Nothing runs: node start/stop only changes the status; a VPCS console is a port of the
+// fake's own that closes every connection at once (no telnet, and never another test's
+// VPCS). Every request is recorded.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { COMPUTE_CREATE, LINK, LINK_CAPTURE, NODE_CREATE, NODE_TYPES, NODE_UPDATE, PROJECT_CREATE, PROJECT_UPDATE, schemaError, type Schema } from './gns3-schemas.js';
 
 export const FAKE_GNS3_VERSION = '2.2.42';
@@ -79,8 +81,10 @@ export async function startFakeGns3(): Promise<FakeGns3> {
   const links = new Map<string, Map<string, FakeLink>>();
   const computes = new Map<string, Json>();
   const requests: Recorded[] = [];
-  let nextConsole = 5000;
   let port = 0;
+  const consoles = createTcpServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => consoles.listen(0, '127.0.0.1', resolve));
+  const consolePort = (consoles.address() as AddressInfo).port;
 
   const project = (id: string): Project => {
     const p = projects.get(id);
@@ -130,7 +134,7 @@ export async function startFakeGns3(): Promise<FakeGns3> {
       ports = ethernetPorts(properties.ports_mapping.length);
     } else if (body.node_type === 'vpcs') {
       ports = ethernetPorts(1);
-      console = nextConsole++;
+      console = consolePort;
       consoleType = 'telnet';
     } else {
       throw new HttpError(409, `Node type ${body.node_type} cannot run on this fake compute`);
@@ -404,9 +408,9 @@ export async function startFakeGns3(): Promise<FakeGns3> {
     requests,
     sent: (method, path) => requests.filter((r) => r.method === method && path.test(r.path.replace(/^\/v2/, ''))),
     projects,
-    close: () => new Promise((resolve) => {
+    close: async () => {
       server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+      await Promise.all([new Promise((resolve) => server.close(resolve)), new Promise((resolve) => consoles.close(resolve))]);
+    },
   };
 }
