@@ -5,12 +5,12 @@
 //   core.cjs.cache  V8's code cache for core.cjs, made by a warm-up run here, so that a
 //                command does not compile what it runs (src/cli/code-cache.ts loads both).
 // Both are CommonJS: Node 20 has a code cache for scripts only, and CommonJS spares
-// the start of the ES module loader (~5 ms; bin/ is CommonJS too). Left out of
-// it, and loaded through the entry's import() by the commands that need them: the daemon
-// (dist/src/daemon, whose worker threads are files of their own), conf and ora.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+// the start of the ES module loader (~5 ms; bin/ is CommonJS too). Left out of the
+// core, and loaded through the entry's import() by the commands that need them: the
+// daemon (dist/src/daemon, whose worker threads are files of their own), conf and ora.
+// got and commander are bundled with a few of their imports made lazy (bundle/lazy-deps.mjs).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
