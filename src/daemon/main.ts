@@ -3,8 +3,10 @@ import type { Server } from 'node:http';
 import { PACKAGE_VERSION } from '../version.js';
 import { builtinNodeTypes } from './compute/builtin-types.js';
 import { LocalCompute } from './compute/local-compute.js';
-import { MacByteAllocator } from './compute/nodes/vpcs-node.js';
+import { ComputeResources } from './compute/resources.js';
+import { UdpPortAllocator } from './compute/udp-ports.js';
 import { ConsolePortAllocator } from './compute/vpcs/console-ports.js';
+import { MacByteAllocator } from './compute/vpcs/mac-bytes.js';
 import { readCmdline } from './compute/vpcs/proc-info.js';
 import { ProcessRegistry } from './compute/vpcs/process-registry.js';
 import { reachableHost, type ComputeEndpoint } from './controller/compute-http.js';
@@ -52,15 +54,15 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const processRegistry = new ProcessRegistry(settings.paths.processRegistry(settings.port));
   if (isCompute) await cleanupLeftovers(processRegistry, log);
   const [consoleMin, consoleMax] = settings.consolePortRange;
-  const nodeTypes = builtinNodeTypes({
-    consolePorts: new ConsolePortAllocator({ min: consoleMin, max: consoleMax }),
-    macBytes: new MacByteAllocator(),
-    registry: processRegistry,
-    binary: env.EMUCTL_VPCS_BINARY || undefined,
-  });
+  const nodeTypes = builtinNodeTypes({ registry: processRegistry, binary: env.EMUCTL_VPCS_BINARY || undefined, env });
+  const resources = new ComputeResources(
+    new UdpPortAllocator(settings.udpPortRange, settings.host),
+    new ConsolePortAllocator({ min: consoleMin, max: consoleMax }),
+    new MacByteAllocator(),
+  );
   const dataplane = isCompute ? await createDataplane() : undefined;
   const compute = dataplane
-    ? new LocalCompute({ dataplane, nodeTypes, projectsDir: settings.projectsDir, bindHost: settings.host, udpPortRange: settings.udpPortRange, log })
+    ? new LocalCompute({ dataplane, nodeTypes, projectsDir: settings.projectsDir, bindHost: settings.host, resources, log })
     : undefined;
   const computes = new ComputeRegistry({
     file: isController ? settings.paths.computesFile(settings.port) : undefined,

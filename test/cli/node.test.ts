@@ -10,8 +10,9 @@ import { runNodeConsole } from '../../src/commands/node/console.js';
 import { BufferOutput } from '../../src/render/buffer-output.js';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { cliEnv, removeTempHome, runInProcess, tempHome, type CliResult, assertFails, jsonOf } from './helpers/cli.js';
+import { UUID_TEXT } from '../../src/util/uuid.js';
 
-const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const UUID = UUID_TEXT;
 // Ranges no other test file uses (link.test.ts has 32150-32299 and 26050-26099).
 const PORT_RANGES = { EMUCTL_UDP_PORT_RANGE: '32000-32099', EMUCTL_CONSOLE_PORT_RANGE: '26000-26039' };
 
