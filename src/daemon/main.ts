@@ -89,7 +89,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     log,
     version: PACKAGE_VERSION,
     startedAt,
-    maxBodyBytes: settings.maxBodyBytes,
+    body: { maxBytes: settings.maxBodyBytes, maxDepth: settings.jsonMaxDepth, maxItems: settings.jsonMaxItems },
     auth: settings.auth,
     controller: isController ? { projects, computes, labs, nodes, links, forwardTimeoutMs: settings.forwardTimeoutMs, self: () => selfEndpoint(settings, port) } : undefined,
     compute: compute ? { compute, udpPortRange: settings.udpPortRange, consolePortRange: settings.consolePortRange } : undefined,

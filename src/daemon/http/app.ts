@@ -12,7 +12,7 @@ import { computeNodeRoutes } from './compute/nodes.js';
 import { computeProjectRoutes } from './compute/projects.js';
 import { basicAuth } from './middleware/basic-auth.js';
 import { errorMapper, notFound } from './middleware/errors.js';
-import { jsonBody } from './middleware/json-body.js';
+import { jsonBody, type JsonLimits } from './middleware/json-body.js';
 import { computeRegistryRoutes } from './controller/computes.js';
 import { linkRoutes } from './controller/links.js';
 import { nodeRoutes } from './controller/nodes.js';
@@ -40,7 +40,8 @@ export interface AppDeps {
   log: Logger;
   version: string;
   startedAt: Date;
-  maxBodyBytes: number;
+  /** What a request body may be (bytes, nesting, entries). */
+  body: JsonLimits;
   auth?: { user: string; password: string };
   /** Present when this daemon is a controller. */
   controller?: ControllerDeps;
@@ -55,7 +56,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   if (deps.auth) app.use(basicAuth(deps.auth));
-  app.use(jsonBody(deps.maxBodyBytes));
+  app.use(jsonBody(deps.body));
 
   const router = Router({ strict: false });
   versionRoutes(router, deps);

@@ -16,10 +16,10 @@ export function errorMapper(log: Logger): ErrorRequestHandler {
 
 function toHttp(err: unknown): { status: number; message: string } {
   if (err instanceof DomainError) return { status: err.status, message: err.message };
-  const e = err as { status?: number; statusCode?: number; type?: string; message?: string };
+  const e = err as { status?: number; statusCode?: number; type?: string; message?: string; limit?: number };
   const status = e?.status ?? e?.statusCode;
   // body-parser errors carry a 4xx status and a type.
-  if (e?.type === 'entity.too.large') return { status: 413, message: 'Request body is too large' };
+  if (e?.type === 'entity.too.large') return { status: 413, message: `Request body is too large (the limit is ${e.limit} bytes)` };
   if (typeof status === 'number' && status >= 400 && status < 500) return { status, message: e.message ?? 'Bad request' };
   return { status: 500, message: 'Internal server error' };
 }
