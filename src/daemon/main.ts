@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { PACKAGE_VERSION } from '../version.js';
 import { builtinNodeTypes } from './compute/builtin-types.js';
 import { LocalCompute } from './compute/local-compute.js';
@@ -19,6 +19,8 @@ import { LinkManager } from './controller/links.js';
 import { NodeManager } from './controller/nodes.js';
 import { ProjectManager } from './controller/projects.js';
 import { createApp } from './http/app.js';
+import { StreamSlots } from './http/streams.js';
+import { LogThrottle } from './log-throttle.js';
 import { createLogger, type Logger } from './logger.js';
 import { isProcessAlive, readPidRecord } from '../config/pid-file.js';
 import { removeOwnPidFile, writePidFile } from './pid-file.js';
@@ -85,11 +87,13 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   }
 
   let port = settings.port;
+  const streams = new StreamSlots(settings.maxStreams, log);
   const app = createApp({
     log,
     version: PACKAGE_VERSION,
     startedAt,
     body: { maxBytes: settings.maxBodyBytes, maxDepth: settings.jsonMaxDepth, maxItems: settings.jsonMaxItems },
+    streams,
     auth: settings.auth,
     controller: isController ? { projects, computes, labs, nodes, links, forwardTimeoutMs: settings.forwardTimeoutMs, self: () => selfEndpoint(settings, port) } : undefined,
     compute: compute ? { compute, udpPortRange: settings.udpPortRange, consolePortRange: settings.consolePortRange } : undefined,
@@ -161,10 +165,31 @@ async function cleanupLeftovers(registry: ProcessRegistry, log: Logger): Promise
   for (const r of report.failed) log.error(`could not stop leftover process ${r.pid} (${r.label ?? r.cmdline.join(' ')})`);
 }
 
+/**
+ * Listens with bounds against slow clients: headers and the whole request must arrive in time, idle
+ * keep-alive connections close, and connections beyond the cap are refused (idle ones are closed to
+ * make room), with one log line per window. Answers that stream (pcap, notifications) are not cut:
+ * the request timeout only bounds receiving the request; StreamSlots bounds how many there are.
+ */
 function listen(app: ReturnType<typeof createApp>, settings: DaemonSettings, log: Logger): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(settings.port, settings.host);
-    server.keepAliveTimeout = 65_000;
+    const requestTimeout = settings.requestTimeoutMs;
+    const headersTimeout = Math.min(settings.headersTimeoutMs, requestTimeout);
+    const server = createServer({
+      requestTimeout,
+      headersTimeout,
+      keepAliveTimeout: settings.keepAliveTimeoutMs,
+      // How often the timeouts above are checked (Node's default, 30 s, would let them overrun by that much).
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(headersTimeout / 4))),
+    }, app);
+    server.maxConnections = settings.maxConnections;
+    const throttle = new LogThrottle(10_000);
+    server.on('drop', (data?: { remoteAddress?: string }) => {
+      server.closeIdleConnections();
+      const { log: report, held } = throttle.pass('cap');
+      if (report) log.warn(`connection cap reached: ${settings.maxConnections} connections open (max_connections); refusing new ones, e.g. from ${data?.remoteAddress ?? 'an unknown address'}${held ? ` (${held} refused since the last report)` : ''}`);
+    });
+    server.listen(settings.port, settings.host);
     server.once('listening', () => resolve(server));
     server.once('error', (err: NodeJS.ErrnoException) => {
       const where = `${settings.host}:${settings.port}`;

@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { InvalidError } from '../errors.js';
+import { failpoint } from '../failpoints.js';
 
 /** The longest file name Linux file systems take, in bytes (NAME_MAX). */
 export const MAX_FILE_NAME_BYTES = 255;
@@ -48,6 +49,7 @@ export function followFile(path: string, state: () => Promise<CaptureState>): Re
         if (bytesRead > 0) {
           position += bytesRead;
           if (!out.write(Buffer.from(chunk.subarray(0, bytesRead)))) await new Promise((r) => out.once('drain', r).once('close', r));
+          failpoint('pcap.follow.after-data');
           continue;
         }
         if (now === 'stopped') break;

@@ -13,6 +13,7 @@ import { computeProjectRoutes } from './compute/projects.js';
 import { basicAuth } from './middleware/basic-auth.js';
 import { errorMapper, notFound } from './middleware/errors.js';
 import { jsonBody, type JsonLimits } from './middleware/json-body.js';
+import type { StreamSlots } from './streams.js';
 import { computeRegistryRoutes } from './controller/computes.js';
 import { linkRoutes } from './controller/links.js';
 import { nodeRoutes } from './controller/nodes.js';
@@ -42,6 +43,8 @@ export interface AppDeps {
   startedAt: Date;
   /** What a request body may be (bytes, nesting, entries). */
   body: JsonLimits;
+  /** Slots for long-lived answers (pcap, notifications), shared by every route that streams. */
+  streams: StreamSlots;
   auth?: { user: string; password: string };
   /** Present when this daemon is a controller. */
   controller?: ControllerDeps;
@@ -63,13 +66,13 @@ export function createApp(deps: AppDeps): Express {
   if (deps.compute) {
     computeHostRoutes(router, { ...deps.compute, version: deps.version });
     computeProjectRoutes(router, deps.compute);
-    computeNodeRoutes(router, deps.compute);
+    computeNodeRoutes(router, { ...deps.compute, streams: deps.streams, log: deps.log });
   }
   if (deps.controller) {
     projectRoutes(router, deps.controller);
     computeRegistryRoutes(router, deps.controller);
     nodeRoutes(router, deps.controller);
-    linkRoutes(router, deps.controller);
+    linkRoutes(router, { ...deps.controller, streams: deps.streams, log: deps.log });
   }
   app.use(router);
   app.use(notFound(router));

@@ -1,5 +1,5 @@
 import type { Request, Response, NextFunction, ErrorRequestHandler, Router } from 'express';
-import { DomainError } from '../../errors.js';
+import { DomainError, TooManyRequestsError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { templatesOf } from '../route.js';
 
@@ -10,6 +10,7 @@ export function errorMapper(log: Logger): ErrorRequestHandler {
     if (status >= 500 && !(err instanceof DomainError)) log.error(`${req.method} ${req.originalUrl}: ${(err as Error)?.stack ?? String(err)}`);
     else log.debug(`${req.method} ${req.originalUrl} -> ${status} ${message}`);
     if (res.headersSent) return void res.destroy();
+    if (err instanceof TooManyRequestsError) res.setHeader('Retry-After', String(err.retryAfterSeconds));
     res.status(status).json({ message, status });
   };
 }
