@@ -11,6 +11,7 @@ import { computeHostRoutes } from './compute/host.js';
 import { computeNodeRoutes } from './compute/nodes.js';
 import { computeProjectRoutes } from './compute/projects.js';
 import { basicAuth } from './middleware/basic-auth.js';
+import type { LoginBackoff } from './middleware/login-failures.js';
 import { errorMapper, notFound } from './middleware/errors.js';
 import { jsonBody, type JsonLimits } from './middleware/json-body.js';
 import type { StreamSlots } from './streams.js';
@@ -46,6 +47,8 @@ export interface AppDeps {
   /** Slots for long-lived answers (pcap, notifications), shared by every route that streams. */
   streams: StreamSlots;
   auth?: { user: string; password: string };
+  /** How long an address that sent wrong passwords must wait. */
+  loginBackoff: LoginBackoff;
   /** Present when this daemon is a controller. */
   controller?: ControllerDeps;
   /** Present when this daemon is a compute. */
@@ -58,7 +61,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
-  if (deps.auth) app.use(basicAuth(deps.auth));
+  if (deps.auth) app.use(basicAuth(deps.auth, deps.loginBackoff, deps.log));
   app.use(jsonBody(deps.body));
 
   const router = Router({ strict: false });
