@@ -22,7 +22,7 @@ import { createApp } from './http/app.js';
 import { StreamSlots } from './http/streams.js';
 import { LogThrottle } from './log-throttle.js';
 import { createLogger, type Logger } from './logger.js';
-import { isProcessAlive, readPidRecord } from '../config/pid-file.js';
+import { ownPidRecord, readPidRecord, recordedProcess } from '../config/pid-file.js';
 import { removeOwnPidFile, writePidFile } from './pid-file.js';
 import { resolveSettings, type DaemonFlags, type DaemonSettings } from './settings.js';
 
@@ -105,7 +105,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   computes.setLocalPort(port);
   const url = `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${port}`;
   const pidFile = settings.paths.pidFile(port);
-  await writePidFile(pidFile, { pid: process.pid, url, startedAt: startedAt.toISOString() });
+  await writePidFile(pidFile, ownPidRecord(url, startedAt.toISOString()));
   log.info(`emuctl daemon ${PACKAGE_VERSION} (${settings.role}) listening on ${url}, projects in ${settings.projectsDir}`);
 
   let resolveClosed!: () => void;
@@ -149,8 +149,9 @@ function selfEndpoint(settings: DaemonSettings, port: number): ComputeEndpoint {
 async function refuseIfRunning(settings: DaemonSettings): Promise<void> {
   if (settings.port === 0) return;
   const record = readPidRecord(settings.paths.pidFile(settings.port));
-  if (record && record.pid !== process.pid && isProcessAlive(record.pid) && isNodeProcess(record.pid)) {
-    throw new Error(`an emuctl daemon (pid ${record.pid}) already serves ${record.url}`);
+  const running = record && record.pid !== process.pid ? recordedProcess(record) : 'gone';
+  if (running === 'daemon' || (running === 'unverified' && isNodeProcess(record!.pid))) {
+    throw new Error(`an emuctl daemon (pid ${record!.pid}) already serves ${record!.url}`);
   }
 }
 
