@@ -1,8 +1,14 @@
 // Runs every compiled *.test.js under dist/test with node's test runner
 // (a bare directory would also run helpers and fixtures, which are not tests).
-import { readdirSync } from 'node:fs';
+// A skipped (or todo) test fails the run unless scripts/allowed-skips.json lists it by name, with a
+// reason: CI cannot see a skip, so a missing tool must not quietly turn a test off.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
 
 function testFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -18,5 +24,34 @@ if (files.length === 0) {
   console.error('no test files found: run `npm run build` first');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--test', ...files], { stdio: 'inherit' });
+
+const scratch = mkdtempSync(join(tmpdir(), 'emuctl-test-run-'));
+const skipsFile = join(scratch, 'skips.jsonl');
+const reporter = process.stdout.isTTY ? 'spec' : 'tap';
+const result = spawnSync(process.execPath, [
+  '--test',
+  `--test-reporter=${reporter}`, '--test-reporter-destination=stdout',
+  `--test-reporter=${join(here, 'skip-reporter.mjs')}`, `--test-reporter-destination=${skipsFile}`,
+  ...files,
+], { stdio: 'inherit' });
+
+let skips = [];
+try {
+  skips = readFileSync(skipsFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+} catch {
+  // no skip was reported
+}
+rmSync(scratch, { recursive: true, force: true });
+
+const allowed = new Map(JSON.parse(readFileSync(join(here, 'allowed-skips.json'), 'utf8')).map((entry) => [entry.name, entry.reason]));
+const refused = skips.filter((s) => !allowed.has(s.name));
+for (const s of skips) {
+  const where = s.file ? ` (${s.file})` : '';
+  if (allowed.has(s.name)) console.error(`allowed ${s.kind}: ${s.name}${where}: ${s.reason} [listed: ${allowed.get(s.name)}]`);
+  else console.error(`${s.kind} not allowed: ${s.name}${where}: ${s.reason}`);
+}
+if (refused.length) {
+  console.error(`${refused.length} test(s) did not run: install what they need (bash scripts/setup.sh) or list them in scripts/allowed-skips.json with a reason`);
+  process.exit(1);
+}
 process.exit(result.status ?? 1);

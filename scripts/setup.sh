@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Installs what emuctl needs on a fresh Debian machine, then builds it:
-# Debian packages (vpcs end hosts, tcpdump for BPF filters, tshark for tests),
+# Installs what emuctl and its tests need on a fresh Debian machine, then builds it:
+# Debian packages (vpcs end hosts, tcpdump for BPF filters, tshark and groff for tests),
 # the npm packages from the lock file, and the TypeScript build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(vpcs tcpdump tshark)
+# command:package — every tool the daemon or the test suite runs (the test runner fails on skips).
+tools=(vpcs:vpcs tcpdump:tcpdump tshark:tshark groff:groff-base)
 missing=()
-for cmd in "${packages[@]}"; do
-  command -v "$cmd" >/dev/null 2>&1 || missing+=("$cmd")
+for tool in "${tools[@]}"; do
+  command -v "${tool%%:*}" >/dev/null 2>&1 || missing+=("${tool##*:}")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""

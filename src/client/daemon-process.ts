@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { OperationError, UsageError } from './errors.js';
-import { isProcessAlive } from '../config/pid-file.js';
+import type { ProcessIdentity } from '../util/proc-info.js';
+import { signalIfSame, waitUntilGone } from '../util/process-termination.js';
 
 /** Polls `check` every `intervalMs` until it returns a value other than undefined, or `timeoutMs` passes. */
 export async function pollUntil<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs: number, intervalMs = 100): Promise<T | undefined> {
@@ -15,20 +16,15 @@ export async function pollUntil<T>(check: () => Promise<T | undefined> | T | und
   }
 }
 
-/** Sends SIGTERM and waits for the exit; after `timeoutMs`, SIGKILL. Says which one ended it. */
-export async function terminate(pid: number, timeoutMs: number): Promise<'stopped' | 'killed' | 'gone'> {
-  try {
-    process.kill(pid, 'SIGTERM');
-  } catch {
-    return 'gone';
-  }
-  if (await pollUntil(() => (isProcessAlive(pid) ? undefined : true), timeoutMs)) return 'stopped';
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    return 'stopped';
-  }
-  await pollUntil(() => (isProcessAlive(pid) ? undefined : true), 5000);
+/**
+ * Sends SIGTERM and waits for the exit; after `timeoutMs`, SIGKILL. Each signal goes only to the same
+ * process (pid, start time and command line still match), never to one that reused the pid. Says which one ended it.
+ */
+export async function terminate(daemon: ProcessIdentity, timeoutMs: number): Promise<'stopped' | 'killed' | 'gone'> {
+  if (!signalIfSame(daemon, 'SIGTERM')) return 'gone';
+  if (await waitUntilGone([daemon], timeoutMs)) return 'stopped';
+  if (!signalIfSame(daemon, 'SIGKILL')) return 'stopped';
+  await waitUntilGone([daemon], 5000);
   return 'killed';
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
 import { OperationError, UnreachableError } from './errors.js';
+import { AsyncLock } from '../util/async-lock.js';
 import { TelnetFilter } from './telnet-filter.js';
 
 /** A VPCS telnet console, one command at a time. */
@@ -30,7 +31,7 @@ class VpcsConsoleConnection implements VpcsConsole {
   name = '';
   private buffer = '';
   private waiter?: Waiter;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly commands = new AsyncLock();
   private synced = false;
   private closed?: Error;
   private readonly telnet = new TelnetFilter();
@@ -51,9 +52,7 @@ class VpcsConsoleConnection implements VpcsConsole {
       if (!this.synced) await this.sync(timeoutMs);
       return this.exchange(command, timeoutMs);
     };
-    const result = this.queue.then(task, task);
-    this.queue = result.catch(() => undefined);
-    return result;
+    return this.commands.run(task);
   }
 
   close(): void {

@@ -25,7 +25,9 @@ export function pathsUnder(home: string) {
     daemonConfig: join(home, 'daemon.json'),
     /** Registered computes of a controller listening on `port` (mode 0600: holds passwords). */
     computesFile: (port: number) => join(home, 'state', `computes-${port}.json`),
-    /** Pid file of the daemon listening on `port`: JSON {pid, url, startedAt}. */
+    /** Where pid files and process registries live. */
+    runDir: join(home, 'run'),
+    /** Pid file of the daemon listening on `port`: JSON {pid, url, startedAt, startTime, cmdline}. */
     pidFile: (port: number) => join(home, 'run', `daemon-${port}.pid`),
     /** Log file of a detached daemon listening on `port`. */
     logFile: (port: number) => join(home, 'log', `daemon-${port}.log`),

@@ -32,6 +32,19 @@ export class PayloadTooLargeError extends DomainError {
   readonly status = 413;
 }
 
+/** The client must slow down: too many failed logins from its address (429, with Retry-After). */
+export class TooManyRequestsError extends DomainError {
+  readonly status = 429;
+  constructor(message: string, readonly retryAfterSeconds: number) {
+    super(message);
+  }
+}
+
+/** The daemon cannot take this now, e.g. every slot for long-lived streams is in use (503). */
+export class UnavailableError extends DomainError {
+  readonly status = 503;
+}
+
 /** A remote compute answered badly or could not be reached (502). */
 export class BadGatewayError extends DomainError {
   readonly status = 502;

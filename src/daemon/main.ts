@@ -1,11 +1,13 @@
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { PACKAGE_VERSION } from '../version.js';
 import { builtinNodeTypes } from './compute/builtin-types.js';
 import { LocalCompute } from './compute/local-compute.js';
-import { MacByteAllocator } from './compute/nodes/vpcs-node.js';
+import { ComputeResources } from './compute/resources.js';
+import { UdpPortAllocator } from './compute/udp-ports.js';
 import { ConsolePortAllocator } from './compute/vpcs/console-ports.js';
-import { readCmdline } from './compute/vpcs/proc-info.js';
+import { MacByteAllocator } from './compute/vpcs/mac-bytes.js';
+import { readCmdline } from '../util/proc-info.js';
 import { ProcessRegistry } from './compute/vpcs/process-registry.js';
 import { reachableHost, type ComputeEndpoint } from './controller/compute-http.js';
 import { ComputeRegistry } from './controller/computes.js';
@@ -17,8 +19,10 @@ import { LinkManager } from './controller/links.js';
 import { NodeManager } from './controller/nodes.js';
 import { ProjectManager } from './controller/projects.js';
 import { createApp } from './http/app.js';
+import { StreamSlots } from './http/streams.js';
+import { LogThrottle } from './log-throttle.js';
 import { createLogger, type Logger } from './logger.js';
-import { isProcessAlive, readPidRecord } from '../config/pid-file.js';
+import { ownPidRecord, readPidRecord, recordedProcess } from '../config/pid-file.js';
 import { removeOwnPidFile, writePidFile } from './pid-file.js';
 import { resolveSettings, type DaemonFlags, type DaemonSettings } from './settings.js';
 
@@ -52,15 +56,15 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const processRegistry = new ProcessRegistry(settings.paths.processRegistry(settings.port));
   if (isCompute) await cleanupLeftovers(processRegistry, log);
   const [consoleMin, consoleMax] = settings.consolePortRange;
-  const nodeTypes = builtinNodeTypes({
-    consolePorts: new ConsolePortAllocator({ min: consoleMin, max: consoleMax }),
-    macBytes: new MacByteAllocator(),
-    registry: processRegistry,
-    binary: env.EMUCTL_VPCS_BINARY || undefined,
-  });
+  const nodeTypes = builtinNodeTypes({ registry: processRegistry, binary: env.EMUCTL_VPCS_BINARY || undefined, env });
+  const resources = new ComputeResources(
+    new UdpPortAllocator(settings.udpPortRange, settings.host),
+    new ConsolePortAllocator({ min: consoleMin, max: consoleMax }),
+    new MacByteAllocator(),
+  );
   const dataplane = isCompute ? await createDataplane() : undefined;
   const compute = dataplane
-    ? new LocalCompute({ dataplane, nodeTypes, projectsDir: settings.projectsDir, bindHost: settings.host, udpPortRange: settings.udpPortRange, log })
+    ? new LocalCompute({ dataplane, nodeTypes, projectsDir: settings.projectsDir, bindHost: settings.host, resources, log })
     : undefined;
   const computes = new ComputeRegistry({
     file: isController ? settings.paths.computesFile(settings.port) : undefined,
@@ -83,12 +87,15 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   }
 
   let port = settings.port;
+  const streams = new StreamSlots(settings.maxStreams, log);
   const app = createApp({
     log,
     version: PACKAGE_VERSION,
     startedAt,
-    maxBodyBytes: settings.maxBodyBytes,
+    body: { maxBytes: settings.maxBodyBytes, maxDepth: settings.jsonMaxDepth, maxItems: settings.jsonMaxItems },
+    streams,
     auth: settings.auth,
+    loginBackoff: { maxFailures: settings.authMaxFailures, backoffMs: settings.authBackoffMs },
     controller: isController ? { projects, computes, labs, nodes, links, forwardTimeoutMs: settings.forwardTimeoutMs, self: () => selfEndpoint(settings, port) } : undefined,
     compute: compute ? { compute, udpPortRange: settings.udpPortRange, consolePortRange: settings.consolePortRange } : undefined,
   });
@@ -98,7 +105,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   computes.setLocalPort(port);
   const url = `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${port}`;
   const pidFile = settings.paths.pidFile(port);
-  await writePidFile(pidFile, { pid: process.pid, url, startedAt: startedAt.toISOString() });
+  await writePidFile(pidFile, ownPidRecord(url, startedAt.toISOString()));
 
   let resolveClosed!: () => void;
   const closed = new Promise<void>((r) => (resolveClosed = r));
@@ -143,8 +150,9 @@ function selfEndpoint(settings: DaemonSettings, port: number): ComputeEndpoint {
 async function refuseIfRunning(settings: DaemonSettings): Promise<void> {
   if (settings.port === 0) return;
   const record = readPidRecord(settings.paths.pidFile(settings.port));
-  if (record && record.pid !== process.pid && isProcessAlive(record.pid) && isNodeProcess(record.pid)) {
-    throw new Error(`an emuctl daemon (pid ${record.pid}) already serves ${record.url}`);
+  const running = record && record.pid !== process.pid ? recordedProcess(record) : 'gone';
+  if (running === 'daemon' || (running === 'unverified' && isNodeProcess(record!.pid))) {
+    throw new Error(`an emuctl daemon (pid ${record!.pid}) already serves ${record!.url}`);
   }
 }
 
@@ -160,10 +168,31 @@ async function cleanupLeftovers(registry: ProcessRegistry, log: Logger): Promise
   for (const r of report.failed) log.error(`could not stop leftover process ${r.pid} (${r.label ?? r.cmdline.join(' ')})`);
 }
 
+/**
+ * Listens with bounds against slow clients: headers and the whole request must arrive in time, idle
+ * keep-alive connections close, and connections beyond the cap are refused (idle ones are closed to
+ * make room), with one log line per window. Answers that stream (pcap, notifications) are not cut:
+ * the request timeout only bounds receiving the request; StreamSlots bounds how many there are.
+ */
 function listen(app: ReturnType<typeof createApp>, settings: DaemonSettings, log: Logger): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(settings.port, settings.host);
-    server.keepAliveTimeout = 65_000;
+    const requestTimeout = settings.requestTimeoutMs;
+    const headersTimeout = Math.min(settings.headersTimeoutMs, requestTimeout);
+    const server = createServer({
+      requestTimeout,
+      headersTimeout,
+      keepAliveTimeout: settings.keepAliveTimeoutMs,
+      // How often the timeouts above are checked (Node's default, 30 s, would let them overrun by that much).
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(headersTimeout / 4))),
+    }, app);
+    server.maxConnections = settings.maxConnections;
+    const throttle = new LogThrottle(10_000);
+    server.on('drop', (data?: { remoteAddress?: string }) => {
+      server.closeIdleConnections();
+      const { log: report, held } = throttle.pass('cap');
+      if (report) log.warn(`connection cap reached: ${settings.maxConnections} connections open (max_connections); refusing new ones, e.g. from ${data?.remoteAddress ?? 'an unknown address'}${held ? ` (${held} refused since the last report)` : ''}`);
+    });
+    server.listen(settings.port, settings.host);
     server.once('listening', () => resolve(server));
     server.once('error', (err: NodeJS.ErrnoException) => {
       const where = `${settings.host}:${settings.port}`;

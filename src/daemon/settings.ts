@@ -4,8 +4,9 @@ import { emuctlPaths, type EmuctlPaths } from '../config/paths.js';
 import { InvalidError } from './errors.js';
 
 export type DaemonRole = 'both' | 'controller' | 'compute';
+export type PortRange = [number, number];
 
-/** Command-line flags of `emuctl daemon run|start`; every field optional. */
+/** The settings a flag can give (the CLI exposes some; tests and embedders may give any). */
 export interface DaemonFlags {
   host?: string;
   port?: number;
@@ -16,6 +17,19 @@ export interface DaemonFlags {
   debug?: boolean;
   logFile?: string;
   role?: DaemonRole;
+  maxBodyBytes?: number;
+  jsonMaxDepth?: number;
+  jsonMaxItems?: number;
+  udpPortRange?: PortRange;
+  consolePortRange?: PortRange;
+  forwardTimeoutMs?: number;
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  keepAliveTimeoutMs?: number;
+  maxConnections?: number;
+  maxStreams?: number;
+  authMaxFailures?: number;
+  authBackoffMs?: number;
 }
 
 export type SettingSource = 'flag' | 'env' | 'file' | 'default';
@@ -30,58 +44,156 @@ export interface DaemonSettings {
   auth?: { user: string; password: string };
   /** Request body size limit in bytes. */
   maxBodyBytes: number;
+  /** How deep a JSON body may nest. */
+  jsonMaxDepth: number;
+  /** How many items a JSON array, or keys a JSON object, may hold. */
+  jsonMaxItems: number;
   /** UDP tunnel ports handed out by /ports/udp. */
-  udpPortRange: [number, number];
+  udpPortRange: PortRange;
   /** TCP console ports for VPCS. */
-  consolePortRange: [number, number];
+  consolePortRange: PortRange;
   /** How long a forwarded call to a remote compute may take. */
   forwardTimeoutMs: number;
+  /** How long a client may take to send the request headers. */
+  headersTimeoutMs: number;
+  /** How long a client may take to send a whole request (long-lived streams are exempt once answered). */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open. */
+  keepAliveTimeoutMs: number;
+  /** Open connections at most; more are refused (and logged). */
+  maxConnections: number;
+  /** Long-lived streams (pcap, notifications) open at once at most. */
+  maxStreams: number;
+  /** Wrong passwords from one address before it must wait (429). */
+  authMaxFailures: number;
+  /** First wait after too many wrong passwords; it doubles on each further round. */
+  authBackoffMs: number;
   paths: EmuctlPaths;
-  /** Where each setting came from. */
+  /** Where each setting came from, for every key of the settings. */
   sources: Record<string, SettingSource>;
 }
 
-const FILE_KEYS = ['host', 'port', 'projects_dir', 'auth_user', 'auth_password', 'role', 'debug', 'log_file',
-  'max_body_bytes', 'udp_port_range', 'console_port_range', 'forward_timeout_ms'];
+/** How one kind of value is read from the environment (text) and from the config file (JSON). */
+interface ValueKind<T> {
+  fromEnv(text: string, where: string): T;
+  fromFile(value: unknown, where: string): T;
+}
 
-/** Resolves the daemon settings: flags > environment (EMUCTL_*) > config file > defaults. */
+const TEXT: ValueKind<string> = {
+  fromEnv: (text) => text,
+  fromFile: (value, where) => {
+    if (typeof value !== 'string') throw new InvalidError(`${where} must be a string`);
+    return value;
+  },
+};
+
+const INTEGER: ValueKind<number> = {
+  fromEnv: (text, where) => {
+    if (!/^\d+$/.test(text)) throw new InvalidError(`${where} must be a number, not '${text}'`);
+    return Number(text);
+  },
+  fromFile: (value, where) => {
+    if (typeof value !== 'number' || !Number.isInteger(value)) throw new InvalidError(`${where} must be an integer`);
+    return value;
+  },
+};
+
+const BOOLEAN: ValueKind<boolean> = {
+  fromEnv: (text) => text !== '0' && text.toLowerCase() !== 'false',
+  fromFile: (value, where) => {
+    if (typeof value !== 'boolean') throw new InvalidError(`${where} must be true or false`);
+    return value;
+  },
+};
+
+const RANGE: ValueKind<PortRange> = {
+  fromEnv: (text, where) => {
+    const m = /^(\d+)-(\d+)$/.exec(text);
+    if (!m) throw new InvalidError(`${where} '${text}' must look like 10000-20000`);
+    return checkRange([Number(m[1]), Number(m[2])], where);
+  },
+  fromFile: (value, where) => {
+    if (!Array.isArray(value) || value.length !== 2 || !value.every((n) => Number.isInteger(n))) throw new InvalidError(`${where} must be [first, last]`);
+    return checkRange([value[0], value[1]], where);
+  },
+};
+
+/** One setting: its environment variable, config file key, kind and default. */
+interface SettingSpec<T> {
+  env: string;
+  file: string;
+  kind: ValueKind<T>;
+  fallback: T;
+  check?: (value: T, where: string) => void;
+}
+
+const positive = (value: number, where: string) => {
+  if (value < 1) throw new InvalidError(`${where} must be at least 1`);
+};
+
+/** Every setting but the ones with special handling (auth password, projects dir default, port). */
+const SPECS = {
+  host: { env: 'EMUCTL_HOST', file: 'host', kind: TEXT, fallback: '127.0.0.1' },
+  role: { env: 'EMUCTL_ROLE', file: 'role', kind: TEXT as ValueKind<DaemonRole>, fallback: 'both' as DaemonRole, check: checkRole },
+  debug: { env: 'EMUCTL_DEBUG', file: 'debug', kind: BOOLEAN, fallback: false },
+  maxBodyBytes: { env: 'EMUCTL_MAX_BODY_BYTES', file: 'max_body_bytes', kind: INTEGER, fallback: 1024 * 1024, check: positive },
+  jsonMaxDepth: { env: 'EMUCTL_JSON_MAX_DEPTH', file: 'json_max_depth', kind: INTEGER, fallback: 64, check: positive },
+  jsonMaxItems: { env: 'EMUCTL_JSON_MAX_ITEMS', file: 'json_max_items', kind: INTEGER, fallback: 10_000, check: positive },
+  udpPortRange: { env: 'EMUCTL_UDP_PORT_RANGE', file: 'udp_port_range', kind: RANGE, fallback: [10000, 20000] as PortRange },
+  consolePortRange: { env: 'EMUCTL_CONSOLE_PORT_RANGE', file: 'console_port_range', kind: RANGE, fallback: [5000, 10000] as PortRange },
+  forwardTimeoutMs: { env: 'EMUCTL_FORWARD_TIMEOUT_MS', file: 'forward_timeout_ms', kind: INTEGER, fallback: 30_000, check: positive },
+  headersTimeoutMs: { env: 'EMUCTL_HEADERS_TIMEOUT_MS', file: 'headers_timeout_ms', kind: INTEGER, fallback: 10_000, check: positive },
+  requestTimeoutMs: { env: 'EMUCTL_REQUEST_TIMEOUT_MS', file: 'request_timeout_ms', kind: INTEGER, fallback: 30_000, check: positive },
+  keepAliveTimeoutMs: { env: 'EMUCTL_KEEP_ALIVE_TIMEOUT_MS', file: 'keep_alive_timeout_ms', kind: INTEGER, fallback: 65_000, check: positive },
+  maxConnections: { env: 'EMUCTL_MAX_CONNECTIONS', file: 'max_connections', kind: INTEGER, fallback: 1000, check: positive },
+  maxStreams: { env: 'EMUCTL_MAX_STREAMS', file: 'max_streams', kind: INTEGER, fallback: 100, check: positive },
+  authMaxFailures: { env: 'EMUCTL_AUTH_MAX_FAILURES', file: 'auth_max_failures', kind: INTEGER, fallback: 10, check: positive },
+  authBackoffMs: { env: 'EMUCTL_AUTH_BACKOFF_MS', file: 'auth_backoff_ms', kind: INTEGER, fallback: 1000, check: positive },
+};
+
+/** Config file keys, for the unknown-key check. */
+const FILE_KEYS = ['port', 'projects_dir', 'auth_user', 'auth_password', 'log_file', ...Object.values(SPECS).map((s) => s.file)];
+
+/** Resolves the daemon settings: flags > environment (EMUCTL_*) > config file > defaults, the same way for every setting. */
 export async function resolveSettings(flags: DaemonFlags, env: NodeJS.ProcessEnv = process.env): Promise<DaemonSettings> {
   const paths = emuctlPaths(env);
   const file = await readConfigFile(flags.config ?? env.EMUCTL_CONFIG, paths.daemonConfig);
   const sources: Record<string, SettingSource> = {};
-  const pick = <T>(name: string, flag: T | undefined, envValue: T | undefined, fileValue: T | undefined, fallback: T): T => {
+
+  const resolve = <T>(name: string, flag: T | undefined, spec: SettingSpec<T>): T => {
+    const value = pick(name, flag, spec);
+    spec.check?.(value, sources[name] === 'env' ? spec.env : sources[name] === 'file' ? `config file: ${spec.file}` : name);
+    return value;
+  };
+  const pick = <T>(name: string, flag: T | undefined, spec: SettingSpec<T>): T => {
     if (flag !== undefined) return (sources[name] = 'flag'), flag;
-    if (envValue !== undefined) return (sources[name] = 'env'), envValue;
-    if (fileValue !== undefined) return (sources[name] = 'file'), fileValue;
+    const fromEnv = env[spec.env];
+    if (fromEnv !== undefined && fromEnv !== '') return (sources[name] = 'env'), spec.kind.fromEnv(fromEnv, spec.env);
+    if (file[spec.file] !== undefined) return (sources[name] = 'file'), spec.kind.fromFile(file[spec.file], `config file: ${spec.file}`);
     sources[name] = 'default';
-    return fallback;
+    return spec.fallback;
   };
 
-  const host = pick('host', flags.host, env.EMUCTL_HOST || undefined, asString(file, 'host'), '127.0.0.1');
-  const port = parsePort(pick('port', flags.port, envNumber(env, 'EMUCTL_PORT'), asNumber(file, 'port'), 3080), 'port', true);
-  const projectsDir = pick('projectsDir', flags.projectsDir, env.EMUCTL_PROJECTS_DIR || undefined, asString(file, 'projects_dir'), paths.projectsDir);
-  const role = pick<DaemonRole>('role', flags.role, (env.EMUCTL_ROLE as DaemonRole) || undefined, asString(file, 'role') as DaemonRole | undefined, 'both');
-  if (!['both', 'controller', 'compute'].includes(role)) throw new InvalidError(`role must be both, controller or compute, not '${role}'`);
-  const debug = pick('debug', flags.debug || undefined, env.EMUCTL_DEBUG ? env.EMUCTL_DEBUG !== '0' : undefined, file.debug as boolean | undefined, false);
-  const logFile = pick<string | undefined>('logFile', flags.logFile, env.EMUCTL_LOG_FILE || undefined, asString(file, 'log_file'), undefined);
-
-  const authUser = pick<string | undefined>('authUser', flags.authUser, env.EMUCTL_AUTH_USER || undefined, asString(file, 'auth_user'), undefined);
+  const port = resolve('port', flags.port, { env: 'EMUCTL_PORT', file: 'port', kind: INTEGER, fallback: 3080, check: checkPort });
+  const projectsDir = resolve('projectsDir', flags.projectsDir, { env: 'EMUCTL_PROJECTS_DIR', file: 'projects_dir', kind: TEXT, fallback: paths.projectsDir });
+  const logFile = resolve<string | undefined>('logFile', flags.logFile, { env: 'EMUCTL_LOG_FILE', file: 'log_file', kind: TEXT, fallback: undefined });
+  const authUser = resolve<string | undefined>('authUser', flags.authUser, { env: 'EMUCTL_AUTH_USER', file: 'auth_user', kind: TEXT, fallback: undefined });
   const passwordFromFlag = flags.authPasswordFile ? (await readFile(flags.authPasswordFile, 'utf8')).replace(/\r?\n$/, '') : undefined;
-  const authPassword = pick<string | undefined>('authPassword', passwordFromFlag, env.EMUCTL_AUTH_PASSWORD, asString(file, 'auth_password'), undefined);
+  const authPassword = resolve<string | undefined>('authPassword', passwordFromFlag, { env: 'EMUCTL_AUTH_PASSWORD', file: 'auth_password', kind: TEXT, fallback: undefined });
   if (authPassword !== undefined && !authUser) throw new InvalidError('an auth password is set but no auth user');
 
+  const settings = {} as Record<keyof typeof SPECS, unknown>;
+  for (const [name, spec] of Object.entries(SPECS) as [keyof typeof SPECS, SettingSpec<unknown>][]) {
+    const flag = name === 'debug' ? flags.debug || undefined : flags[name];
+    settings[name] = resolve(name, flag, spec);
+  }
+
   return {
-    host,
+    ...(settings as Pick<DaemonSettings, keyof typeof SPECS>),
     port,
     projectsDir,
-    role,
-    debug,
     logFile,
     auth: authUser ? { user: authUser, password: authPassword ?? '' } : undefined,
-    maxBodyBytes: asNumber(file, 'max_body_bytes') ?? 1024 * 1024,
-    udpPortRange: asRange(file, 'udp_port_range') ?? rangeFromEnv(env.EMUCTL_UDP_PORT_RANGE) ?? [10000, 20000],
-    consolePortRange: asRange(file, 'console_port_range') ?? rangeFromEnv(env.EMUCTL_CONSOLE_PORT_RANGE) ?? [5000, 10000],
-    forwardTimeoutMs: envNumber(env, 'EMUCTL_FORWARD_TIMEOUT_MS') ?? asNumber(file, 'forward_timeout_ms') ?? 30_000,
     paths,
     sources,
   };
@@ -102,47 +214,15 @@ async function readConfigFile(explicit: string | undefined, fallback: string): P
   return parsed as Record<string, unknown>;
 }
 
-function asString(file: Record<string, unknown>, key: string): string | undefined {
-  const v = file[key];
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string') throw new InvalidError(`config file: ${key} must be a string`);
-  return v;
-}
-
-function asNumber(file: Record<string, unknown>, key: string): number | undefined {
-  const v = file[key];
-  if (v === undefined) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v)) throw new InvalidError(`config file: ${key} must be an integer`);
-  return v;
-}
-
-function asRange(file: Record<string, unknown>, key: string): [number, number] | undefined {
-  const v = file[key];
-  if (v === undefined) return undefined;
-  if (!Array.isArray(v) || v.length !== 2 || !v.every((n) => Number.isInteger(n))) throw new InvalidError(`config file: ${key} must be [first, last]`);
-  return checkRange([v[0], v[1]], key);
-}
-
-function rangeFromEnv(value: string | undefined): [number, number] | undefined {
-  if (!value) return undefined;
-  const m = /^(\d+)-(\d+)$/.exec(value);
-  if (!m) throw new InvalidError(`port range '${value}' must look like 10000-20000`);
-  return checkRange([Number(m[1]), Number(m[2])], 'port range');
-}
-
-function checkRange([first, last]: [number, number], what: string): [number, number] {
+function checkRange([first, last]: PortRange, what: string): PortRange {
   if (first < 1 || last > 65535 || first > last) throw new InvalidError(`${what} ${first}-${last} is not a valid port range`);
   return [first, last];
 }
 
-function envNumber(env: NodeJS.ProcessEnv, key: string): number | undefined {
-  const v = env[key];
-  if (v === undefined || v === '') return undefined;
-  if (!/^\d+$/.test(v)) throw new InvalidError(`${key} must be a number, not '${v}'`);
-  return Number(v);
+function checkPort(port: number, what: string): void {
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidError(`${what} ${port} is out of range 1-65535 (0: any free port)`);
 }
 
-function parsePort(port: number, what: string, allowZero = false): number {
-  if (!Number.isInteger(port) || port < (allowZero ? 0 : 1) || port > 65535) throw new InvalidError(`${what} ${port} is out of range 1-65535`);
-  return port;
+function checkRole(role: string): void {
+  if (!['both', 'controller', 'compute'].includes(role)) throw new InvalidError(`role must be both, controller or compute, not '${role}'`);
 }

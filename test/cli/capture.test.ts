@@ -232,8 +232,8 @@ describe('capture commands on a link between two switches', () => {
 
     const file = join(dir, 'follow.pcap');
     const pull = spawnCli('capture', 'pull', 'SW1:0-SW2:0', '--follow', '-o', file);
-    await waitFor('the download to start', () => readdirSync(dir).some((name) => name.startsWith('.follow.pcap.')));
-    await new Promise((r) => setTimeout(r, 300));
+    const partial = () => readdirSync(dir).find((name) => name.startsWith('.follow.pcap.'));
+    await waitFor('the pcap header in the download', () => { const p = partial(); return !!p && statSync(join(dir, p)).size >= 24; });
     pull.child.kill('SIGINT');
     assert.equal(await pull.exited, 0, pull.stderr());
     assert.equal(statSync(file).size, 24);

@@ -4,8 +4,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { cliEnv, removeTempHome, runInProcess, tempHome, type CliResult, assertFails, jsonOf } from './helpers/cli.js';
+import { UUID_TEXT } from '../../src/util/uuid.js';
 
-const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const UUID = UUID_TEXT;
 // Ranges no other test file uses (node.test.ts has 32000-32149 and 26000-26049).
 const PORT_RANGES = { EMUCTL_UDP_PORT_RANGE: '32150-32299', EMUCTL_CONSOLE_PORT_RANGE: '26050-26099' };
 

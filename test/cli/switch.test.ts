@@ -6,8 +6,9 @@ import { after, before, describe, it } from 'node:test';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { ethernetFrame, udpEndpoint, type UdpEndpoint } from '../helpers/udp.js';
 import { cliEnv, removeTempHome, runInProcess, tempHome, type CliResult, assertFails, jsonOf } from './helpers/cli.js';
+import { UUID_PATTERN } from '../../src/util/uuid.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const UUID = UUID_PATTERN;
 
 /** A UDP port that was free a moment ago. */
 async function freeUdpPort(): Promise<number> {

@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -35,9 +34,9 @@ function spawnBin(argv: string[], env: NodeJS.ProcessEnv, cwd?: string): Running
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
-async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
+async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000, refresh?: () => Promise<void>): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  for (await refresh?.(); !check(); await refresh?.()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -146,9 +145,9 @@ describe('end to end: a VPCS lab built with emuctl commands, captured with emuct
     const piped = new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile('sh', ['-c', shell], { env, timeout: 60_000 }, (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }));
     });
-    await new Promise((r) => setTimeout(r, 500));
+    // The pull reads the capture file from its first byte, so pings sent before it connects are in it too;
+    // stopping the capture flushes the file and ends the pull with the rest.
     assert.equal((await ping(consoles[0], '10.0.0.2', 2)).received, 2);
-    await new Promise((r) => setTimeout(r, 300));
     await emuctl('capture', 'stop', L);
     const r = await piped;
     assert.equal(r.code, 0, r.stderr);
@@ -159,7 +158,10 @@ describe('end to end: a VPCS lab built with emuctl commands, captured with emuct
 
   it('capture start --duration: captures while pinging, stops by itself, prints the file', async () => {
     const capture = runBin(['--url', d.url, 'capture', 'start', L, '--duration', '3', '--json'], env);
-    await new Promise((r) => setTimeout(r, 300));
+    let capturing = false;
+    await waitFor('the capture to start', () => capturing, 20_000, async () => {
+      capturing = JSON.parse((await emuctl('link', 'show', L, '--json')).stdout).capturing === true;
+    });
     assert.equal((await ping(consoles[0], '10.0.0.2', 2)).received, 2);
     const r = await capture;
     assert.equal(r.code, 0, r.stderr);
@@ -169,31 +171,20 @@ describe('end to end: a VPCS lab built with emuctl commands, captured with emuct
   });
 });
 
-/** A TCP port nothing listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 describe('end to end: emuctl daemon start, then emuctl demo', () => {
   const home = tempHome();
-  let port: number;
+  let port: number | undefined;
   let env: NodeJS.ProcessEnv;
-  before(async () => {
-    port = await freePort();
-    env = cliEnv(home, { ...PORTS, EMUCTL_URL: `http://127.0.0.1:${port}` });
-  });
   after(async () => {
-    await runBin(['daemon', 'stop', '--port', String(port)], env);
+    if (port) await runBin(['daemon', 'stop', '--port', String(port)], env);
     removeTempHome(home);
   });
 
   it('the demo builds the lab, pings, and points at a pcap in which tshark finds the pings', async () => {
-    const started = await runBin(['daemon', 'start', '--port', String(port)], env);
+    const started = await runBin(['daemon', 'start', '--port', '0', '--json'], cliEnv(home, PORTS));
     assert.equal(started.code, 0, started.stderr);
+    port = JSON.parse(started.stdout).port as number;
+    env = cliEnv(home, { ...PORTS, EMUCTL_URL: `http://127.0.0.1:${port}` });
     const r = await runBin(['demo'], env);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^✓ Created project demo-\d{8}-\d{6} /);

@@ -9,7 +9,17 @@ import { promisify } from 'node:util';
 import { connectVpcsConsole, ping, setIp, type VpcsConsole } from '../../src/client/vpcs-console.js';
 import { startTestDaemon, removeHome, type TestDaemon } from '../helpers/daemon.js';
 import { createLink, createNode, createProject } from '../helpers/lab.js';
-import { icmpPackets, frameCount } from '../helpers/tshark.js';
+import { icmpPackets, frameCount, type IcmpPacket } from '../helpers/tshark.js';
+
+/** The live capture's ICMP packets once `enough` holds: the writer flushes its batches within moments, so wait for them. */
+async function packetsOnceWritten(file: string, enough: (packets: IcmpPacket[]) => boolean): Promise<IcmpPacket[]> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const packets = await icmpPackets(file);
+    if (enough(packets) || Date.now() > deadline) return packets;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 const run = promisify(execFile);
 const ENV = { EMUCTL_UDP_PORT_RANGE: '30300-30399', EMUCTL_CONSOLE_PORT_RANGE: '25000-25099' };
@@ -69,8 +79,7 @@ describe('end to end: two VPCS on a switch ping each other, and the link capture
     assert.equal(result.received, 3, JSON.stringify(result));
 
     const file = capture.body.capture_file_path;
-    await new Promise((r) => setTimeout(r, 300));
-    const packets = await icmpPackets(file);
+    const packets = await packetsOnceWritten(file, (p) => p.filter((x) => x.type === 0).length >= 3);
     assert.ok(packets.some((p) => p.src === '10.0.0.1' && p.dst === '10.0.0.2' && p.type === 8), 'echo request');
     assert.ok(packets.some((p) => p.src === '10.0.0.2' && p.dst === '10.0.0.1' && p.type === 0), 'echo reply');
     assert.ok((await frameCount(file, 'arp')) >= 1, 'ARP crossed the link too');
@@ -91,7 +100,7 @@ describe('end to end: two VPCS on a switch ping each other, and the link capture
     const c1 = consoles[0];
     await ping(c1, '10.0.0.2', 2);
     const capturePath = (await d.api('GET', `/v2/projects/${pid}/links/${l1.link_id}`)).body.capture_file_path;
-    await new Promise((r) => setTimeout(r, 300));
+    await packetsOnceWritten(capturePath, (p) => p.filter((x) => x.type === 8).length >= 5); // on disk before the kill
     d.child.kill('SIGKILL');
     await d.stop();
     for (const c of consoles.splice(0)) c.close();

@@ -12,7 +12,6 @@ import { connectVpcsConsole, ping, setIp, type PingResult, type VpcsConsole } fr
 import { startTestDaemon, removeHome, type TestDaemon } from '../helpers/daemon.js';
 import { createLink, createNode, createProject } from '../helpers/lab.js';
 import { frameCount } from '../helpers/tshark.js';
-import { sleep } from '../helpers/udp.js';
 
 const run = promisify(execFile);
 const ENV = { EMUCTL_UDP_PORT_RANGE: '31200-31399', EMUCTL_CONSOLE_PORT_RANGE: '25200-25299' };
@@ -105,11 +104,11 @@ describe('end to end: VLANs on access ports and over a dot1q trunk', () => {
       assert.equal(r.received, 0, show(r));
       const r23 = await ping(pc2.console, '10.0.0.3', 3, { intervalMs: 100, waitMs: 1000 });
       assert.equal(r23.received, 3, show(r23));
-      await sleep(400); // the capture writer batches its writes
+      // Stopping the capture flushes what the writer batched: the file is complete once it answers.
+      assert.equal((await d!.api('POST', `/v2/projects/${pid}/links/${l2.link_id}/stop_capture`, {})).status, 201);
       const file = capture.body.capture_file_path;
       assert.ok((await frameCount(file, 'icmp && ip.src == 10.0.0.2')) >= 3, 'the capture on port 1 records PC2\'s traffic in VLAN 20');
       assert.equal(await frameCount(file, 'ip.src == 10.0.0.1 || arp.src.proto_ipv4 == 10.0.0.1'), 0, 'nothing from PC1 (VLAN 10) reached port 1 (VLAN 20)');
-      await d!.api('POST', `/v2/projects/${pid}/links/${l2.link_id}/stop_capture`, {});
     });
   });
 
@@ -153,9 +152,10 @@ describe('end to end: VLANs on access ports and over a dot1q trunk', () => {
     });
 
     it('the trunk capture shows 802.1Q tags for VLAN 10 and VLAN 20 (tshark -Y vlan)', async () => {
-      await sleep(400); // the capture writer batches its writes
       const link = (await d!.api('GET', `/v2/projects/${pid}/links/${trunk.link_id}`)).body;
       assert.equal(link.capturing, true);
+      // Stopping the capture flushes what the writer batched: the file is complete once it answers.
+      assert.equal((await d!.api('POST', `/v2/projects/${pid}/links/${trunk.link_id}/stop_capture`, {})).status, 201);
       const { stdout } = await run('tshark', ['-r', link.capture_file_path, '-Y', 'vlan', '-T', 'fields', '-e', 'vlan.id', '-e', 'icmp.type', '-e', 'ip.src'], { timeout: 30_000 });
       const rows = stdout.split('\n').filter(Boolean).map((l) => l.split('\t'));
       const ids = new Set(rows.map((r) => r[0]));
@@ -163,7 +163,6 @@ describe('end to end: VLANs on access ports and over a dot1q trunk', () => {
       assert.ok(rows.some(([vlan, type, src]) => vlan === '10' && type === '8' && src === '10.0.0.11'), 'echo request from A10 tagged 10');
       assert.ok(rows.some(([vlan, type, src]) => vlan === '20' && type === '0' && src === '10.0.0.21'), 'echo reply from A20 tagged 20');
       assert.ok(!rows.some(([vlan]) => vlan === '1'), 'the native VLAN is never tagged');
-      await d!.api('POST', `/v2/projects/${pid}/links/${trunk.link_id}/stop_capture`, {});
     });
   });
 });

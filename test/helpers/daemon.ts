@@ -15,6 +15,8 @@ export interface TestDaemon {
   child: ChildProcess;
   /** Everything the daemon logged so far. */
   log(): string;
+  /** Resolves once the daemon has logged a line matching `pattern` (rejects if it exits first). */
+  waitForLog(pattern: RegExp): Promise<void>;
   /** SIGTERM (or another signal) and wait for the exit, SIGKILL after 15 s; resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
   /** Calls the API: JSON in, JSON out. */
@@ -37,10 +39,12 @@ export async function startTestDaemon(opts: { home?: string; flags?: DaemonFlags
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  const logWaiters = new Set<() => void>();
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
+      for (const check of logWaiters) check();
       const m = /listening on (http:\/\/\S+?),/.exec(output);
       if (m) resolve(m[1]);
     };
@@ -57,6 +61,18 @@ export async function startTestDaemon(opts: { home?: string; flags?: DaemonFlags
     pid: child.pid!,
     child,
     log: () => output,
+    waitForLog: (pattern) => new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!pattern.test(output)) return;
+        logWaiters.delete(check);
+        resolve();
+      };
+      logWaiters.add(check);
+      check();
+      void exited.then(() => {
+        if (logWaiters.delete(check)) reject(new Error(`daemon exited before logging ${pattern}:\n${output}`));
+      });
+    }),
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);

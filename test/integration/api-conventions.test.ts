@@ -72,10 +72,46 @@ describe('API conventions', () => {
     assert.equal(m.body.status, 405);
   });
 
-  it('a body over the limit is a 413 with the error shape', async () => {
+  it('a body over the limit is a 413 with the error shape, naming the limit', async () => {
     const r = await d.api('POST', '/v2/projects', JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }));
     assert.equal(r.status, 413);
-    assert.deepEqual(r.body, { message: 'Request body is too large', status: 413 });
+    assert.deepEqual(r.body, { message: 'Request body is too large (the limit is 1048576 bytes)', status: 413 });
+  });
+
+  it('a body nested 10,000 deep is a 400 naming the limit, on every route, and nothing is kept', async () => {
+    const project = (await d.api('POST', '/v2/projects', { name: 'deep' })).body;
+    const deep = '['.repeat(10_000) + ']'.repeat(10_000);
+    const put = await d.api('PUT', `/v2/projects/${project.project_id}`, `{"variables": ${deep}}`);
+    assert.equal(put.status, 400, put.text);
+    assert.equal(put.body.message, 'JSON body nests deeper than 64 levels (the limit)');
+    const list = await d.api('GET', '/v2/projects');
+    assert.equal(list.status, 200, 'the project list still answers');
+    assert.equal(list.body.find((p: { project_id: string }) => p.project_id === project.project_id).variables, null);
+    for (const [method, path] of [['POST', '/v2/computes/local/vpcs/nodes'], ['PUT', '/v2/computes/local/projects/x'], ['POST', '/v2/projects'], ['POST', '/v2/compute/projects']]) {
+      const r = await d.api(method, path, `{"a": ${deep}}`);
+      assert.equal(r.status, 400, `${method} ${path}: ${r.text}`);
+      assert.match(r.body.message, /nests deeper than 64 levels/);
+    }
+    const objects = '{"a":'.repeat(65) + '1' + '}'.repeat(65);
+    assert.match((await d.api('POST', '/v2/projects', objects)).body.message, /nests deeper than 64 levels/);
+  });
+
+  it('nesting within the limit reaches validation; brackets inside strings do not count', async () => {
+    const within = '['.repeat(60) + ']'.repeat(60);
+    const r = await d.api('POST', '/v2/projects', `{"name": "within", "variables": ${within}}`);
+    assert.equal(r.status, 400);
+    assert.match(r.body.message, /variables/, 'refused by the schema, not by the parser');
+    const text = await d.api('POST', '/v2/projects', JSON.stringify({ name: '[{'.repeat(100) + '\\"[' }));
+    assert.equal(text.status, 201, text.text);
+  });
+
+  it('an array or object with too many entries is a 400 naming the limit', async () => {
+    const wide = await d.api('POST', '/v2/projects', `{"name": "wide", "variables": [${Array(20_000).fill('{"name":"a"}').join(',')}]}`);
+    assert.equal(wide.status, 400);
+    assert.equal(wide.body.message, 'JSON body has an array of more than 10000 items (the limit)');
+    const keys = Array.from({ length: 10_001 }, (_, i) => `"k${i}":1`).join(',');
+    const many = await d.api('POST', '/v2/projects', `{${keys}}`);
+    assert.equal(many.body.message, 'JSON body has an object with more than 10000 keys (the limit)');
   });
 
   it('never answers HTML or a stack trace', async () => {

@@ -120,25 +120,22 @@ describe('computes registry and the forward route', () => {
     assert.equal(r.status, 201);
     assert.equal(r.body.connected, false);
     assert.match(r.body.last_error, /ECONNREFUSED/);
-    const started = Date.now();
     const f = await controller.api('GET', `/v2/computes/${r.body.compute_id}/network/interfaces`);
     assert.equal(f.status, 502);
     assert.match(f.body.message, /compute 'down'.*unreachable.*ECONNREFUSED/);
-    assert.ok(Date.now() - started < 1500);
   });
 
   it('a compute that hangs: 504 within the forward timeout, and the controller answers meanwhile', async () => {
     const r = await controller.api('POST', '/v2/computes', { name: 'hangs', host: '127.0.0.1', port: (hanging.address() as { port: number }).port });
     const started = Date.now();
-    const pending = controller.api('GET', `/v2/computes/${r.body.compute_id}/network/interfaces`);
-    const version = await controller.api('GET', '/v2/version');
-    assert.equal(version.status, 200);
-    assert.ok(Date.now() - started < 1000, 'controller stays responsive');
-    const f = await pending;
-    const took = Date.now() - started;
+    const pending = controller.api('GET', `/v2/computes/${r.body.compute_id}/network/interfaces`).then((answer) => ({ answer, took: Date.now() - started }));
+    const version = controller.api('GET', '/v2/version');
+    assert.equal(await Promise.race([version.then(() => 'version'), pending.then(() => 'forward')]), 'version', 'the controller answers others while the forward waits');
+    assert.equal((await version).status, 200);
+    const { answer: f, took } = await pending;
     assert.equal(f.status, 504);
     assert.match(f.body.message, /hangs.*did not answer/);
-    assert.ok(took >= 1400 && took < 4000, `took ${took} ms`);
+    assert.ok(took >= 1400, `the forward timeout (1.5 s) is honoured: ${took} ms`);
   });
 
   it('uses the compute credentials; a wrong password is passed on as 401', async () => {

@@ -113,6 +113,11 @@ describe('controller: nodes, links, captures, filters', () => {
       assert.equal(r.body.status, 400);
     }
     assert.equal((await d.api('POST', url, '{"capture_file_name": ')).status, 400);
+    const long = await d.api('POST', url, { capture_file_name: `${'c'.repeat(256)}.pcap` });
+    assert.equal(long.status, 400, long.text);
+    assert.equal(long.body.message, 'capture_file_name is too long (261 bytes): the limit is 255 bytes');
+    const compute = await d.api('POST', `/v2/compute/projects/${pid}/ethernet_switch/nodes/${link.nodes[0].node_id}/adapters/0/ports/${link.nodes[0].port_number}/start_capture`, { capture_file_name: 'd'.repeat(300) });
+    assert.equal(compute.status, 400, 'the compute route too');
     assert.equal((await d.api('POST', `/v2/projects/${pid}/links/${randomUUID()}/start_capture`, {})).status, 404);
     assert.equal((await d.api('POST', `/v2/projects/${randomUUID()}/links/${link.link_id}/start_capture`, {})).status, 404);
     assert.equal((await d.api('POST', `/v2/projects/${pid}/links/not-a-uuid/start_capture`, {})).status, 400);

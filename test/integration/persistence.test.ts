@@ -4,7 +4,6 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { startTestDaemon, removeHome } from '../helpers/daemon.js';
 
 describe('persistence and shutdown', () => {
@@ -50,12 +49,16 @@ describe('persistence and shutdown', () => {
     const d = await startTestDaemon({ home });
     const p = (await d.api('POST', '/v2/projects', { name: 'burst' })).body;
     let stop = false;
+    let acknowledged = 0;
+    let burstUnderWay!: () => void;
+    const underWay = new Promise<void>((resolve) => (burstUnderWay = resolve));
     const writers = Array.from({ length: 4 }, async (_, w) => {
       for (let i = 0; !stop; i++) {
-        await d.api('PUT', `/v2/projects/${p.project_id}`, { scene_width: 1000 + w * 10000 + i }).catch(() => {});
+        const r = await d.api('PUT', `/v2/projects/${p.project_id}`, { scene_width: 1000 + w * 10000 + i }).catch(() => undefined);
+        if (r?.status === 200 && ++acknowledged === 40) burstUnderWay();
       }
     });
-    await new Promise((r) => setTimeout(r, 400));
+    await underWay; // the kill lands in the middle of a burst of acknowledged writes
     d.child.kill('SIGKILL');
     stop = true;
     await Promise.all(writers);
@@ -78,8 +81,10 @@ describe('persistence and shutdown', () => {
     const pidFile = join(home, 'run', `daemon-${d.port}.pid`);
     assert.equal(JSON.parse(readFileSync(pidFile, 'utf8')).pid, d.pid);
     // An in-flight request: headers and half the body sent before the signal, the rest after.
+    // `Expect: 100-continue` makes the daemon say when it has the request's headers.
     const body = JSON.stringify({ name: 'last-one' });
-    const req = request(`${d.url}/v2/projects`, { method: 'POST', headers: { 'content-length': Buffer.byteLength(body) } });
+    const req = request(`${d.url}/v2/projects`, { method: 'POST', headers: { 'content-length': Buffer.byteLength(body), expect: '100-continue' } });
+    const headersReceived = new Promise((resolve) => req.once('continue', resolve));
     const answered = new Promise<{ status: number; text: string }>((resolve, reject) => {
       req.on('response', (res) => {
         let text = '';
@@ -88,10 +93,11 @@ describe('persistence and shutdown', () => {
       });
       req.on('error', reject);
     });
+    req.flushHeaders();
+    await headersReceived;
     req.write(body.slice(0, 5));
-    await new Promise((r) => setTimeout(r, 200));
     const exited = d.stop('SIGTERM');
-    await new Promise((r) => setTimeout(r, 200));
+    await d.waitForLog(/shutting down/);
     req.end(body.slice(5));
     const answer = await answered;
     assert.equal(answer.status, 201, answer.text);
@@ -103,12 +109,9 @@ describe('persistence and shutdown', () => {
   });
 
   it('a second daemon on the same port refuses at once and leaves the first one alone', async () => {
-    const probe = createServer();
-    const port = await new Promise<number>((resolve) => probe.listen(0, '127.0.0.1', () => resolve((probe.address() as { port: number }).port)));
-    probe.close();
-    const first = await startTestDaemon({ home, flags: { port } });
+    const first = await startTestDaemon({ home });
     try {
-      await assert.rejects(startTestDaemon({ home, flags: { port } }), /already serves/);
+      await assert.rejects(startTestDaemon({ home, flags: { port: first.port } }), /already serves/);
       assert.equal((await first.api('GET', '/v2/version')).status, 200);
     } finally {
       await first.stop();

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestDaemon, removeHome, type TestDaemon } from '../helpers/daemon.js';
 
@@ -61,6 +61,24 @@ describe('projects', () => {
     const id = 'a1b2c3d4-1111-4222-8333-444455556666';
     assert.equal((await d.api('POST', '/v2/projects', { name: 'fixed', project_id: id })).body.project_id, id);
     assert.equal((await d.api('POST', '/v2/projects', { name: 'fixed2', project_id: id })).status, 409);
+  });
+
+  it('a project name of 256+ characters is a 400 naming the limit, and leaves no directory; 250 fits', async () => {
+    const projectsDir = join(d.home, 'projects');
+    const before = readdirSync(projectsDir).sort();
+    for (const name of ['n'.repeat(256), 'é'.repeat(300), 'x'.repeat(251)]) {
+      const r = await d.api('POST', '/v2/projects', { name });
+      assert.equal(r.status, 400, r.text);
+      assert.match(r.body.message, /Project name is too long \(\d+ characters\): the limit is 250/);
+    }
+    assert.deepEqual(readdirSync(projectsDir).sort(), before, 'no directory left behind');
+    const fits = await d.api('POST', '/v2/projects', { name: 'y'.repeat(250) });
+    assert.equal(fits.status, 201, fits.text);
+    assert.ok(existsSync(join(fits.body.path, fits.body.filename)));
+    const rename = await d.api('PUT', `/v2/projects/${fits.body.project_id}`, { name: 'z'.repeat(256) });
+    assert.equal(rename.status, 400);
+    assert.match(rename.body.message, /the limit is 250/);
+    assert.equal((await d.api('GET', `/v2/projects/${fits.body.project_id}`)).body.name, 'y'.repeat(250));
   });
 
   it('refuses a path outside the projects directory', async () => {

@@ -56,7 +56,7 @@ describe('two VPCS wired back to back over UDP on 127.0.0.1', () => {
     assert.equal(fromA.sent, 4);
     assert.equal(fromA.received, 4);
     assert.equal(fromA.rttsMs.length, 4);
-    assert.ok(fromA.rttsMs.every((ms) => ms >= 0 && ms < 1000), `RTTs ${fromA.rttsMs}`);
+    assert.ok(fromA.rttsMs.every((ms) => ms >= 0), `RTTs ${fromA.rttsMs}`);
 
     const fromB = await ping(consoleB, '10.0.0.1', 3, { intervalMs: 100 });
     assert.deepEqual([fromB.sent, fromB.received], [3, 3]);

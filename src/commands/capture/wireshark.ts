@@ -1,12 +1,10 @@
 import { spawn } from 'node:child_process';
-import { constants } from 'node:fs';
-import { access } from 'node:fs/promises';
-import { delimiter, join } from 'node:path';
 import { Command } from 'commander';
 import type { Context, Factory } from '../../cli/context.js';
 import { OperationError } from '../../cli/errors.js';
 import { openLinkPcap } from '../../client/captures.js';
 import { copyPcap } from '../../client/pcap-download.js';
+import { findExecutable } from '../../util/which.js';
 import { projectOption } from '../shared/project.js';
 import { LINK_ARGUMENT, pcapServer, resolveCaptureLink, withInterrupt } from './shared.js';
 
@@ -25,23 +23,9 @@ export function captureWiresharkCommand(f: Factory, run = runCaptureWireshark): 
     .action(async (link: string, flags: { project?: string }, cmd: Command) => run({ link, project: flags.project }, await f.context(cmd)));
 }
 
-/** The first executable `name` on PATH, if any. */
-export async function findOnPath(name: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    try {
-      await access(join(dir, name), constants.X_OK);
-      return join(dir, name);
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
 /** Pipes the live capture into `wireshark -k -i -` and waits until Wireshark is closed. */
 export async function runCaptureWireshark(opts: CaptureWiresharkOptions, ctx: Context): Promise<void> {
-  const wireshark = await findOnPath('wireshark', ctx.env);
+  const wireshark = findExecutable('wireshark', ctx.env);
   const { project, link, name } = await resolveCaptureLink(ctx, opts.project, opts.link);
   if (!wireshark) {
     throw new OperationError(`wireshark is not installed (not on PATH): install it with 'sudo apt-get install wireshark', `

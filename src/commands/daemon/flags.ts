@@ -3,13 +3,13 @@ import type { Context } from '../../cli/context.js';
 import type { GlobalOptions } from '../../cli/globals.js';
 import { toDaemonCliError } from '../../client/daemon-process.js';
 import type { DaemonFlags, DaemonSettings } from '../../daemon/settings.js';
-import { parsePort } from '../shared/options.js';
+import { parseListenPort, parsePort } from '../shared/options.js';
 
 /** The commander options shared by `daemon run` and `daemon start`. */
 export function addDaemonFlags(command: Command): Command {
   return command
     .option('--host <address>', 'address to listen on (default 127.0.0.1; env EMUCTL_HOST)')
-    .option('--port <port>', 'TCP port to listen on (default 3080; env EMUCTL_PORT)', parsePort)
+    .option('--port <port>', 'TCP port to listen on, 0 for any free one (default 3080; env EMUCTL_PORT)', parseListenPort)
     .option('--projects-dir <dir>', 'where projects are stored (env EMUCTL_PROJECTS_DIR)')
     .option('--config <file>', 'daemon config file, JSON (default: daemon.json in the emuctl home)')
     .option('--auth-user <user>', 'require HTTP basic auth with this user (env EMUCTL_AUTH_USER)')

@@ -19,7 +19,7 @@ export function daemonRunCommand(f: Factory, run = runDaemonRun): Command {
     });
 }
 
-/** Starts the daemon in this process and returns once it has shut down gracefully. */
+/** Starts the daemon in this process, says where it listens (the real port with --port 0), and returns once it has shut down gracefully. */
 export async function runDaemonRun(opts: DaemonRunOptions, ctx: Context): Promise<void> {
   const { startDaemon } = await import('../../daemon/main.js');
   let daemon;
@@ -28,5 +28,8 @@ export async function runDaemonRun(opts: DaemonRunOptions, ctx: Context): Promis
   } catch (err) {
     throw toDaemonCliError(err);
   }
+  const { url, port } = daemon;
+  const pidFile = daemon.settings.paths.pidFile(port);
+  ctx.out.result({ running: true, pid: process.pid, url, port, pidFile }, () => `emuctl daemon listening on ${url} (pid ${process.pid}, pid file ${pidFile})\n`);
   await daemon.closed;
 }

@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import type { Context, Factory } from '../../cli/context.js';
-import { OperationError, UnreachableError, UsageError } from '../../cli/errors.js';
+import { OperationError, UnreachableError } from '../../cli/errors.js';
 import { cliEntryPath } from '../../cli/meta.js';
 import { logTail, pollUntil, reachableUrl, spawnDetached, type DetachedDaemon } from '../../client/daemon-process.js';
-import { isProcessAlive, readPidRecord, removePidRecord } from '../../config/pid-file.js';
+import { readPidRecord, readPidRecords, recordedProcess, removePidRecord, type PidRecord } from '../../config/pid-file.js';
 import { getServerVersion } from '../../client/version.js';
 import type { DaemonFlags } from '../../daemon/settings.js';
 import { parseSeconds } from '../shared/options.js';
@@ -42,45 +42,58 @@ function childArgs(flags: DaemonFlags, port: number, logFile: string): string[] 
   return args;
 }
 
-type StartOutcome = { ok: true; version?: string } | { ok: false; reason: string };
+type StartOutcome = { ok: true; version?: string; url: string; pidFile: string } | { ok: false; reason: string };
+
+/** The pid file our child wrote: on its port's file, or (with --port 0) on whichever port it got. */
+function childPidFile(ctx: Context, port: number, pid: number): { file: string; record: PidRecord } | undefined {
+  if (port !== 0) {
+    const record = readPidRecord(ctx.paths.pidFile(port));
+    return record?.pid === pid ? { file: ctx.paths.pidFile(port), record } : undefined;
+  }
+  return readPidRecords(ctx.paths.runDir).find(({ record }) => record.pid === pid);
+}
 
 /** Waits until the child has written its pid file and answers GET /v2/version, or exits, or time runs out. */
-async function waitForStart(ctx: Context, daemon: DetachedDaemon, pidFile: string, url: string, timeoutMs: number): Promise<StartOutcome> {
+async function waitForStart(ctx: Context, daemon: DetachedDaemon, host: string, port: number, timeoutMs: number): Promise<StartOutcome> {
   let exitReason: string | undefined;
   void daemon.exited.then((reason) => (exitReason = reason));
-  const api = await ctx.apiFor({ url, retries: 0, timeoutMs: 1000 });
   const outcome = await pollUntil<StartOutcome>(async () => {
     if (exitReason) return { ok: false, reason: `it ended (${exitReason})` };
     // The pid file names our child only once it listens: a foreign server on the port does not count.
-    if (readPidRecord(pidFile)?.pid !== daemon.child.pid) return undefined;
+    const written = childPidFile(ctx, port, daemon.child.pid!);
+    if (!written) return undefined;
+    const url = reachableUrl(host, Number(new URL(written.record.url).port));
+    const api = await ctx.apiFor({ url, retries: 0, timeoutMs: 1000 });
     try {
-      return { ok: true, version: (await getServerVersion(api)).version };
+      return { ok: true, version: (await getServerVersion(api)).version, url, pidFile: written.file };
     } catch (err) {
       if (err instanceof UnreachableError) return undefined;
-      return { ok: true }; // it answered, e.g. 401 because auth is on
+      return { ok: true, url, pidFile: written.file }; // it answered, e.g. 401 because auth is on
     }
   }, timeoutMs);
   return outcome ?? { ok: false, reason: `no answer within ${timeoutMs / 1000} s` };
 }
 
-/** Starts the daemon detached and waits for it; on failure prints the log tail and fails. */
+/** Starts the daemon detached and waits for it; on failure prints the log tail and fails. With port 0 it reports the port it got. */
 export async function runDaemonStart(opts: DaemonStartOptions, ctx: Context): Promise<void> {
   const settings = await daemonSettings(ctx, opts.flags);
-  if (settings.port === 0) throw new UsageError('daemon start needs a fixed port; --port 0 works only with daemon run');
-  const pidFile = ctx.paths.pidFile(settings.port);
-  const existing = readPidRecord(pidFile);
-  if (existing && isProcessAlive(existing.pid)) {
-    ctx.out.result({ started: false, running: true, pid: existing.pid, url: existing.url, pidFile },
-      () => `emuctl daemon already running on ${existing.url} (pid ${existing.pid})\n`);
-    return;
+  if (settings.port !== 0) {
+    const pidFile = ctx.paths.pidFile(settings.port);
+    const existing = readPidRecord(pidFile);
+    const state = existing ? recordedProcess(existing) : 'gone';
+    if (existing && (state === 'daemon' || state === 'unverified')) {
+      ctx.out.result({ started: false, running: true, pid: existing.pid, url: existing.url, pidFile },
+        () => `emuctl daemon already running on ${existing.url} (pid ${existing.pid})\n`);
+      return;
+    }
+    if (existing) removePidRecord(pidFile);
   }
-  if (existing) removePidRecord(pidFile);
 
   const logFile = settings.logFile ?? ctx.paths.logFile(settings.port);
-  const url = reachableUrl(settings.host, settings.port);
+  const where = settings.port === 0 ? `${reachableUrl(settings.host, 0).replace(/:0$/, '')} (any free port)` : reachableUrl(settings.host, settings.port);
   const daemon = spawnDetached(cliEntryPath(), childArgs(opts.flags, settings.port, logFile), logFile, ctx.env);
-  const outcome = await ctx.out.spin(`Starting emuctl daemon on ${url}`,
-    () => waitForStart(ctx, daemon, pidFile, url, opts.timeout * 1000));
+  const outcome = await ctx.out.spin(`Starting emuctl daemon on ${where}`,
+    () => waitForStart(ctx, daemon, settings.host, settings.port, opts.timeout * 1000));
 
   if (!outcome.ok) {
     if (daemon.child.exitCode === null && daemon.child.signalCode === null) daemon.child.kill('SIGTERM');
@@ -90,6 +103,7 @@ export async function runDaemonStart(opts: DaemonStartOptions, ctx: Context): Pr
   }
   daemon.child.unref();
   const pid = daemon.child.pid!;
-  ctx.out.result({ started: true, running: true, pid, url, version: outcome.version, pidFile, logFile });
+  const { url, pidFile } = outcome;
+  ctx.out.result({ started: true, running: true, pid, url, port: Number(new URL(url).port), version: outcome.version, pidFile, logFile });
   ctx.out.success(`Started emuctl daemon on ${url} (pid ${pid}${outcome.version ? `, version ${outcome.version}` : ''}); log: ${logFile}`);
 }

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Context, Factory } from '../../cli/context.js';
 import { EXIT_FAILURE, EXIT_UNREACHABLE, SilentExit, UnreachableError } from '../../cli/errors.js';
-import { isProcessAlive, readPidRecord } from '../../config/pid-file.js';
+import { readPidRecord, recordedProcess } from '../../config/pid-file.js';
 import { getServerVersion } from '../../client/version.js';
 import { renderFields } from '../../render/table.js';
 import { daemonPortOption, daemonSettings } from './flags.js';
@@ -46,7 +46,8 @@ export async function runDaemonStatus(opts: DaemonStatusOptions, ctx: Context): 
   const { port } = await daemonSettings(ctx, { port: opts.port });
   const pidFile = ctx.paths.pidFile(port);
   const record = readPidRecord(pidFile);
-  if (!record || !isProcessAlive(record.pid)) {
+  const state = record ? recordedProcess(record) : 'gone';
+  if (!record || state === 'gone' || state === 'other') {
     ctx.out.result({ running: false, port, pidFile }, () => `emuctl daemon on port ${port}: ${ctx.out.style.dim('not running')}\n`);
     throw new SilentExit(EXIT_UNREACHABLE);
   }

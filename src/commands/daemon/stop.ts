@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import type { Context, Factory } from '../../cli/context.js';
 import { terminate } from '../../client/daemon-process.js';
-import { isProcessAlive, readPidRecord, removePidRecord } from '../../config/pid-file.js';
+import { OperationError } from '../../cli/errors.js';
+import { readPidRecord, recordedProcess, recordIdentity, removePidRecord } from '../../config/pid-file.js';
 import { parseSeconds } from '../shared/options.js';
 import { daemonPortOption, daemonSettings } from './flags.js';
 
@@ -22,18 +23,26 @@ export function daemonStopCommand(f: Factory, run = runDaemonStop): Command {
       run({ port: flags.port, timeout: flags.timeout }, await f.context(cmd)));
 }
 
-/** Stops the daemon named by the pid file of its port. Stopping a daemon that is not running succeeds. */
+/**
+ * Stops the daemon named by the pid file of its port, after checking that the pid still runs the
+ * process that wrote the file (start time and command line). Stopping a daemon that is not running succeeds.
+ */
 export async function runDaemonStop(opts: DaemonStopOptions, ctx: Context): Promise<void> {
   const { port } = await daemonSettings(ctx, { port: opts.port });
   const pidFile = ctx.paths.pidFile(port);
   const record = readPidRecord(pidFile);
-  if (!record || !isProcessAlive(record.pid)) {
+  const state = record ? recordedProcess(record) : 'gone';
+  if (!record || state === 'gone' || state === 'other') {
     if (record) removePidRecord(pidFile);
-    ctx.out.result({ stopped: false, running: false, port },
-      () => `emuctl daemon on port ${port} is not running${record ? ' (removed a stale pid file)' : ''}\n`);
+    const stale = !record ? '' : state === 'other' ? ` (removed a stale pid file: pid ${record.pid} is now another process, left alone)` : ' (removed a stale pid file)';
+    ctx.out.result({ stopped: false, running: false, port }, () => `emuctl daemon on port ${port} is not running${stale}\n`);
     return;
   }
-  const how = await terminate(record.pid, opts.timeout * 1000);
+  const identity = recordIdentity(record);
+  if (!identity) {
+    throw new OperationError(`${pidFile} names pid ${record.pid} without its start time and command line (an older emuctl wrote it), so it is not signalled: if that process is the daemon, stop it with 'kill ${record.pid}'`);
+  }
+  const how = await terminate(identity, opts.timeout * 1000);
   // After SIGKILL the daemon could not remove its own pid file.
   if (how === 'killed') removePidRecord(pidFile);
   ctx.out.result({ stopped: true, forced: how === 'killed', pid: record.pid, url: record.url, port });

@@ -1,5 +1,10 @@
 import { InvalidArgumentError } from 'commander';
 
+/** Parses the port a daemon listens on: 0 asks for any free port, which the daemon then reports. */
+export function parseListenPort(value: string): number {
+  return value === '0' ? 0 : parsePort(value);
+}
+
 /** Parses a TCP port for commander (1–65535); a bad value is a usage error. */
 export function parsePort(value: string): number {
   const port = Number(value);

@@ -2,14 +2,8 @@ import type { Context } from '../../cli/context.js';
 import { OperationError } from '../../cli/errors.js';
 import { computeUrl, getCompute } from '../../client/computes.js';
 import { findSwitch, type SwitchAddress, type SwitchNode } from '../../client/switches.js';
+import { isUuid } from '../../util/uuid.js';
 import { resolveProject } from '../shared/project.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** True for a full UUID (8-4-4-4-12 hexadecimal digits). */
-export function isUuid(ref: string): boolean {
-  return UUID.test(ref);
-}
 
 /** The project and switch a switch verb acts on, both resolved through the controller. */
 export async function resolveSwitch(ctx: Context, switchRef: string, projectRef?: string): Promise<SwitchNode> {

@@ -1,5 +1,4 @@
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { findExecutable } from '../../util/which.js';
 import {
   ETHERNET_HUB_CREATE_SCHEMA, ETHERNET_HUB_UPDATE_SCHEMA, ETHERNET_SWITCH_CREATE_SCHEMA, ETHERNET_SWITCH_UPDATE_SCHEMA, VPCS_CREATE_SCHEMA, VPCS_UPDATE_SCHEMA,
 } from '../schemas/nodes.js';
@@ -30,18 +29,6 @@ export function builtinNodeTypes(vpcs: VpcsShared): NodeTypeRegistry {
       createSchema: VPCS_CREATE_SCHEMA,
       updateSchema: VPCS_UPDATE_SCHEMA,
       create: (body, ctx) => VpcsNode.create(body as unknown as VpcsCreate, ctx, vpcs) as Promise<ComputeNode>,
-      available: () => onPath(vpcs.binary ?? 'vpcs'),
+      available: () => findExecutable(vpcs.binary ?? 'vpcs', vpcs.env) !== undefined,
     });
-}
-
-function onPath(binary: string): boolean {
-  const candidates = binary.includes('/') ? [binary] : (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((d) => join(d, binary));
-  return candidates.some((path) => {
-    try {
-      accessSync(path, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
 }

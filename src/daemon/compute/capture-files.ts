@@ -2,12 +2,18 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { InvalidError } from '../errors.js';
+import { failpoint } from '../failpoints.js';
 
-/** A capture file name is a file name, never a path: no separators, no `..`, no NUL. */
+/** The longest file name Linux file systems take, in bytes (NAME_MAX). */
+export const MAX_FILE_NAME_BYTES = 255;
+
+/** A capture file name is a file name, never a path: no separators, no `..`, no NUL, at most MAX_FILE_NAME_BYTES. */
 export function checkCaptureFileName(name: string): string {
   if (!name || name.includes('/') || name.includes('\\') || name.includes('\0') || name === '.' || name.includes('..')) {
     throw new InvalidError(`capture_file_name '${name.replace(/\0/g, '\\0')}' must be a plain file name (no path separator, '..' or NUL)`);
   }
+  const bytes = Buffer.byteLength(name);
+  if (bytes > MAX_FILE_NAME_BYTES) throw new InvalidError(`capture_file_name is too long (${bytes} bytes): the limit is ${MAX_FILE_NAME_BYTES} bytes`);
   return name;
 }
 
@@ -43,6 +49,7 @@ export function followFile(path: string, state: () => Promise<CaptureState>): Re
         if (bytesRead > 0) {
           position += bytesRead;
           if (!out.write(Buffer.from(chunk.subarray(0, bytesRead)))) await new Promise((r) => out.once('drain', r).once('close', r));
+          failpoint('pcap.follow.after-data');
           continue;
         }
         if (now === 'stopped') break;

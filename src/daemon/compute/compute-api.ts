@@ -21,8 +21,10 @@ export interface ComputeApi {
   createProject(body: { project_id: string; name?: string }): Promise<Json>;
   closeProject(projectId: string): Promise<void>;
   deleteProject(projectId: string): Promise<void>;
-  /** A free UDP port on the compute, held for the project. */
+  /** A free UDP port on the compute, held for the project until a NIO takes it. */
   allocateUdpPort(projectId: string): Promise<number>;
+  /** Gives back a port from allocateUdpPort that no NIO took. */
+  releaseUdpPort(projectId: string, port: number): Promise<void>;
 
   createNode(projectId: string, nodeType: string, body: Json): Promise<Json>;
   getNode(projectId: string, nodeType: string, nodeId: string): Promise<Json>;

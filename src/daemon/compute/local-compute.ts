@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -11,7 +12,9 @@ import type { ComputeApi, Json, NodeAction, PortAddress } from './compute-api.js
 import { ComputeProject } from './compute-project.js';
 import type { NioJson } from './node-context.js';
 import type { NodeTypeRegistry } from './node-types.js';
-import { UdpPortAllocator } from './udp-ports.js';
+import { nodeOwner, projectOwner } from './ownership.js';
+import type { ComputeResources } from './resources.js';
+import { SingleFlight } from '../../util/single-flight.js';
 
 export interface LocalComputeDeps {
   dataplane: DataplaneApi;
@@ -19,17 +22,22 @@ export interface LocalComputeDeps {
   projectsDir: string;
   /** Address NIO sockets bind to (the compute's host address). */
   bindHost: string;
-  udpPortRange: [number, number];
+  /** UDP ports, console ports and VPCS MAC bytes, each held by a node or a project. */
+  resources: ComputeResources;
   log: Logger;
 }
 
 /** This daemon's own compute: projects, nodes and their ports, in process. */
 export class LocalCompute implements ComputeApi {
   readonly projects = new Map<string, ComputeProject>();
-  readonly udpPorts: UdpPortAllocator;
+  private readonly projectCreations = new SingleFlight<string, ComputeProject>();
+  /** `project/node` ids whose create is under way: a second create with the same id is refused. */
+  private readonly creating = new Set<string>();
 
-  constructor(private readonly deps: LocalComputeDeps) {
-    this.udpPorts = new UdpPortAllocator(deps.udpPortRange, deps.bindHost);
+  constructor(private readonly deps: LocalComputeDeps) {}
+
+  get resources(): ComputeResources {
+    return this.deps.resources;
   }
 
   get nodeTypes(): NodeTypeRegistry {
@@ -43,13 +51,17 @@ export class LocalCompute implements ComputeApi {
     return project;
   }
 
+  /** Creates the project, or returns it when it exists; concurrent calls for one id make it once. */
   async createProject(body: { project_id?: string; name?: string | null }): Promise<Json> {
     const id = body.project_id ?? randomUUID();
-    const existing = this.projects.get(id);
-    if (existing) return existing.toJSON();
-    const project = new ComputeProject(id, body.name ?? id, join(this.deps.projectsDir, id));
-    await mkdir(project.capturesDir, { recursive: true });
-    this.projects.set(id, project);
+    const project = await this.projectCreations.run(id, async () => {
+      const existing = this.projects.get(id);
+      if (existing) return existing;
+      const created = new ComputeProject(id, body.name ?? id, join(this.deps.projectsDir, id));
+      await mkdir(created.capturesDir, { recursive: true });
+      this.projects.set(id, created);
+      return created;
+    });
     return project.toJSON();
   }
 
@@ -59,12 +71,12 @@ export class LocalCompute implements ComputeApi {
     return project.toJSON();
   }
 
-  /** Stops and frees every node of the project; the project is forgotten by the compute. */
+  /** Stops every node of the project and frees all it held; the project is forgotten by the compute. */
   async closeProject(projectId: string): Promise<void> {
     const project = this.project(projectId);
     for (const node of project.nodes.values()) await node.destroy().catch((err) => this.deps.log.warn(`closing ${node.name}: ${err.message}`));
     project.nodes.clear();
-    this.udpPorts.releaseProject(projectId);
+    this.resources.releaseProject(projectId);
     this.projects.delete(projectId);
   }
 
@@ -76,9 +88,16 @@ export class LocalCompute implements ComputeApi {
     for (const type of nodeTypes) await rm(join(project.path, 'project-files', type), { recursive: true, force: true });
   }
 
+  /** A UDP port held by the project until a NIO takes it as its lport (or it is released). */
   async allocateUdpPort(projectId: string): Promise<number> {
     this.project(projectId);
-    return this.udpPorts.allocate(projectId);
+    return this.resources.udpPorts.allocate(projectOwner(projectId));
+  }
+
+  /** Gives back a port from allocateUdpPort that no NIO took (a link whose wiring failed). */
+  async releaseUdpPort(projectId: string, port: number): Promise<void> {
+    this.project(projectId);
+    this.resources.udpPorts.release(port, projectOwner(projectId));
   }
 
   async createNode(projectId: string, nodeType: string, body: Json): Promise<Json> {
@@ -86,18 +105,38 @@ export class LocalCompute implements ComputeApi {
     const def = this.deps.nodeTypes.find(nodeType);
     if (!def) throw new InvalidError(`Unknown node type '${nodeType}' (known: ${this.deps.nodeTypes.all().map((d) => d.type).join(', ')})`);
     validate(def.createSchema, body);
-    if (typeof body.node_id === 'string' && project.nodes.has(body.node_id)) throw new ConflictError(`Node ID ${body.node_id} already exists`);
     const nodeId = (body.node_id as string | undefined) ?? randomUUID();
-    const node = await def.create({ ...body, node_id: nodeId }, {
-      projectId,
-      projectDir: project.path,
-      dataplane: this.deps.dataplane,
-      udpPorts: this.udpPorts,
-      bindHost: this.deps.bindHost,
-      log: this.deps.log,
-    });
-    project.nodes.set(node.id, node);
-    return node.toJSON();
+    const key = `${projectId}/${nodeId}`;
+    if (project.nodes.has(nodeId) || this.creating.has(key)) throw new ConflictError(`Node ID ${nodeId} already exists`);
+    this.creating.add(key);
+    const dirExisted = existsSync(project.nodeDir(nodeType, nodeId));
+    try {
+      const node = await def.create({ ...body, node_id: nodeId }, {
+        projectId,
+        projectDir: project.path,
+        dataplane: this.deps.dataplane,
+        resources: this.resources,
+        bindHost: this.deps.bindHost,
+        log: this.deps.log,
+      });
+      project.nodes.set(node.id, node);
+      return node.toJSON();
+    } catch (err) {
+      await this.undoCreate(project, nodeType, nodeId, dirExisted);
+      throw err;
+    } finally {
+      this.creating.delete(key);
+    }
+  }
+
+  /**
+   * The one place that undoes a failed node create, whichever step failed: every allocation the node's
+   * owner holds, its dataplane node, and its directory unless it was there before (a restored node's files).
+   */
+  private async undoCreate(project: ComputeProject, nodeType: string, nodeId: string, dirExisted: boolean): Promise<void> {
+    this.resources.releaseOwner(nodeOwner(project.id, nodeId));
+    await this.deps.dataplane.deleteNode(nodeId).catch(() => {}); // absent when the step that makes it was not reached
+    if (!dirExisted) await rm(project.nodeDir(nodeType, nodeId), { recursive: true, force: true }).catch((err) => this.deps.log.warn(`removing ${nodeId}'s directory: ${err.message}`));
   }
 
   async getNode(projectId: string, nodeType: string, nodeId: string): Promise<Json> {
@@ -111,11 +150,14 @@ export class LocalCompute implements ComputeApi {
     return node.toJSON();
   }
 
+  /** Stops the node, frees all it held and removes its directory, as GNS3 does. */
   async deleteNode(projectId: string, nodeType: string, nodeId: string): Promise<void> {
     const project = this.project(projectId);
     const node = project.node(nodeType, nodeId);
     await node.destroy();
     project.nodes.delete(nodeId);
+    this.resources.releaseOwner(nodeOwner(projectId, nodeId));
+    await rm(project.nodeDir(nodeType, nodeId), { recursive: true, force: true });
   }
 
   async nodeAction(projectId: string, nodeType: string, nodeId: string, action: NodeAction): Promise<void> {

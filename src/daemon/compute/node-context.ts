@@ -1,6 +1,6 @@
 import type { DataplaneApi } from '../dataplane/types.js';
 import type { Logger } from '../logger.js';
-import type { UdpPortAllocator } from './udp-ports.js';
+import type { ComputeResources } from './resources.js';
 
 /** What a compute node needs from its compute. */
 export interface NodeContext {
@@ -8,7 +8,8 @@ export interface NodeContext {
   /** The compute project's directory (node working dirs and captures live under it). */
   projectDir: string;
   dataplane: DataplaneApi;
-  udpPorts: UdpPortAllocator;
+  /** The compute's allocators; what a node takes is held by nodeOwner(projectId, node id). */
+  resources: ComputeResources;
   /** Address NIO sockets bind to. */
   bindHost: string;
   log: Logger;

@@ -5,7 +5,8 @@ import { basename, dirname, join } from 'node:path';
 /** Writes a file so that readers (and a crash) only ever see the old or the new content: temp file, fsync, rename, fsync dir. */
 export async function writeFileAtomic(path: string, data: string | Buffer, mode = 0o644): Promise<void> {
   const dir = dirname(path);
-  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  // Only the start of the name: the full one may already be as long as a file name can be.
+  const temp = join(dir, `.${basename(path).slice(0, 32)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temp, 'w', mode);
   try {
     await handle.writeFile(data);

@@ -1,4 +1,5 @@
-import { AsyncLock } from '../compute/async-lock.js';
+import { AsyncLock } from '../../util/async-lock.js';
+import { SingleFlight } from '../../util/single-flight.js';
 import { NotFoundError } from '../errors.js';
 import { writeRunning } from './running-nodes.js';
 import type { ControllerLink } from './link.js';
@@ -13,8 +14,19 @@ export class Lab {
   readonly computesReady = new Set<string>();
   /** Serialises topology changes (link creation touches two nodes' ports). */
   readonly lock = new AsyncLock();
+  private readonly projectCreations = new SingleFlight<string, void>();
 
   constructor(readonly project: Project) {}
+
+  /** Creates the project on a compute once, however many node creates ask for it at the same time. */
+  async readyOn(computeId: string, create: () => Promise<unknown>): Promise<void> {
+    if (this.computesReady.has(computeId)) return;
+    await this.projectCreations.run(computeId, async () => {
+      if (this.computesReady.has(computeId)) return;
+      await create();
+      this.computesReady.add(computeId);
+    });
+  }
 
   /** The node, or NotFoundError. */
   node(nodeId: string): ControllerNode {

@@ -1,3 +1,4 @@
+import { MAX_FILE_NAME_BYTES } from '../compute/capture-files.js';
 import type { LinkFilters } from '../dataplane/types.js';
 import type { ControllerNode } from './node.js';
 
@@ -30,11 +31,11 @@ export class ControllerLink {
 
   constructor(readonly id: string, readonly projectId: string, readonly ends: [LinkEnd, LinkEnd], readonly linkType: 'ethernet' | 'serial' = 'ethernet') {}
 
-  /** The GNS3 default capture file name: `<node1>_<a1>-<p1>_to_<node2>_<a2>-<p2>` cleaned, plus `.pcap`. */
+  /** The GNS3 default capture file name: `<node1>_<a1>-<p1>_to_<node2>_<a2>-<p2>` cleaned, plus `.pcap`, cut to fit a file name. */
   defaultCaptureFileName(): string {
     const [a, b] = this.ends;
     const raw = `${a.node.name}_${a.adapter_number}-${a.port_number}_to_${b.node.name}_${b.adapter_number}-${b.port_number}`;
-    return `${raw.replace(/[^0-9A-Za-z_-]/g, '')}.pcap`;
+    return `${raw.replace(/[^0-9A-Za-z_-]/g, '').slice(0, MAX_FILE_NAME_BYTES - '.pcap'.length)}.pcap`;
   }
 
   /** The GNS3 Link JSON. */

@@ -57,11 +57,28 @@ export class LinkManager {
     });
   }
 
-  /** Adds the two NIOs of a link (on create and when a project is reopened); undoes the first if the second fails. */
+  /**
+   * Adds the two NIOs of a link (on create and when a project is reopened). On failure nothing stays
+   * taken: the first NIO is removed, and a port no NIO took is given back to its compute.
+   */
   async wire(lab: Lab, link: ControllerLink): Promise<void> {
     const [a, b] = link.ends;
-    a.lport = await a.node.compute.allocateUdpPort(lab.project.id);
-    b.lport = await b.node.compute.allocateUdpPort(lab.project.id);
+    const unused = new Set<LinkEnd>();
+    try {
+      a.lport = await a.node.compute.allocateUdpPort(lab.project.id);
+      unused.add(a);
+      b.lport = await b.node.compute.allocateUdpPort(lab.project.id);
+      unused.add(b);
+      await this.addNios(lab, link, unused);
+    } catch (err) {
+      for (const end of unused) await end.node.compute.releaseUdpPort(lab.project.id, end.lport!).catch(() => {});
+      for (const end of link.ends) end.lport = undefined;
+      throw err;
+    }
+  }
+
+  private async addNios(lab: Lab, link: ControllerLink, unused: Set<LinkEnd>): Promise<void> {
+    const [a, b] = link.ends;
     const filterEnd = this.filterEnd(link);
     const nioFor = (end: LinkEnd, other: LinkEnd) => ({
       type: 'nio_udp' as const,
@@ -72,8 +89,10 @@ export class LinkManager {
       suspend: link.suspend,
     });
     await a.node.lock.run(() => a.node.compute.addNio(this.at(lab, a), nioFor(a, b)));
+    unused.delete(a);
     try {
       await b.node.lock.run(() => b.node.compute.addNio(this.at(lab, b), nioFor(b, a)));
+      unused.delete(b);
     } catch (err) {
       await a.node.compute.removeNio(this.at(lab, a)).catch(() => {});
       throw err;

@@ -1,5 +1,5 @@
 import type { ComputeApi } from '../compute/compute-api.js';
-import { AsyncLock } from '../compute/async-lock.js';
+import { AsyncLock } from '../../util/async-lock.js';
 import { NotFoundError } from '../errors.js';
 import { portsOf, type NodePort } from './node-ports.js';
 

@@ -51,10 +51,7 @@ export class NodeManager {
 
   /** Creates the node on its compute (the compute's project first, once). */
   async placeOnCompute(lab: Lab, node: ControllerNode): Promise<void> {
-    if (!lab.computesReady.has(node.computeId)) {
-      await node.compute.createProject({ project_id: lab.project.id, name: lab.project.name });
-      lab.computesReady.add(node.computeId);
-    }
+    await lab.readyOn(node.computeId, () => node.compute.createProject({ project_id: lab.project.id, name: lab.project.name }));
     node.absorb(await node.compute.createNode(lab.project.id, node.nodeType, node.computeBody()));
     node.onCompute = true;
   }

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { InvalidError } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 
 export type ProjectStatus = 'opened' | 'closed' | 'error';
@@ -101,6 +102,17 @@ export class Project {
       await writeFileAtomic(this.filePath, JSON.stringify(this.toTopologyFile(), null, 4) + '\n');
     }
   }
+}
+
+/** Project names are at most this long, so that `<name>.gns3` fits in a file name (255 bytes). */
+export const MAX_PROJECT_NAME_LENGTH = 250;
+
+/** A project name whose topology file name fits; InvalidError naming the limit otherwise. */
+export function checkProjectName(name: string): string {
+  if (name.length > MAX_PROJECT_NAME_LENGTH) {
+    throw new InvalidError(`Project name is too long (${name.length} characters): the limit is ${MAX_PROJECT_NAME_LENGTH}, so that its file '<name>.gns3' fits in a file name`);
+  }
+  return name;
 }
 
 /** The topology file name for a project name: `<name>.gns3`, with characters unsafe in a file name replaced. */

@@ -4,7 +4,7 @@ import { join, resolve, sep } from 'node:path';
 import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { ControllerEvents } from './events.js';
-import { filenameFor, Project, PROJECT_SETTING_DEFAULTS, type ProjectSettings, type Topology } from './project.js';
+import { checkProjectName, filenameFor, Project, PROJECT_SETTING_DEFAULTS, type ProjectSettings, type Topology } from './project.js';
 
 /** What the node and link layer does when a project opens, closes or goes away. */
 export interface ProjectLifecycle {
@@ -92,12 +92,19 @@ export class ProjectManager {
   async create(body: ProjectCreate): Promise<Project> {
     const id = body.project_id ?? randomUUID();
     if (this.projects.has(id)) throw new ConflictError(`Project ID ${id} already exists`);
+    checkProjectName(body.name);
     this.assertNameFree(body.name);
     const path = this.resolvePath(id, body.path);
     const { name, project_id: _id, path: _path, ...settings } = body;
     const project = new Project(id, name, path, { ...PROJECT_SETTING_DEFAULTS, ...settings });
-    await mkdir(project.capturesDir, { recursive: true });
-    await project.save();
+    const made = await mkdir(path, { recursive: true });
+    try {
+      await mkdir(project.capturesDir, { recursive: true });
+      await project.save();
+    } catch (err) {
+      if (made) await rm(made, { recursive: true, force: true }).catch(() => {});
+      throw err;
+    }
     this.projects.set(id, project);
     this.deps.events.publish('project.created', project.toJSON(), id);
     return project;
@@ -110,6 +117,7 @@ export class ProjectManager {
     const { name, project_id: _id, path: _path, ...settings } = body;
     const oldFile = project.filePath;
     if (name !== undefined && name !== project.name) {
+      checkProjectName(name);
       this.assertNameFree(name, id);
       project.name = name;
       project.filename = filenameFor(name);

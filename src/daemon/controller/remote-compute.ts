@@ -33,6 +33,10 @@ export class RemoteCompute implements ComputeApi {
   async allocateUdpPort(projectId: string): Promise<number> {
     return (await this.call<{ udp_port: number }>('POST', `/v2/compute/projects/${projectId}/ports/udp`, {})).udp_port;
   }
+  /** An emuctl extension: GNS3 2.2 has no such route and frees the port when the project closes. */
+  async releaseUdpPort(projectId: string, port: number): Promise<void> {
+    await this.call('DELETE', `/v2/compute/projects/${projectId}/ports/udp/${port}`);
+  }
   createNode(projectId: string, nodeType: string, body: Json): Promise<Json> {
     return this.call('POST', `/v2/compute/projects/${projectId}/${nodeType}/nodes`, body);
   }

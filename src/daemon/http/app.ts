@@ -11,8 +11,10 @@ import { computeHostRoutes } from './compute/host.js';
 import { computeNodeRoutes } from './compute/nodes.js';
 import { computeProjectRoutes } from './compute/projects.js';
 import { basicAuth } from './middleware/basic-auth.js';
+import type { LoginBackoff } from './middleware/login-failures.js';
 import { errorMapper, notFound } from './middleware/errors.js';
-import { jsonBody } from './middleware/json-body.js';
+import { jsonBody, type JsonLimits } from './middleware/json-body.js';
+import type { StreamSlots } from './streams.js';
 import { computeRegistryRoutes } from './controller/computes.js';
 import { linkRoutes } from './controller/links.js';
 import { nodeRoutes } from './controller/nodes.js';
@@ -40,8 +42,13 @@ export interface AppDeps {
   log: Logger;
   version: string;
   startedAt: Date;
-  maxBodyBytes: number;
+  /** What a request body may be (bytes, nesting, entries). */
+  body: JsonLimits;
+  /** Slots for long-lived answers (pcap, notifications), shared by every route that streams. */
+  streams: StreamSlots;
   auth?: { user: string; password: string };
+  /** How long an address that sent wrong passwords must wait. */
+  loginBackoff: LoginBackoff;
   /** Present when this daemon is a controller. */
   controller?: ControllerDeps;
   /** Present when this daemon is a compute. */
@@ -54,21 +61,21 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
-  if (deps.auth) app.use(basicAuth(deps.auth));
-  app.use(jsonBody(deps.maxBodyBytes));
+  if (deps.auth) app.use(basicAuth(deps.auth, deps.loginBackoff, deps.log));
+  app.use(jsonBody(deps.body));
 
   const router = Router({ strict: false });
   versionRoutes(router, deps);
   if (deps.compute) {
     computeHostRoutes(router, { ...deps.compute, version: deps.version });
     computeProjectRoutes(router, deps.compute);
-    computeNodeRoutes(router, deps.compute);
+    computeNodeRoutes(router, { ...deps.compute, streams: deps.streams, log: deps.log });
   }
   if (deps.controller) {
     projectRoutes(router, deps.controller);
     computeRegistryRoutes(router, deps.controller);
     nodeRoutes(router, deps.controller);
-    linkRoutes(router, deps.controller);
+    linkRoutes(router, { ...deps.controller, streams: deps.streams, log: deps.log });
   }
   app.use(router);
   app.use(notFound(router));

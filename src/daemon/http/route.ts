@@ -1,4 +1,5 @@
 import type { Request, Response, Router, NextFunction } from 'express';
+import { isUuid } from '../../util/uuid.js';
 import { InvalidError } from '../errors.js';
 import { coerceQuery, validate, type JsonSchema } from '../schemas/validation.js';
 
@@ -27,7 +28,6 @@ export interface RouteCall<B = any> {
 
 export type RouteHandler<B = any> = (call: RouteCall<B>) => Promise<unknown> | unknown;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DIGITS = /^\d+$/;
 
 export interface MountedTemplate {
@@ -84,7 +84,7 @@ function numbersAreDigits(params: Record<string, string>): boolean {
 function checkIds(params: Record<string, string>): void {
   for (const [k, v] of Object.entries(params)) {
     if (k.endsWith('_id') && k !== 'compute_id') {
-      if (!UUID.test(v)) throw new InvalidError(`${k} '${v}' is not a valid UUID`);
+      if (!isUuid(v)) throw new InvalidError(`${k} '${v}' is not a valid UUID`);
       params[k] = v.toLowerCase();
     }
   }

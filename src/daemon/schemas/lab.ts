@@ -1,6 +1,6 @@
-import { updateSchemaOf, type JsonSchema } from './validation.js';
+import { UUID_SCHEMA, updateSchemaOf, type JsonSchema } from './validation.js';
 
-const UUID = { type: 'string', pattern: '^[a-fA-F0-9]{8}-[a-fA-F0-9]{4}-[a-fA-F0-9]{4}-[a-fA-F0-9]{4}-[a-fA-F0-9]{12}$' };
+const UUID = UUID_SCHEMA;
 
 /** GNS3 NODE_CREATE_SCHEMA (the fields the GUI and gns3fy send; compute_id defaults to local). */
 export const NODE_CREATE_SCHEMA: JsonSchema = {

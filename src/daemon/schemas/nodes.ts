@@ -1,6 +1,6 @@
-import { updateSchemaOf, type JsonSchema } from './validation.js';
+import { UUID_SCHEMA, updateSchemaOf, type JsonSchema } from './validation.js';
 
-const UUID = { type: 'string', pattern: '^[a-fA-F0-9]{8}-[a-fA-F0-9]{4}-[a-fA-F0-9]{4}-[a-fA-F0-9]{4}-[a-fA-F0-9]{12}$' };
+const UUID = UUID_SCHEMA;
 const NAME = { type: 'string', minLength: 1 };
 
 /** GNS3 ETHERNET_SWITCH_CREATE_SCHEMA. */

@@ -1,13 +1,17 @@
-import { updateSchemaOf, type JsonSchema } from './validation.js';
+import { UUID_SCHEMA, updateSchemaOf, type JsonSchema } from './validation.js';
 
-const UUID_PATTERN = '^[a-fA-F0-9]{8}-[a-fA-F0-9]{4}-[a-fA-F0-9]{4}-[a-fA-F0-9]{4}-[a-fA-F0-9]{12}$';
+/** GNS3's VARIABLES_OBJECT_SCHEMA, with items required to be objects (GNS3 lets any value through). */
+const VARIABLES_SCHEMA: JsonSchema = {
+  type: ['array', 'null'],
+  items: { type: 'object', properties: { name: { type: 'string', minLength: 1 }, value: { type: 'string' } }, required: ['name'] },
+};
 
 /** GNS3 PROJECT_CREATE_SCHEMA. */
 export const PROJECT_CREATE_SCHEMA: JsonSchema = {
   type: 'object',
   properties: {
     name: { type: 'string', minLength: 1 },
-    project_id: { type: 'string', pattern: UUID_PATTERN },
+    project_id: UUID_SCHEMA,
     path: { type: ['string', 'null'], minLength: 1 },
     auto_close: { type: 'boolean' },
     auto_open: { type: 'boolean' },
@@ -22,7 +26,7 @@ export const PROJECT_CREATE_SCHEMA: JsonSchema = {
     drawing_grid_size: { type: 'integer' },
     show_interface_labels: { type: 'boolean' },
     supplier: { type: ['object', 'null'] },
-    variables: { type: ['array', 'null'] },
+    variables: VARIABLES_SCHEMA,
   },
   additionalProperties: false,
   required: ['name'],

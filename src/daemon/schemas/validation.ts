@@ -1,11 +1,15 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { UUID_PATTERN } from '../../util/uuid.js';
 import { InvalidError } from '../errors.js';
+
+/** A UUID-valued string property. */
+export const UUID_SCHEMA = { type: 'string', pattern: UUID_PATTERN.source };
 
 /** A JSON schema as plain data. */
 export type JsonSchema = Record<string, unknown>;
 
 const ajv = new Ajv({ allErrors: false, strict: false });
-ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+ajv.addFormat('uuid', UUID_PATTERN);
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
 
 /** Validates `value` against `schema`; throws InvalidError whose message names the offending field. */

@@ -83,11 +83,11 @@ describe('API client (got)', () => {
 
   it('turns a server that does not answer in time into UnreachableError (exit 3)', async () => {
     handler = () => {}; // never answers
-    const started = Date.now();
+    const before = seen.length;
     const err = await rejection(createApiClient({ url, timeoutMs: 300, unreachableHint: 'start it' }).get('version'));
     assert.ok(err instanceof UnreachableError, String(err));
     assert.match(err.message, /cannot reach http:\/\/127\.0\.0\.1:\d+: no answer within 0\.3 s; start it/);
-    assert.ok(Date.now() - started < 3000, 'a timeout is not retried');
+    assert.equal(seen.length - before, 1, 'a timeout is not retried');
   });
 
   it('turns a refused connection into UnreachableError at once, with the hint', async () => {
@@ -95,11 +95,9 @@ describe('API client (got)', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const started = Date.now();
     const err = await rejection(createApiClient({ url: `http://127.0.0.1:${port}`, unreachableHint: "run 'emuctl daemon start'" }).get('version'));
     assert.ok(err instanceof UnreachableError);
     assert.equal(err.message, `cannot reach http://127.0.0.1:${port}: connection refused; run 'emuctl daemon start'`);
-    assert.ok(Date.now() - started < 1000, 'a refused connection is not retried');
   });
 
   it('turns an unknown host into UnreachableError', async () => {

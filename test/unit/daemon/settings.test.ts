@@ -33,12 +33,52 @@ describe('daemon settings', () => {
     assert.equal(viaFlag.host, '127.0.0.2');
   });
 
+  it('every setting goes flag > env > file > default, and sources names every key', async () => {
+    const fileHome = mkdtempSync(join(tmpdir(), 'emuctl-settings-'));
+    writeFileSync(join(fileHome, 'daemon.json'), JSON.stringify({
+      udp_port_range: [30000, 30100], console_port_range: [6000, 6100], forward_timeout_ms: 1111, max_body_bytes: 2222,
+      max_connections: 33, max_streams: 44, headers_timeout_ms: 5555, request_timeout_ms: 6666, keep_alive_timeout_ms: 7777,
+      json_max_depth: 8, json_max_items: 99, auth_max_failures: 3, auth_backoff_ms: 250, debug: true,
+    }));
+    const fromFile = await resolveSettings({}, { EMUCTL_HOME: fileHome });
+    assert.deepEqual([fromFile.udpPortRange, fromFile.consolePortRange, fromFile.forwardTimeoutMs, fromFile.maxBodyBytes], [[30000, 30100], [6000, 6100], 1111, 2222]);
+    assert.equal(fromFile.sources.udpPortRange, 'file');
+    assert.equal(fromFile.sources.debug, 'file');
+
+    const env = {
+      EMUCTL_HOME: fileHome, EMUCTL_UDP_PORT_RANGE: '40000-40010', EMUCTL_CONSOLE_PORT_RANGE: '7000-7010', EMUCTL_FORWARD_TIMEOUT_MS: '2000',
+      EMUCTL_MAX_BODY_BYTES: '3000', EMUCTL_MAX_CONNECTIONS: '50', EMUCTL_JSON_MAX_DEPTH: '10',
+    };
+    const fromEnv = await resolveSettings({}, env);
+    assert.deepEqual(fromEnv.udpPortRange, [40000, 40010], 'the environment beats the config file for port ranges');
+    assert.deepEqual(fromEnv.consolePortRange, [7000, 7010]);
+    assert.equal(fromEnv.forwardTimeoutMs, 2000);
+    assert.equal(fromEnv.maxBodyBytes, 3000);
+    assert.equal(fromEnv.maxConnections, 50);
+    assert.equal(fromEnv.jsonMaxDepth, 10);
+    assert.equal(fromEnv.maxStreams, 44, 'file where the environment says nothing');
+    for (const key of ['udpPortRange', 'consolePortRange', 'forwardTimeoutMs', 'maxBodyBytes', 'maxConnections', 'jsonMaxDepth']) assert.equal(fromEnv.sources[key], 'env', key);
+
+    const fromFlags = await resolveSettings({ udpPortRange: [50000, 50001], consolePortRange: [8000, 8001], forwardTimeoutMs: 5, maxBodyBytes: 6 }, env);
+    assert.deepEqual([fromFlags.udpPortRange, fromFlags.consolePortRange, fromFlags.forwardTimeoutMs, fromFlags.maxBodyBytes], [[50000, 50001], [8000, 8001], 5, 6]);
+    assert.equal(fromFlags.sources.udpPortRange, 'flag');
+
+    const defaults = await resolveSettings({}, { EMUCTL_HOME: join(home, 'none') });
+    const keys = Object.keys(defaults).filter((k) => !['paths', 'sources', 'auth'].includes(k));
+    for (const key of [...keys, 'authUser', 'authPassword']) assert.equal(defaults.sources[key], 'default', `sources.${key}`);
+    assert.deepEqual([defaults.udpPortRange, defaults.consolePortRange], [[10000, 20000], [5000, 10000]]);
+  });
+
   it('rejects bad values with a clear message', async () => {
     await assert.rejects(resolveSettings({}, { EMUCTL_HOME: home, EMUCTL_PORT: 'abc' }), /EMUCTL_PORT must be a number/);
     await assert.rejects(resolveSettings({ port: 70000 }, { EMUCTL_HOME: home }), /out of range/);
     const bad = join(home, 'bad.json');
     writeFileSync(bad, JSON.stringify({ colour: 'blue' }));
     await assert.rejects(resolveSettings({ config: bad }, { EMUCTL_HOME: home }), /unknown setting 'colour'/);
+    await assert.rejects(resolveSettings({}, { EMUCTL_HOME: home, EMUCTL_UDP_PORT_RANGE: '20-10' }), /EMUCTL_UDP_PORT_RANGE 20-10 is not a valid port range/);
+    await assert.rejects(resolveSettings({}, { EMUCTL_HOME: home, EMUCTL_MAX_CONNECTIONS: '0' }), /EMUCTL_MAX_CONNECTIONS must be at least 1/);
+    writeFileSync(bad, JSON.stringify({ console_port_range: 'x' }));
+    await assert.rejects(resolveSettings({ config: bad }, { EMUCTL_HOME: home }), /console_port_range must be \[first, last\]/);
     writeFileSync(bad, '{not json');
     await assert.rejects(resolveSettings({ config: bad }, { EMUCTL_HOME: home }), /cannot read config file/);
   });

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { CaptureInfo, MacTableEntry, PortCounters, SwitchPortConfig } from '../../dataplane/types.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
-import { AsyncLock } from '../async-lock.js';
+import { AsyncLock } from '../../../util/async-lock.js';
 import { validateFilters } from '../filter-catalog.js';
+import { nodeOwner, type Owner } from '../ownership.js';
 import type { NioJson, NodeContext, NodeStatus } from '../node-context.js';
 
 /** Per-port view for `stats`: the NIO, the capture and the counters. */
@@ -28,6 +29,11 @@ export abstract class DataplaneNode {
 
   constructor(readonly id: string, public name: string, protected readonly ctx: NodeContext) {}
 
+  /** The holder of everything this node takes from the compute. */
+  get owner(): Owner {
+    return nodeOwner(this.ctx.projectId, this.id);
+  }
+
   /** Dataplane node id (a VPCS's wire is not the node itself). */
   protected get dataplaneId(): string {
     return this.id;
@@ -46,11 +52,11 @@ export abstract class DataplaneNode {
       if (this.nios.has(dp)) throw new ConflictError(`Port ${port} of ${this.name} already has a NIO`);
       const filters = validateFilters(nio.filters ?? {});
       if (nio.type === 'nio_udp') {
-        this.ctx.udpPorts.reserve(nio.lport, this.ctx.projectId);
+        this.ctx.resources.udpPorts.reserve(nio.lport, this.owner);
         try {
           await this.ctx.dataplane.addNio(this.dataplaneId, dp, { bindHost: this.ctx.bindHost, lport: nio.lport, rhost: nio.rhost, rport: nio.rport }, { filters, suspend: nio.suspend ?? false });
         } catch (err) {
-          this.ctx.udpPorts.release(nio.lport);
+          this.ctx.resources.udpPorts.release(nio.lport, this.owner);
           throw err;
         }
       }
@@ -80,7 +86,7 @@ export abstract class DataplaneNode {
       const nio = this.nioOn(dp, port);
       if (nio.type === 'nio_udp') {
         await this.ctx.dataplane.removeNio(this.dataplaneId, dp);
-        this.ctx.udpPorts.release(nio.lport);
+        this.ctx.resources.udpPorts.release(nio.lport, this.owner);
       }
       this.nios.delete(dp);
     });
@@ -158,10 +164,9 @@ export abstract class DataplaneNode {
     });
   }
 
-  /** Frees everything the node holds: NIOs, ports, captures, the dataplane node. */
+  /** Stops what the node runs: NIOs, captures, the dataplane node. Its allocations are the compute's to release. */
   async destroy(): Promise<void> {
     await this.lock.run(async () => {
-      for (const nio of this.nios.values()) if (nio.type === 'nio_udp') this.ctx.udpPorts.release(nio.lport);
       this.nios.clear();
       await this.ctx.dataplane.deleteNode(this.dataplaneId);
     });

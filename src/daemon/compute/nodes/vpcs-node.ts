@@ -1,19 +1,21 @@
 import { join } from 'node:path';
+import { failpoint } from '../../failpoints.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import type { NodeContext } from '../node-context.js';
-import type { ConsolePortAllocator } from '../vpcs/console-ports.js';
+import { nodeOwner } from '../ownership.js';
+import { ANY_ADDRESS } from '../port-probe.js';
+import { vpcsMac } from '../vpcs/mac-bytes.js';
 import type { ProcessRegistry } from '../vpcs/process-registry.js';
 import { applyStartupSettings, readStartupConfig, writeStartupConfig } from '../vpcs/startup-config.js';
 import { resolveVpcsBinary } from '../vpcs/vpcs-binary.js';
 import { VpcsProcess } from '../vpcs/vpcs-process.js';
 import { DataplaneNode, nodeIdOr } from './dataplane-node.js';
 
-/** What every VPCS of a compute shares: console ports, MAC bytes, the PID registry. */
+/** What every VPCS of a compute shares: the PID registry, the executable and the daemon's environment to find it in. */
 export interface VpcsShared {
-  consolePorts: ConsolePortAllocator;
-  macBytes: MacByteAllocator;
   registry?: ProcessRegistry;
   binary?: string;
+  env: NodeJS.ProcessEnv;
 }
 
 export interface VpcsCreate {
@@ -31,6 +33,12 @@ const VPCS_SIDE = 0;
 const LINK_SIDE = 1;
 
 /**
+ * Measured on Debian's vpcs 0.5b2 (strace, `-i 1`): besides its `-s` port it binds the port 9 above
+ * on 0.0.0.0, in a thread of its worker. Both are held for the node so that no other tunnel gets them.
+ */
+export const VPCS_EXTRA_UDP_OFFSETS = [9];
+
+/**
  * A Virtual PC: the real `vpcs` binary supervised in the foreground, its
  * Ethernet relayed through the dataplane so captures and filters work on it.
  */
@@ -38,24 +46,36 @@ export class VpcsNode extends DataplaneNode {
   readonly nodeType = 'vpcs';
   private process?: VpcsProcess;
 
-  private constructor(id: string, name: string, ctx: NodeContext, private readonly shared: VpcsShared,
+  private constructor(id: string, name: string, ctx: NodeContext, private readonly binary: string, private readonly registry: ProcessRegistry | undefined,
     readonly consolePort: number, private readonly macByte: number, private readonly vpcsUdp: number, private readonly wireUdp: number) {
     super(id, name, ctx);
     this.status = 'stopped';
   }
 
-  /** Creates the node (not started): console port, MAC byte, two internal UDP ports, the wire, the startup script. */
+  /**
+   * Creates the node (not started): console port, MAC byte, VPCS's UDP ports, the wire's UDP port, the
+   * dataplane wire, the startup script. All are held by the node's owner: when a step fails, the
+   * compute releases what the earlier ones took (LocalCompute.createNode).
+   */
   static async create(body: VpcsCreate, ctx: NodeContext, shared: VpcsShared): Promise<VpcsNode> {
-    await resolveVpcsBinary(shared.binary);
+    const binary = await resolveVpcsBinary(shared.binary, shared.env);
     const id = nodeIdOr(body.node_id);
-    const consolePort = await shared.consolePorts.allocate(body.console ?? undefined);
-    const macByte = shared.macBytes.allocate(ctx.projectId, id, body.mac_address ? parseInt(body.mac_address.slice(-2), 16) : undefined);
-    const vpcsUdp = await ctx.udpPorts.allocate(ctx.projectId);
-    const wireUdp = await ctx.udpPorts.allocate(ctx.projectId);
-    const node = new VpcsNode(id, body.name, ctx, shared, consolePort, macByte, vpcsUdp, wireUdp);
+    const owner = nodeOwner(ctx.projectId, id);
+    const { udpPorts, consolePorts, macBytes } = ctx.resources;
+    const consolePort = await consolePorts.allocate(owner, body.console ?? undefined);
+    failpoint('vpcs.create.after-console');
+    const macByte = macBytes.allocate(owner, body.mac_address ? parseInt(body.mac_address.slice(-2), 16) : undefined);
+    failpoint('vpcs.create.after-mac');
+    const vpcsUdp = await udpPorts.allocate(owner, { companions: VPCS_EXTRA_UDP_OFFSETS, host: ANY_ADDRESS });
+    failpoint('vpcs.create.after-vpcs-udp');
+    const wireUdp = await udpPorts.allocate(owner, { host: '127.0.0.1' });
+    failpoint('vpcs.create.after-wire-udp');
+    const node = new VpcsNode(id, body.name, ctx, binary, shared.registry, consolePort, macByte, vpcsUdp, wireUdp);
     await ctx.dataplane.createNode(id, 'hub', [VPCS_SIDE, LINK_SIDE].map((port) => ({ port, type: 'access' as const, vlan: 1 })));
+    failpoint('vpcs.create.after-wire');
     const script = body.startup_script ?? (await readStartupConfig(node.dir)) ?? '';
     await writeStartupConfig(node.dir, applyStartupSettings(script, { name: body.name }));
+    failpoint('vpcs.create.after-directory');
     return node;
   }
 
@@ -96,8 +116,8 @@ export class VpcsNode extends DataplaneNode {
         remoteUdpPort: this.wireUdp,
         remoteHost: '127.0.0.1',
         macByte: this.macByte,
-        binary: this.shared.binary,
-        registry: this.shared.registry,
+        binary: this.binary,
+        registry: this.registry,
         label: `vpcs ${this.name} (${this.id})`,
       });
       proc.once('exit', (exit) => {
@@ -126,14 +146,10 @@ export class VpcsNode extends DataplaneNode {
     throw new ConflictError('VPCS cannot be suspended');
   }
 
-  /** Frees everything: the process, the wire, the console port, the MAC byte. */
+  /** Stops the process and removes the wire; the ports and the MAC byte go back with the node's owner. */
   override async destroy(): Promise<void> {
     await this.stop();
     await super.destroy();
-    this.ctx.udpPorts.release(this.vpcsUdp);
-    this.ctx.udpPorts.release(this.wireUdp);
-    this.shared.consolePorts.release(this.consolePort);
-    this.shared.macBytes.release(this.id);
   }
 
   toJSON(): Record<string, unknown> {
@@ -146,7 +162,7 @@ export class VpcsNode extends DataplaneNode {
       console_type: 'telnet',
       node_directory: this.dir,
       command_line: this.process?.isRunning ? ['vpcs', ...this.process.arguments()].join(' ') : '',
-      mac_address: `00:50:79:66:68:${this.macByte.toString(16).padStart(2, '0')}`,
+      mac_address: vpcsMac(this.macByte),
     };
   }
 
@@ -154,32 +170,5 @@ export class VpcsNode extends DataplaneNode {
     this.process = undefined;
     this.status = 'stopped';
     await this.ctx.dataplane.removeNio(this.id, VPCS_SIDE).catch(() => {});
-  }
-}
-
-/** Gives each VPCS of a project its own last MAC byte (VPCS MACs are 00:50:79:66:68:XX); projects are separate labs. */
-export class MacByteAllocator {
-  private readonly owners = new Map<string, string>();
-
-  /** The byte wanted (ConflictError if another VPCS of the project has it), or the lowest free one. */
-  allocate(projectId: string, nodeId: string, wanted?: number): number {
-    const key = (b: number) => `${projectId}/${b}`;
-    if (wanted !== undefined) {
-      const owner = this.owners.get(key(wanted));
-      if (owner && owner !== nodeId) throw new ConflictError(`MAC address 00:50:79:66:68:${wanted.toString(16).padStart(2, '0')} is already used by another VPCS of this project`);
-      this.owners.set(key(wanted), nodeId);
-      return wanted;
-    }
-    for (let b = 0; b < 256; b++) {
-      if (!this.owners.has(key(b))) {
-        this.owners.set(key(b), nodeId);
-        return b;
-      }
-    }
-    throw new ConflictError('No VPCS MAC address left in this project (256 in use)');
-  }
-
-  release(nodeId: string): void {
-    for (const [key, owner] of this.owners) if (owner === nodeId) this.owners.delete(key);
   }
 }

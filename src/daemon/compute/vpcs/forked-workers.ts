@@ -6,7 +6,7 @@ import {
   listProcesses,
   readCwd,
   type ProcessIdentity,
-} from './proc-info.js';
+} from '../../../util/proc-info.js';
 
 /** An orphan counts as a leader's worker only if it started at most this long after the leader. */
 const ORPHAN_START_WINDOW_TICKS = 10 * CLOCK_TICKS_PER_SECOND;

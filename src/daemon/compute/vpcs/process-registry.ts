@@ -1,8 +1,8 @@
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { findForkedWorkers } from './forked-workers.js';
-import { isSameRunningProcess, type ProcessIdentity } from './proc-info.js';
-import { DEFAULT_GRACE_MS, terminateProcessTree } from './process-termination.js';
+import { isSameRunningProcess, type ProcessIdentity } from '../../../util/proc-info.js';
+import { DEFAULT_GRACE_MS, terminateProcessTree } from '../../../util/process-termination.js';
 
 /** One process the daemon started, as written to the registry file. */
 export interface ProcessRecord extends ProcessIdentity {

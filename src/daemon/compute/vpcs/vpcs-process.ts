@@ -7,10 +7,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ConflictError, InvalidError } from '../../errors.js';
 import { isTcpPortFree, isUdpPortFree } from './console-ports.js';
 import { findForkedWorkers } from './forked-workers.js';
-import { identityOf, isSameRunningProcess, type ProcessIdentity } from './proc-info.js';
+import { identityOf, isSameRunningProcess, type ProcessIdentity } from '../../../util/proc-info.js';
 import { processHoldsPort } from './proc-sockets.js';
 import type { ProcessRegistry } from './process-registry.js';
-import { DEFAULT_GRACE_MS, terminateProcessTree } from './process-termination.js';
+import { DEFAULT_GRACE_MS, terminateProcessTree } from '../../../util/process-termination.js';
 import { STARTUP_CONFIG_FILE } from './startup-config.js';
 import { resolveVpcsBinary } from './vpcs-binary.js';
 

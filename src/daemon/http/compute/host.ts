@@ -24,9 +24,9 @@ export function computeHostRoutes(router: Router, deps: { compute: LocalCompute;
   });
   route(router, { method: 'get', template: '/v2/compute/network/ports' }, () => ({
     console_port_range: deps.consolePortRange,
-    console_ports: [],
+    console_ports: compute.resources.consolePorts.used(),
     udp_port_range: deps.udpPortRange,
-    udp_ports: compute.udpPorts.used(),
+    udp_ports: compute.resources.udpPorts.used(),
   }));
 }
 

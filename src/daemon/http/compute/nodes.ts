@@ -4,7 +4,9 @@ import type { LocalCompute } from '../../compute/local-compute.js';
 import type { NioJson } from '../../compute/node-context.js';
 import type { NodeTypeDefinition } from '../../compute/node-types.js';
 import { ConflictError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
 import { route } from '../route.js';
+import { sendPcap, type StreamSlots } from '../streams.js';
 import { NIO_NULL_SCHEMA, NIO_TYPE_SCHEMA, NIO_UDP_SCHEMA, NODE_CAPTURE_SCHEMA } from '../../schemas/nio.js';
 import { EMPTY_SCHEMA } from '../../schemas/project.js';
 import { validate, type JsonSchema } from '../../schemas/validation.js';
@@ -23,11 +25,11 @@ const NIO_FILTERS_SCHEMA: JsonSchema = {
 };
 
 /** The compute routes of every registered node type: CRUD, actions, NIOs, captures, MAC table, stats. */
-export function computeNodeRoutes(router: Router, deps: { compute: LocalCompute }): void {
-  for (const def of deps.compute.nodeTypes.all()) nodeTypeRoutes(router, deps.compute, def);
+export function computeNodeRoutes(router: Router, deps: { compute: LocalCompute; streams: StreamSlots; log: Logger }): void {
+  for (const def of deps.compute.nodeTypes.all()) nodeTypeRoutes(router, deps, def);
 }
 
-function nodeTypeRoutes(router: Router, compute: LocalCompute, def: NodeTypeDefinition): void {
+function nodeTypeRoutes(router: Router, { compute, streams, log }: { compute: LocalCompute; streams: StreamSlots; log: Logger }, def: NodeTypeDefinition): void {
   const t = nodeTemplates(def.type);
   const nodeOf = (p: Record<string, string>) => compute.project(p.project_id).node(def.type, p.node_id);
   const at = (p: Record<string, string>): PortAddress => ({ projectId: p.project_id, nodeType: def.type, nodeId: p.node_id, adapter: Number(p.adapter_number), port: Number(p.port_number) });
@@ -44,12 +46,7 @@ function nodeTypeRoutes(router: Router, compute: LocalCompute, def: NodeTypeDefi
   route(router, { method: 'delete', template: t.nio, status: 204 }, ({ params }) => compute.removeNio(at(params)));
   route(router, { method: 'post', template: t.startCapture, body: NODE_CAPTURE_SCHEMA }, ({ params, body }) => compute.startCapture(at(params), body));
   route(router, { method: 'post', template: t.stopCapture, body: EMPTY_SCHEMA, status: 204 }, ({ params }) => compute.stopCapture(at(params)));
-  route(router, { method: 'get', template: t.pcap, raw: true }, async ({ params, res }) => {
-    const stream = await compute.pcapStream(at(params));
-    res.status(200).setHeader('Content-Type', 'application/vnd.tcpdump.pcap');
-    res.on('close', () => stream.destroy());
-    stream.pipe(res);
-  });
+  route(router, { method: 'get', template: t.pcap, raw: true }, ({ params, res }) => sendPcap(res, streams, () => compute.pcapStream(at(params)), log));
   route(router, { method: 'get', template: `${t.node}/mac_table` }, ({ params }) => nodeOf(params).macTable());
   route(router, { method: 'get', template: `${t.node}/stats` }, ({ params }) => nodeOf(params).stats());
 }

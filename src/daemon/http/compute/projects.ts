@@ -7,6 +7,7 @@ import { EMPTY_SCHEMA } from '../../schemas/project.js';
 export const COMPUTE_PROJECTS_ROUTE = '/v2/compute/projects';
 export const COMPUTE_PROJECT_ROUTE = '/v2/compute/projects/{project_id}';
 export const UDP_PORT_ROUTE = '/v2/compute/projects/{project_id}/ports/udp';
+export const UDP_PORT_RELEASE_ROUTE = `${UDP_PORT_ROUTE}/{port_number}`;
 
 /** The compute's project routes and UDP port allocation (GNS3 v2 compute API). */
 export function computeProjectRoutes(router: Router, deps: { compute: LocalCompute }): void {
@@ -18,4 +19,5 @@ export function computeProjectRoutes(router: Router, deps: { compute: LocalCompu
   route(router, { method: 'delete', template: COMPUTE_PROJECT_ROUTE, status: 204 }, ({ params }) => compute.deleteProject(params.project_id));
   route(router, { method: 'post', template: `${COMPUTE_PROJECT_ROUTE}/close`, body: EMPTY_SCHEMA, status: 204 }, ({ params }) => compute.closeProject(params.project_id));
   route(router, { method: 'post', template: UDP_PORT_ROUTE, body: EMPTY_SCHEMA, status: 201 }, async ({ params }) => ({ udp_port: await compute.allocateUdpPort(params.project_id) }));
+  route(router, { method: 'delete', template: UDP_PORT_RELEASE_ROUTE, status: 204 }, ({ params }) => compute.releaseUdpPort(params.project_id, Number(params.port_number)));
 }

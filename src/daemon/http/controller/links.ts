@@ -4,7 +4,9 @@ import type { Labs } from '../../controller/lab.js';
 import type { LinkCreate, LinkManager } from '../../controller/links.js';
 import type { NodeManager } from '../../controller/nodes.js';
 import type { ProjectManager } from '../../controller/projects.js';
+import type { Logger } from '../../logger.js';
 import { route } from '../route.js';
+import { sendPcap, type StreamSlots } from '../streams.js';
 import { LINK_CAPTURE_SCHEMA, LINK_CREATE_SCHEMA, LINK_UPDATE_SCHEMA } from '../../schemas/lab.js';
 import { EMPTY_SCHEMA } from '../../schemas/project.js';
 import { NODE_ROUTE } from './nodes.js';
@@ -14,8 +16,8 @@ export const LINK_ROUTE = '/v2/projects/{project_id}/links/{link_id}';
 export const START_CAPTURE_ROUTE = `${LINK_ROUTE}/start_capture`;
 
 /** Controller link routes (GNS3 v2), node deletion (which removes its links first) included. */
-export function linkRoutes(router: Router, deps: { projects: ProjectManager; labs: Labs; links: LinkManager; nodes: NodeManager }): void {
-  const { projects, labs, links, nodes } = deps;
+export function linkRoutes(router: Router, deps: { projects: ProjectManager; labs: Labs; links: LinkManager; nodes: NodeManager; streams: StreamSlots; log: Logger }): void {
+  const { projects, labs, links, nodes, streams, log } = deps;
   const labOf = (projectId: string) => labs.of(projects.getOpened(projectId));
 
   route(router, { method: 'get', template: LINKS_ROUTE }, ({ params }) => [...labOf(params.project_id).links.values()].map((l) => l.toJSON()));
@@ -43,12 +45,10 @@ export function linkRoutes(router: Router, deps: { projects: ProjectManager; lab
     const lab = labOf(params.project_id);
     return (await links.stopCapture(lab, lab.link(params.link_id))).toJSON();
   });
-  route(router, { method: 'get', template: `${LINK_ROUTE}/pcap`, raw: true }, async ({ params, res }) => {
+  route(router, { method: 'get', template: `${LINK_ROUTE}/pcap`, raw: true }, ({ params, res }) => {
     const lab = labOf(params.project_id);
-    const stream = await links.pcapStream(lab, lab.link(params.link_id));
-    res.status(200).setHeader('Content-Type', 'application/vnd.tcpdump.pcap');
-    res.on('close', () => stream.destroy());
-    stream.pipe(res);
+    const link = lab.link(params.link_id);
+    return sendPcap(res, streams, () => links.pcapStream(lab, link), log);
   });
   route(router, { method: 'delete', template: NODE_ROUTE, status: 204 }, async ({ params }) => {
     const lab = labOf(params.project_id);

@@ -1,5 +1,5 @@
 import type { Request, Response, NextFunction, ErrorRequestHandler, Router } from 'express';
-import { DomainError } from '../../errors.js';
+import { DomainError, TooManyRequestsError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { templatesOf } from '../route.js';
 
@@ -10,16 +10,17 @@ export function errorMapper(log: Logger): ErrorRequestHandler {
     if (status >= 500 && !(err instanceof DomainError)) log.error(`${req.method} ${req.originalUrl}: ${(err as Error)?.stack ?? String(err)}`);
     else log.debug(`${req.method} ${req.originalUrl} -> ${status} ${message}`);
     if (res.headersSent) return void res.destroy();
+    if (err instanceof TooManyRequestsError) res.setHeader('Retry-After', String(err.retryAfterSeconds));
     res.status(status).json({ message, status });
   };
 }
 
 function toHttp(err: unknown): { status: number; message: string } {
   if (err instanceof DomainError) return { status: err.status, message: err.message };
-  const e = err as { status?: number; statusCode?: number; type?: string; message?: string };
+  const e = err as { status?: number; statusCode?: number; type?: string; message?: string; limit?: number };
   const status = e?.status ?? e?.statusCode;
   // body-parser errors carry a 4xx status and a type.
-  if (e?.type === 'entity.too.large') return { status: 413, message: 'Request body is too large' };
+  if (e?.type === 'entity.too.large') return { status: 413, message: `Request body is too large (the limit is ${e.limit} bytes)` };
   if (typeof status === 'number' && status >= 400 && status < 500) return { status, message: e.message ?? 'Bad request' };
   return { status: 500, message: 'Internal server error' };
 }

@@ -1,4 +1,4 @@
-/** Serialises async operations: each `run` starts once the previous one has settled. */
+/** Serialises async operations: each `run` starts once the previous one has settled, whether it failed or not. */
 export class AsyncLock {
   private tail: Promise<unknown> = Promise.resolve();
 
