@@ -16,6 +16,7 @@ export interface DaemonFlags {
   debug?: boolean;
   logFile?: string;
   role?: DaemonRole;
+  gns3Version?: string;
 }
 
 export type SettingSource = 'flag' | 'env' | 'file' | 'default';
@@ -25,6 +26,8 @@ export interface DaemonSettings {
   port: number;
   projectsDir: string;
   role: DaemonRole;
+  /** The GNS3 API version reported by /v2/version and capabilities (`2.2.N`). */
+  gns3Version: string;
   debug: boolean;
   logFile?: string;
   auth?: { user: string; password: string };
@@ -42,7 +45,10 @@ export interface DaemonSettings {
 }
 
 const FILE_KEYS = ['host', 'port', 'projects_dir', 'auth_user', 'auth_password', 'role', 'debug', 'log_file',
-  'max_body_bytes', 'udp_port_range', 'console_port_range', 'forward_timeout_ms'];
+  'max_body_bytes', 'udp_port_range', 'console_port_range', 'forward_timeout_ms', 'gns3_version'];
+
+/** The GNS3 release emuctl is tested against; GNS3 clients and controllers refuse another major.minor. */
+export const DEFAULT_GNS3_VERSION = '2.2.42';
 
 /** Resolves the daemon settings: flags > environment (EMUCTL_*) > config file > defaults. */
 export async function resolveSettings(flags: DaemonFlags, env: NodeJS.ProcessEnv = process.env): Promise<DaemonSettings> {
@@ -62,6 +68,8 @@ export async function resolveSettings(flags: DaemonFlags, env: NodeJS.ProcessEnv
   const projectsDir = pick('projectsDir', flags.projectsDir, env.EMUCTL_PROJECTS_DIR || undefined, asString(file, 'projects_dir'), paths.projectsDir);
   const role = pick<DaemonRole>('role', flags.role, (env.EMUCTL_ROLE as DaemonRole) || undefined, asString(file, 'role') as DaemonRole | undefined, 'both');
   if (!['both', 'controller', 'compute'].includes(role)) throw new InvalidError(`role must be both, controller or compute, not '${role}'`);
+  const gns3Version = pick('gns3Version', flags.gns3Version, env.EMUCTL_GNS3_VERSION || undefined, asString(file, 'gns3_version'), DEFAULT_GNS3_VERSION);
+  if (!/^2\.2\.\d+$/.test(gns3Version)) throw new InvalidError(`gns3 version must look like 2.2.N (GNS3 2.2 clients refuse another major.minor), not '${gns3Version}'`);
   const debug = pick('debug', flags.debug || undefined, env.EMUCTL_DEBUG ? env.EMUCTL_DEBUG !== '0' : undefined, file.debug as boolean | undefined, false);
   const logFile = pick<string | undefined>('logFile', flags.logFile, env.EMUCTL_LOG_FILE || undefined, asString(file, 'log_file'), undefined);
 
@@ -75,6 +83,7 @@ export async function resolveSettings(flags: DaemonFlags, env: NodeJS.ProcessEnv
     port,
     projectsDir,
     role,
+    gns3Version,
     debug,
     logFile,
     auth: authUser ? { user: authUser, password: authPassword ?? '' } : undefined,

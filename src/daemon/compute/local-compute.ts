@@ -8,6 +8,7 @@ import type { Logger } from '../logger.js';
 import { validate } from '../schemas/validation.js';
 import { captureFilePath, followFile, type CaptureState } from './capture-files.js';
 import type { ComputeApi, Json, NodeAction, PortAddress } from './compute-api.js';
+import { ComputeEvents } from './compute-events.js';
 import { ComputeProject } from './compute-project.js';
 import type { NioJson } from './node-context.js';
 import type { NodeTypeRegistry } from './node-types.js';
@@ -27,6 +28,8 @@ export interface LocalComputeDeps {
 export class LocalCompute implements ComputeApi {
   readonly projects = new Map<string, ComputeProject>();
   readonly udpPorts: UdpPortAllocator;
+  /** What `/v2/compute/notifications/ws` sends: node status changes and log messages of the compute's projects. */
+  readonly events = new ComputeEvents();
 
   constructor(private readonly deps: LocalComputeDeps) {
     this.udpPorts = new UdpPortAllocator(deps.udpPortRange, deps.bindHost);
@@ -95,6 +98,7 @@ export class LocalCompute implements ComputeApi {
       udpPorts: this.udpPorts,
       bindHost: this.deps.bindHost,
       log: this.deps.log,
+      events: this.events,
     });
     project.nodes.set(node.id, node);
     return node.toJSON();

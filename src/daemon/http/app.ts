@@ -7,6 +7,7 @@ import type { NodeManager } from '../controller/nodes.js';
 import type { ProjectManager } from '../controller/projects.js';
 import type { LocalCompute } from '../compute/local-compute.js';
 import type { Logger } from '../logger.js';
+import type { NotificationHub } from '../notifications/hub.js';
 import { computeHostRoutes } from './compute/host.js';
 import { computeNodeRoutes } from './compute/nodes.js';
 import { computeProjectRoutes } from './compute/projects.js';
@@ -18,6 +19,7 @@ import { linkRoutes } from './controller/links.js';
 import { nodeRoutes } from './controller/nodes.js';
 import { projectRoutes } from './controller/projects.js';
 import { versionRoutes } from './controller/version.js';
+import { notificationRoutes } from './notifications/routes.js';
 
 export interface ControllerDeps {
   projects: ProjectManager;
@@ -32,13 +34,18 @@ export interface ControllerDeps {
 
 export interface ComputeDeps {
   compute: LocalCompute;
+  /** GET /v2/compute/capabilities. */
+  capabilities: () => Record<string, unknown>;
   udpPortRange: [number, number];
   consolePortRange: [number, number];
 }
 
 export interface AppDeps {
   log: Logger;
+  /** emuctl's own version. */
   version: string;
+  /** The GNS3 API version reported to clients and controllers (`2.2.N`). */
+  gns3Version: string;
   startedAt: Date;
   maxBodyBytes: number;
   auth?: { user: string; password: string };
@@ -46,6 +53,8 @@ export interface AppDeps {
   controller?: ControllerDeps;
   /** Present when this daemon is a compute. */
   compute?: ComputeDeps;
+  /** The notification streams' clients. */
+  notifications: NotificationHub;
 }
 
 /** Builds the Express app from its dependencies; starts nothing. */
@@ -60,7 +69,7 @@ export function createApp(deps: AppDeps): Express {
   const router = Router({ strict: false });
   versionRoutes(router, deps);
   if (deps.compute) {
-    computeHostRoutes(router, { ...deps.compute, version: deps.version });
+    computeHostRoutes(router, { ...deps.compute, version: deps.version, gns3Version: deps.gns3Version });
     computeProjectRoutes(router, deps.compute);
     computeNodeRoutes(router, deps.compute);
   }
@@ -70,6 +79,7 @@ export function createApp(deps: AppDeps): Express {
     nodeRoutes(router, deps.controller);
     linkRoutes(router, deps.controller);
   }
+  notificationRoutes(router, { hub: deps.notifications, log: deps.log, projects: deps.controller?.projects, compute: !!deps.compute });
   app.use(router);
   app.use(notFound(router));
   app.use(errorMapper(deps.log));

@@ -40,8 +40,7 @@ export class VpcsNode extends DataplaneNode {
 
   private constructor(id: string, name: string, ctx: NodeContext, private readonly shared: VpcsShared,
     readonly consolePort: number, private readonly macByte: number, private readonly vpcsUdp: number, private readonly wireUdp: number) {
-    super(id, name, ctx);
-    this.status = 'stopped';
+    super(id, name, ctx, 'stopped');
   }
 
   /** Creates the node (not started): console port, MAC byte, two internal UDP ports, the wire, the startup script. */
@@ -102,6 +101,7 @@ export class VpcsNode extends DataplaneNode {
       });
       proc.once('exit', (exit) => {
         this.ctx.log.warn(`VPCS ${this.name} stopped unexpectedly: ${exit.reason}`);
+        this.ctx.events.log('error', `VPCS ${this.name} has stopped: ${exit.reason}${exit.logTail ? `\n${exit.logTail}` : ''}`, this.ctx.projectId);
         void this.lock.run(() => this.unplug());
       });
       try {
