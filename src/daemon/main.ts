@@ -69,7 +69,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const compute = dataplane
     ? new LocalCompute({ dataplane, nodeTypes, projectsDir: settings.projectsDir, bindHost: settings.host, udpPortRange: settings.udpPortRange, log })
     : undefined;
-  const capabilities = () => computeCapabilities({ gns3Version: settings.gns3Version, emuctlVersion: PACKAGE_VERSION, nodeTypes, projectsDir: settings.projectsDir });
+  const capabilities = () => computeCapabilities({ gns3Version: settings.gns3Version, nodeTypes });
   const computes = new ComputeRegistry({
     file: isController ? settings.paths.computesFile(settings.port) : undefined,
     timeoutMs: settings.forwardTimeoutMs,

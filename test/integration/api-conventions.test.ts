@@ -41,10 +41,8 @@ describe('API conventions', () => {
     const other = await startTestDaemon({ flags: { role: 'compute', gns3Version: '2.2.40' } });
     try {
       assert.equal((await other.api('GET', '/v2/version')).body.version, '2.2.40');
-      const caps = (await other.api('GET', '/v2/compute/capabilities')).body;
-      assert.equal(caps.version, '2.2.40');
-      assert.equal(caps.emuctl_version, PACKAGE_VERSION);
-      for (const key of ['cpus', 'memory', 'disk_size']) assert.ok(Number.isInteger(caps[key]) && caps[key] > 0, `${key}: ${caps[key]}`);
+      assert.equal((await other.api('GET', '/v2/compute/capabilities')).body.version, '2.2.40');
+      assert.equal((await other.api('GET', '/v2/compute/version')).body.version, '2.2.40');
     } finally {
       await other.stop();
       removeHome(other.home);

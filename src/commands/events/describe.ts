@@ -64,10 +64,11 @@ export class EventDescriber {
   }
 }
 
-/** `status started→stopped capturing false→true`: the top-level fields whose values differ. */
+/** `status started→stopped capturing false→true`: the top-level fields whose values differ, status first. */
 export function changes(before: Record<string, any>, after: Record<string, any>): string {
   const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])]
-    .filter((k) => !QUIET_FIELDS.has(k) && JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+    .filter((k) => !QUIET_FIELDS.has(k) && JSON.stringify(before[k]) !== JSON.stringify(after[k]))
+    .sort((a, b) => Number(b === 'status') - Number(a === 'status'));
   const shown = changed.slice(0, MAX_CHANGES).map((k) => `${k} ${short(before[k])}→${short(after[k])}`);
   if (changed.length > MAX_CHANGES) shown.push(`(+${changed.length - MAX_CHANGES} more)`);
   return shown.join(' ');

@@ -89,5 +89,6 @@ describe('events: what a human line says', () => {
     assert.equal(changes({ f: {} }, { f: { delay: [10] } }), 'f {}→{"delay":[10]}');
     assert.equal(changes({ t: 'x' }, { t: 'y'.repeat(100) }).length < 60, true);
     assert.equal(changes({}, { a: 1, b: 2, c: 3, d: 4, e: 5 }), 'a -→1 b -→2 c -→3 d -→4 (+1 more)');
+    assert.equal(changes({ command_line: 'vpcs -p 1', status: 'started' }, { command_line: '', status: 'stopped' }), 'status started→stopped command_line vpcs -p 1→', 'status first');
   });
 });
