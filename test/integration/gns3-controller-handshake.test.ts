@@ -66,6 +66,9 @@ describe('a GNS3 controller adopting an emuctl compute', () => {
       const pings = ws.messages.filter((m) => m.action === 'ping').length - before;
       assert.ok(pings >= 5, `${pings} pings from the compute during the heartbeat period`);
       assert.equal(ws.ended, false, 'the stream is still open');
+      assert.equal((await compute.api('DELETE', path, undefined, AUTH)).status, 204);
+      const deleted = await ws.next((m) => m.action === 'node.deleted');
+      assert.deepEqual([deleted.event.node_id, deleted.project_id], [node.body.node_id, projectId], 'node.deleted, as GNS3 computes send it');
       assert.equal((await compute.api('DELETE', `/v2/compute/projects/${projectId}`, undefined, AUTH)).status, 204);
     } finally {
       ws.close();

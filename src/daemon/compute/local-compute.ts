@@ -120,6 +120,7 @@ export class LocalCompute implements ComputeApi {
     const node = project.node(nodeType, nodeId);
     await node.destroy();
     project.nodes.delete(nodeId);
+    this.events.publish('node.deleted', node.toJSON(), projectId);
   }
 
   async nodeAction(projectId: string, nodeType: string, nodeId: string, action: NodeAction): Promise<void> {

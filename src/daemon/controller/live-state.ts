@@ -11,7 +11,7 @@ import type { NodeManager } from './nodes.js';
 /**
  * The controller's live view of its computes' nodes, as GNS3's controller keeps it:
  * a compute's `node.updated` goes into the controller node and out on the project
- * stream, its other project messages (log.*) are passed on, and a compute whose stream
+ * stream, its log messages are passed on, and a compute whose stream
  * opens again is re-read; nodes it lost (it restarted) are placed and wired again.
  */
 export class LiveState implements ComputeReports {
@@ -27,7 +27,8 @@ export class LiveState implements ComputeReports {
       if (node && node.computeId === computeId && node.onCompute) this.deps.nodes.absorbReport(lab, node, event);
       return;
     }
-    this.deps.events.publish(message.action, event, lab.project.id);
+    // The controller sends its own node.deleted; a compute's log messages are passed on, as GNS3 does.
+    if (message.action.startsWith('log.')) this.deps.events.publish(message.action, event, lab.project.id);
   }
 
   reconnected(computeId: string): void {
