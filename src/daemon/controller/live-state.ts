@@ -42,6 +42,8 @@ export class LiveState implements ComputeReports {
   /** Re-reads the lab's nodes on a compute; those it does not know any more are placed again, with their links. */
   private async resync(lab: Lab, computeId: string): Promise<void> {
     const { nodes, links, events, log } = this.deps;
+    const open = () => this.deps.labs.find(lab.project.id) === lab && lab.project.status === 'opened';
+    if (!open()) return;
     const lost: ControllerNode[] = [];
     for (const node of lab.nodes.values()) {
       if (node.computeId !== computeId) continue;
@@ -56,10 +58,11 @@ export class LiveState implements ComputeReports {
         else log.warn(`project ${lab.project.name}: cannot re-read node ${node.name}: ${(err as Error).message}`);
       }
     }
-    if (lost.length === 0) return;
+    if (lost.length === 0 || !open()) return;
     log.info(`project ${lab.project.name}: compute ${computeId} lost ${lost.length} node(s); placing them again`);
     lab.computesReady.delete(computeId);
     for (const node of lost) {
+      if (!open()) return;
       node.onCompute = false;
       try {
         await nodes.placeOnCompute(lab, node);
@@ -70,7 +73,7 @@ export class LiveState implements ComputeReports {
     }
     const lostIds = new Set(lost.map((n) => n.id));
     for (const link of lab.links.values()) {
-      if (!link.ends.some((end) => lostIds.has(end.node.id))) continue;
+      if (!link.ends.some((end) => lostIds.has(end.node.id)) || !open()) continue;
       await links.unwire(lab, link);
       await links.wire(lab, link).catch((err) => log.error(`project ${lab.project.name}: cannot wire link ${link.id} again: ${(err as Error).message}`));
       events.publish('link.updated', link.toJSON(), lab.project.id);
