@@ -29,7 +29,9 @@ class Client {
   constructor(readonly channel: string, readonly label: string, readonly transport: NotificationTransport) {}
 }
 
+/** Messages a client may leave unsent before it is dropped (unless the hub is told otherwise). */
 export const DEFAULT_MAX_PENDING_MESSAGES = 2048;
+/** Bytes a client may leave unsent before it is dropped (unless the hub is told otherwise). */
 export const DEFAULT_MAX_PENDING_BYTES = 4 * 1024 * 1024;
 
 /**
