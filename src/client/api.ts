@@ -20,6 +20,17 @@ export interface ApiClientOptions {
   debug?: (line: string) => void;
 }
 
+/** A server reached for a long-lived stream (a pcap, notifications), outside the got client. */
+export interface StreamServer {
+  url: string;
+  user?: string;
+  password?: string;
+  /** How long to wait for the answer's headers (the stream itself has no time limit). */
+  connectTimeoutMs?: number;
+  unreachableHint?: string;
+  debug?: (line: string) => void;
+}
+
 /** Query-string parameters. */
 export type SearchParams = Record<string, string | number | boolean>;
 

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { OperationError, UnreachableError } from './errors.js';
 import { isLoopbackUrl } from './active-profile.js';
-import { apiPath, type ApiClient } from './api.js';
+import { apiPath, type ApiClient, type StreamServer } from './api.js';
 import type { Link } from './links.js';
 
 /** GNS3's data_link_type names (DESIGN.md: EN10MB 1, PPP_SERIAL 50, C_HDLC 104, FRELAY 107, ATM_RFC1483 11). */
@@ -52,15 +52,7 @@ export async function localCaptureSize(serverUrl: string, path: string | null): 
 }
 
 /** Where the live pcap of a link is, and how to authenticate. */
-export interface PcapServer {
-  url: string;
-  user?: string;
-  password?: string;
-  /** How long to wait for the response headers (the body itself has no time limit). */
-  connectTimeoutMs?: number;
-  unreachableHint?: string;
-  debug?: (line: string) => void;
-}
+export type PcapServer = StreamServer;
 
 /** The pcap response: a byte stream, and when the server says it answered (its Date header). */
 export interface PcapResponse {

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { PACKAGE_VERSION } from '../version.js';
 import { builtinNodeTypes } from './compute/builtin-types.js';
+import { computeCapabilities } from './compute/capabilities.js';
 import { LocalCompute } from './compute/local-compute.js';
 import { ComputeResources } from './compute/resources.js';
 import { UdpPortAllocator } from './compute/udp-ports.js';
@@ -16,11 +17,16 @@ import { ControllerEvents } from './controller/events.js';
 import { Labs } from './controller/lab.js';
 import { LabLifecycle } from './controller/lab-lifecycle.js';
 import { LinkManager } from './controller/links.js';
+import { LiveState } from './controller/live-state.js';
 import { NodeManager } from './controller/nodes.js';
 import { ProjectManager } from './controller/projects.js';
 import { createApp } from './http/app.js';
 import { StreamSlots } from './http/streams.js';
 import { LogThrottle } from './log-throttle.js';
+import { upgradeThroughApp } from './http/notifications/upgrade.js';
+import { hostUsage } from './host-usage.js';
+import { wireNotifications } from './notifications/channels.js';
+import { NotificationHub } from './notifications/hub.js';
 import { createLogger, type Logger } from './logger.js';
 import { ownPidRecord, readPidRecord, recordedProcess } from '../config/pid-file.js';
 import { removeOwnPidFile, writePidFile } from './pid-file.js';
@@ -50,6 +56,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const isCompute = settings.role !== 'controller';
 
   const events = new ControllerEvents();
+  const notifications = new NotificationHub({ log, usage: hostUsage });
   const projects = new ProjectManager({ projectsDir: settings.projectsDir, log, events });
 
   await refuseIfRunning(settings);
@@ -66,19 +73,22 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const compute = dataplane
     ? new LocalCompute({ dataplane, nodeTypes, projectsDir: settings.projectsDir, bindHost: settings.host, resources, log })
     : undefined;
+  const capabilities = () => computeCapabilities({ gns3Version: settings.gns3Version, nodeTypes });
   const computes = new ComputeRegistry({
     file: isController ? settings.paths.computesFile(settings.port) : undefined,
     timeoutMs: settings.forwardTimeoutMs,
     log,
-    local: compute && isController
-      ? { host: settings.host, port: settings.port, capabilities: () => ({ version: PACKAGE_VERSION, node_types: nodeTypes.availableTypes(), platform: process.platform }) }
-      : undefined,
+    events,
+    local: compute && isController ? { host: settings.host, port: settings.port, capabilities } : undefined,
   });
 
   if (compute) computes.setApi('local', compute);
   const labs = new Labs();
   const nodes = new NodeManager({ computes, events });
   const links = new LinkManager({ computes, events });
+  computes.setReports(new LiveState({ labs, nodes, links, events, log }));
+  if (compute && isController) computes.followLocal(compute.events);
+  wireNotifications(notifications, { controller: isController ? events : undefined, compute: compute?.events });
   projects.addLifecycle(new LabLifecycle({ labs, nodes, links, log }));
   if (isController) {
     await computes.load();
@@ -91,16 +101,19 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const app = createApp({
     log,
     version: PACKAGE_VERSION,
+    gns3Version: settings.gns3Version,
     startedAt,
     body: { maxBytes: settings.maxBodyBytes, maxDepth: settings.jsonMaxDepth, maxItems: settings.jsonMaxItems },
     streams,
     auth: settings.auth,
     loginBackoff: { maxFailures: settings.authMaxFailures, backoffMs: settings.authBackoffMs },
     controller: isController ? { projects, computes, labs, nodes, links, forwardTimeoutMs: settings.forwardTimeoutMs, self: () => selfEndpoint(settings, port) } : undefined,
-    compute: compute ? { compute, udpPortRange: settings.udpPortRange, consolePortRange: settings.consolePortRange } : undefined,
+    compute: compute ? { compute, capabilities, udpPortRange: settings.udpPortRange, consolePortRange: settings.consolePortRange } : undefined,
+    notifications,
   });
 
   const server = await listen(app, settings, log);
+  server.on('upgrade', upgradeThroughApp(app));
   port = (server.address() as AddressInfo).port;
   computes.setLocalPort(port);
   const url = `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${port}`;
@@ -113,6 +126,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const close = () =>
     (closing ??= (async () => {
       log.info('shutting down');
+      notifications.close();
       await stopServer(server);
       computes.close();
       await projects.closeAll();

@@ -30,6 +30,7 @@ export interface DaemonFlags {
   maxStreams?: number;
   authMaxFailures?: number;
   authBackoffMs?: number;
+  gns3Version?: string;
 }
 
 export type SettingSource = 'flag' | 'env' | 'file' | 'default';
@@ -39,6 +40,8 @@ export interface DaemonSettings {
   port: number;
   projectsDir: string;
   role: DaemonRole;
+  /** The GNS3 API version reported by /v2/version and capabilities (`2.2.N`). */
+  gns3Version: string;
   debug: boolean;
   logFile?: string;
   auth?: { user: string; password: string };
@@ -131,9 +134,13 @@ const positive = (value: number, where: string) => {
   if (value < 1) throw new InvalidError(`${where} must be at least 1`);
 };
 
+/** The GNS3 release emuctl is tested against; GNS3 clients and controllers refuse another major.minor. */
+export const DEFAULT_GNS3_VERSION = '2.2.42';
+
 /** Every setting but the ones with special handling (auth password, projects dir default, port). */
 const SPECS = {
   host: { env: 'EMUCTL_HOST', file: 'host', kind: TEXT, fallback: '127.0.0.1' },
+  gns3Version: { env: 'EMUCTL_GNS3_VERSION', file: 'gns3_version', kind: TEXT, fallback: DEFAULT_GNS3_VERSION, check: checkGns3Version },
   role: { env: 'EMUCTL_ROLE', file: 'role', kind: TEXT as ValueKind<DaemonRole>, fallback: 'both' as DaemonRole, check: checkRole },
   debug: { env: 'EMUCTL_DEBUG', file: 'debug', kind: BOOLEAN, fallback: false },
   maxBodyBytes: { env: 'EMUCTL_MAX_BODY_BYTES', file: 'max_body_bytes', kind: INTEGER, fallback: 1024 * 1024, check: positive },
@@ -221,6 +228,10 @@ function checkRange([first, last]: PortRange, what: string): PortRange {
 
 function checkPort(port: number, what: string): void {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidError(`${what} ${port} is out of range 1-65535 (0: any free port)`);
+}
+
+function checkGns3Version(version: string, where: string): void {
+  if (!/^2\.2\.\d+$/.test(version)) throw new InvalidError(`${where} must look like 2.2.N (GNS3 2.2 clients refuse another major.minor), not '${version}'`);
 }
 
 function checkRole(role: string): void {

@@ -1,6 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { startTestDaemon, removeHome, type TestDaemon } from '../helpers/daemon.js';
+
+const PACKAGE_VERSION = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version;
 
 describe('API conventions', () => {
   let d: TestDaemon;
@@ -10,13 +13,40 @@ describe('API conventions', () => {
     removeHome(d.home);
   });
 
-  it('GET /v2/version answers the package version with X-Route and JSON', async () => {
+  it('GET /v2/version answers the GNS3 version (2.2.42 by default) and emuctl\'s own, with X-Route and JSON', async () => {
     const r = await d.api('GET', '/v2/version');
     assert.equal(r.status, 200);
     assert.equal(r.headers.get('x-route'), '/v2/version');
     assert.match(r.headers.get('content-type')!, /^application\/json/);
     assert.equal(r.body.local, true);
-    assert.match(r.body.version, /^\d+\.\d+\.\d+/);
+    assert.equal(r.body.version, '2.2.42');
+    assert.equal(r.body.emuctl_version, PACKAGE_VERSION);
+    const compute = await d.api('GET', '/v2/compute/version');
+    assert.equal(compute.body.version, '2.2.42');
+    assert.equal(compute.body.emuctl_version, PACKAGE_VERSION);
+  });
+
+  it('POST /v2/version: 200 for the same version, 409 for another, as GNS3 checks a client', async () => {
+    const same = await d.api('POST', '/v2/version', { version: '2.2.42' });
+    assert.equal(same.status, 200);
+    assert.deepEqual(same.body, { version: '2.2.42' });
+    const other = await d.api('POST', '/v2/version', { version: '2.2.41' });
+    assert.equal(other.status, 409);
+    assert.match(other.body.message, /Client version 2\.2\.41 is not the same as server version 2\.2\.42/);
+    assert.equal((await d.api('POST', '/v2/version', {})).status, 400);
+    assert.equal((await d.api('POST', '/v2/version', { version: '2.2.42', extra: 1 })).status, 400);
+  });
+
+  it('--gns3-version changes what /v2/version and the capabilities report', async () => {
+    const other = await startTestDaemon({ flags: { role: 'compute', gns3Version: '2.2.40' } });
+    try {
+      assert.equal((await other.api('GET', '/v2/version')).body.version, '2.2.40');
+      assert.equal((await other.api('GET', '/v2/compute/capabilities')).body.version, '2.2.40');
+      assert.equal((await other.api('GET', '/v2/compute/version')).body.version, '2.2.40');
+    } finally {
+      await other.stop();
+      removeHome(other.home);
+    }
   });
 
   it('parses the body as JSON whatever the Content-Type says (curl -d)', async () => {

@@ -46,7 +46,8 @@ describe('computes registry and the forward route', () => {
     assert.equal((await compute.api('GET', '/v2/compute/capabilities')).status, 200);
     assert.equal((await compute.api('GET', '/v2/projects')).status, 404);
     const caps = (await compute.api('GET', '/v2/compute/capabilities')).body;
-    assert.deepEqual(Object.keys(caps).sort(), ['node_types', 'platform', 'version']);
+    assert.deepEqual(Object.keys(caps).sort(), ['node_types', 'platform', 'version'], 'GNS3 2.2 controllers refuse any other key');
+    assert.match(caps.version, /^2\.2\.\d+$/, 'a GNS3 2.2 version, which GNS3 controllers accept');
     assert.ok(caps.node_types.includes('ethernet_switch'));
   });
 

@@ -7,7 +7,8 @@ import { openLinkPcap } from '../../client/captures.js';
 import { copyPcap, downloadPcap } from '../../client/pcap-download.js';
 import { ByteProgress, formatBytes } from '../../render/progress.js';
 import { projectOption } from '../shared/project.js';
-import { LINK_ARGUMENT, pcapServer, resolveCaptureLink, withInterrupt } from './shared.js';
+import { LINK_ARGUMENT, resolveCaptureLink } from './shared.js';
+import { streamServer, withInterrupt } from '../shared/streams.js';
 
 /** Options of `capture pull`. */
 export interface CapturePullOptions {
@@ -44,7 +45,7 @@ export async function runCapturePull(opts: CapturePullOptions, ctx: Context, sin
     throw new OperationError(`${name} is not capturing: start a capture with 'emuctl capture start ${name}' and pull it while it runs`, 409);
   }
   await withInterrupt(async (signal) => {
-    const response = await openLinkPcap(pcapServer(ctx), project.project_id, link.link_id, signal);
+    const response = await openLinkPcap(streamServer(ctx), project.project_id, link.link_id, signal);
     if (opts.output === '-') {
       const { bytes, end } = await copyPcap(response.body, sink.stdout, signal);
       if (end === 'stopped') ctx.out.note(`the capture on ${name} stopped (${formatBytes(bytes)} streamed)`);

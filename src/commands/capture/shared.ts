@@ -1,11 +1,9 @@
 import { InvalidArgumentError } from 'commander';
 import type { Context } from '../../cli/context.js';
-import { unreachableHint } from '../../client/active-profile.js';
-import { DATA_LINK_TYPES, type DataLinkType, type PcapServer } from '../../client/captures.js';
+import { DATA_LINK_TYPES, type DataLinkType } from '../../client/captures.js';
 import { findLink, linkName, listLinks, type Link } from '../../client/links.js';
 import { listNodes, type Node } from '../../client/nodes.js';
 import type { Project } from '../../client/projects.js';
-import { requestTimeoutMs } from '../../cli/context.js';
 import { resolveProject } from '../shared/project.js';
 
 /** The `<link>` argument every capture verb takes. */
@@ -55,32 +53,12 @@ export function captureRecord(link: Link, name: string, file?: Pick<Link, 'captu
   };
 }
 
-/** How to reach the active server's pcap stream (its URL and credentials). */
-export function pcapServer(ctx: Context): PcapServer {
-  const profile = ctx.profile();
-  return {
-    url: profile.url,
-    user: profile.user,
-    password: profile.password,
-    connectTimeoutMs: requestTimeoutMs(ctx.env),
-    unreachableHint: unreachableHint(profile.url),
-    debug: ctx.globals.debug ? (line) => ctx.debug(line) : undefined,
-  };
-}
-
 /** Parses `--dlt` for commander: a GNS3 name, case-insensitive, `DLT_` optional (`en10mb` → DLT_EN10MB). */
 export function parseDataLinkType(value: string): DataLinkType {
   const upper = value.trim().toUpperCase();
   const name = (upper.startsWith('DLT_') ? upper : `DLT_${upper}`) as DataLinkType;
   if (!DATA_LINK_TYPES.includes(name)) throw new InvalidArgumentError(`expected one of ${DATA_LINK_TYPES.join(', ')}.`);
   return name;
-}
-
-/** Parses a positive whole count for commander. */
-export function parseCount(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1) throw new InvalidArgumentError('expected a positive whole number.');
-  return n;
 }
 
 /** Resolves after `ms`, or earlier on Ctrl-C (SIGINT); true when interrupted. */
@@ -95,16 +73,4 @@ export function sleepUnlessInterrupted(ms: number): Promise<boolean> {
     }
     process.once('SIGINT', onSigint);
   });
-}
-
-/** Runs `task` with an AbortSignal that Ctrl-C (SIGINT) fires; `interrupted()` says whether it did. */
-export async function withInterrupt<T>(task: (signal: AbortSignal, interrupted: () => boolean) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
-  try {
-    return await task(controller.signal, () => controller.signal.aborted);
-  } finally {
-    process.off('SIGINT', onSigint);
-  }
 }

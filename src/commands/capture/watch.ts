@@ -6,7 +6,9 @@ import { openLinkPcap } from '../../client/captures.js';
 import { readPcapStream, type PcapHeader } from '../../client/pcap-stream.js';
 import { frameJson, frameLine } from '../../render/frame-summary.js';
 import { projectOption } from '../shared/project.js';
-import { LINK_ARGUMENT, parseCount, pcapServer, resolveCaptureLink, withInterrupt } from './shared.js';
+import { LINK_ARGUMENT, resolveCaptureLink } from './shared.js';
+import { streamServer, withInterrupt } from '../shared/streams.js';
+import { parseCount } from '../shared/options.js';
 
 /** Options of `capture watch`. */
 export interface CaptureWatchOptions {
@@ -45,7 +47,7 @@ export async function runCaptureWatch(opts: CaptureWatchOptions, ctx: Context, s
   let frames = 0;
   let ending: 'count' | 'pipe' | undefined;
   await withInterrupt(async (signal, interrupted) => {
-    const response = await openLinkPcap(pcapServer(ctx), project.project_id, link.link_id, signal);
+    const response = await openLinkPcap(streamServer(ctx), project.project_id, link.link_id, signal);
     const onPipeError = () => {
       ending = 'pipe';
       response.body.destroy();

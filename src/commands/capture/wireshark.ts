@@ -6,7 +6,8 @@ import { openLinkPcap } from '../../client/captures.js';
 import { copyPcap } from '../../client/pcap-download.js';
 import { findExecutable } from '../../util/which.js';
 import { projectOption } from '../shared/project.js';
-import { LINK_ARGUMENT, pcapServer, resolveCaptureLink, withInterrupt } from './shared.js';
+import { LINK_ARGUMENT, resolveCaptureLink } from './shared.js';
+import { streamServer, withInterrupt } from '../shared/streams.js';
 
 /** Options of `capture wireshark`. */
 export interface CaptureWiresharkOptions {
@@ -33,7 +34,7 @@ export async function runCaptureWireshark(opts: CaptureWiresharkOptions, ctx: Co
   }
   if (!link.capturing) throw new OperationError(`${name} is not capturing: start a capture with 'emuctl capture start ${name}'`, 409);
   await withInterrupt(async (signal) => {
-    const response = await openLinkPcap(pcapServer(ctx), project.project_id, link.link_id, signal);
+    const response = await openLinkPcap(streamServer(ctx), project.project_id, link.link_id, signal);
     // -k: start capturing at once; -i -: read the pcap from stdin.
     const child = spawn(wireshark, ['-k', '-i', '-'], { env: ctx.env, stdio: ['pipe', 'ignore', 'inherit'] });
     const exited = new Promise<number | null>((resolve, reject) => {

@@ -18,3 +18,10 @@ export function parseSeconds(value: string): number {
   if (!Number.isFinite(seconds) || seconds <= 0) throw new InvalidArgumentError('expected a positive number of seconds.');
   return seconds;
 }
+
+/** Parses a positive whole count for commander. */
+export function parseCount(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1) throw new InvalidArgumentError('expected a positive whole number.');
+  return n;
+}

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { Context, Factory } from '../../cli/context.js';
 import { UnreachableError } from '../../cli/errors.js';
 import { clientVersion } from '../../cli/meta.js';
-import { getServerVersion } from '../../client/version.js';
+import { getServerVersion, type ServerVersion } from '../../client/version.js';
 import { renderFields } from '../../render/table.js';
 
 /** Options of `version` (none of its own). */
@@ -23,11 +23,16 @@ export async function runVersion(_opts: VersionOptions, ctx: Context): Promise<v
     const server = await getServerVersion(api);
     ctx.out.result({ client, server: { ...server, url: api.url } }, () => renderFields([
       ['client', `emuctl ${client}`],
-      ['server', `${server.version} at ${api.url}${server.local ? ' (local)' : ''}`],
+      ['server', `${serverName(server)} at ${api.url}${server.local ? ' (local)' : ''}`],
     ], ctx.out.style));
   } catch (err) {
     if (!(err instanceof UnreachableError)) throw err;
     ctx.out.result({ client, server: null, url: api.url }, () => renderFields([['client', `emuctl ${client}`]], ctx.out.style));
     throw err;
   }
+}
+
+/** `emuctl 0.1.0 (GNS3 API 2.2.42)` for an emuctl daemon, `GNS3 2.2.42` for any other server. */
+function serverName(server: ServerVersion): string {
+  return server.emuctl_version ? `emuctl ${server.emuctl_version} (GNS3 API ${server.version})` : `GNS3 ${server.version}`;
 }

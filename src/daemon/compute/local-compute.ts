@@ -9,6 +9,7 @@ import type { Logger } from '../logger.js';
 import { validate } from '../schemas/validation.js';
 import { captureFilePath, followFile, type CaptureState } from './capture-files.js';
 import type { ComputeApi, Json, NodeAction, PortAddress } from './compute-api.js';
+import { ComputeEvents } from './compute-events.js';
 import { ComputeProject } from './compute-project.js';
 import type { NioJson } from './node-context.js';
 import type { NodeTypeRegistry } from './node-types.js';
@@ -33,6 +34,8 @@ export class LocalCompute implements ComputeApi {
   private readonly projectCreations = new SingleFlight<string, ComputeProject>();
   /** `project/node` ids whose create is under way: a second create with the same id is refused. */
   private readonly creating = new Set<string>();
+  /** What `/v2/compute/notifications/ws` sends: node status changes and log messages of the compute's projects. */
+  readonly events = new ComputeEvents();
 
   constructor(private readonly deps: LocalComputeDeps) {}
 
@@ -118,6 +121,7 @@ export class LocalCompute implements ComputeApi {
         resources: this.resources,
         bindHost: this.deps.bindHost,
         log: this.deps.log,
+        events: this.events,
       });
       project.nodes.set(node.id, node);
       return node.toJSON();
@@ -158,6 +162,7 @@ export class LocalCompute implements ComputeApi {
     project.nodes.delete(nodeId);
     this.resources.releaseOwner(nodeOwner(projectId, nodeId));
     await rm(project.nodeDir(nodeType, nodeId), { recursive: true, force: true });
+    this.events.publish('node.deleted', node.toJSON(), projectId);
   }
 
   async nodeAction(projectId: string, nodeType: string, nodeId: string, action: NodeAction): Promise<void> {

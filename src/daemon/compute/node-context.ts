@@ -1,6 +1,7 @@
 import type { DataplaneApi } from '../dataplane/types.js';
 import type { Logger } from '../logger.js';
 import type { ComputeResources } from './resources.js';
+import type { ComputeEvents } from './compute-events.js';
 
 /** What a compute node needs from its compute. */
 export interface NodeContext {
@@ -13,6 +14,8 @@ export interface NodeContext {
   /** Address NIO sockets bind to. */
   bindHost: string;
   log: Logger;
+  /** The compute's notifications: a node's status change is published here (DataplaneNode's `status` setter does it). */
+  events: ComputeEvents;
 }
 
 /** A NIO as GNS3 sends and returns it. */

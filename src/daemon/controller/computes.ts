@@ -4,9 +4,11 @@ import type { ComputeApi } from '../compute/compute-api.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { hostUsage } from '../host-usage.js';
 import type { Logger } from '../logger.js';
+import type { Notification, NotificationSource } from '../notifications/notification.js';
 import { reachableHost, type ComputeEndpoint } from './compute-http.js';
 import { ComputeStore } from './compute-store.js';
-import { ComputeWatcher } from './compute-watcher.js';
+import { ComputeStream } from './compute-stream.js';
+import type { ControllerEvents } from './events.js';
 import { RemoteCompute } from './remote-compute.js';
 
 /** A compute as the controller knows it (the password never leaves the registry). */
@@ -30,6 +32,16 @@ export interface ComputeCreate {
 
 export const LOCAL_COMPUTE_ID = 'local';
 
+/** Receives what the computes report: their notifications (node.updated, log.*) and their reconnections. */
+export interface ComputeReports {
+  notification(computeId: string, message: Notification): void;
+  /** The compute's stream opened again: its state may have changed meanwhile. */
+  reconnected(computeId: string): void;
+}
+
+/** At most one compute.updated per compute this often for usage figures alone (GNS3 sends one per ping). */
+const USAGE_PUBLISH_MS = 5000;
+
 export interface ComputeRegistryDeps {
   local?: { host: string; port: number; capabilities: () => Record<string, unknown> };
   /** Where remote computes are saved (mode 0600); none = not persisted. */
@@ -37,18 +49,21 @@ export interface ComputeRegistryDeps {
   /** Time allowed to calls made to remote computes. */
   timeoutMs?: number;
   log?: Logger;
+  /** compute.created, compute.updated and compute.deleted go there. */
+  events?: ControllerEvents;
 }
 
 /** The computes registry: the built-in `local` compute and the remote ones, persisted and watched. */
 export class ComputeRegistry {
   private readonly computes = new Map<string, ComputeRecord>();
   private readonly apis = new Map<string, ComputeApi>();
+  private readonly streams = new Map<string, ComputeStream>();
+  private readonly usagePublished = new Map<string, number>();
   private readonly store?: ComputeStore;
-  private readonly watcher: ComputeWatcher;
+  private reports?: ComputeReports;
 
   constructor(private readonly deps: ComputeRegistryDeps) {
     if (deps.file) this.store = new ComputeStore(deps.file);
-    this.watcher = new ComputeWatcher({ log: deps.log });
     if (deps.local) {
       const { host, port, capabilities } = deps.local;
       const local: ComputeRecord = {
@@ -60,9 +75,19 @@ export class ComputeRegistry {
     }
   }
 
-  /** Loads the saved remote computes and starts watching them. */
+  /** Loads the saved remote computes and starts following their notification streams. */
   async load(): Promise<void> {
-    for (const saved of (await this.store?.read()) ?? []) this.register(saved);
+    for (const saved of (await this.store?.read()) ?? []) void this.streams.get(this.register(saved).compute_id)?.connect();
+  }
+
+  /** Where the computes' reports go (the controller's live state). */
+  setReports(reports: ComputeReports): void {
+    this.reports = reports;
+  }
+
+  /** The local compute reports in process, through its own emitter. */
+  followLocal(source: NotificationSource): () => void {
+    return source.subscribe((message) => this.reports?.notification(LOCAL_COMPUTE_ID, message));
   }
 
   /** Records the port the daemon really listens on (known only after listen, e.g. with port 0). */
@@ -106,7 +131,8 @@ export class ComputeRegistry {
     if (this.computes.has(id)) throw new ConflictError(`Compute ID ${id} already exists`);
     const record = this.register({ ...body, compute_id: id });
     await this.save();
-    await this.watcher.checkNow(record);
+    this.deps.events?.publish('compute.created', this.toJSON(record));
+    await this.streams.get(id)!.connect();
     return record;
   }
 
@@ -118,7 +144,8 @@ export class ComputeRegistry {
       if (body[key] !== undefined) (record as unknown as Record<string, unknown>)[key] = body[key];
     }
     await this.save();
-    await this.watcher.checkNow(record);
+    await this.streams.get(id)!.connect();
+    this.deps.events?.publish('compute.updated', this.toJSON(record));
     return record;
   }
 
@@ -126,10 +153,14 @@ export class ComputeRegistry {
   async remove(id: string): Promise<void> {
     this.get(id);
     if (id === LOCAL_COMPUTE_ID) throw new ConflictError('The local compute cannot be deleted');
-    this.watcher.unwatch(id);
+    const record = this.computes.get(id)!;
+    this.streams.get(id)?.close();
+    this.streams.delete(id);
+    this.usagePublished.delete(id);
     this.computes.delete(id);
     this.apis.delete(id);
     await this.save();
+    this.deps.events?.publish('compute.deleted', this.toJSON(record));
   }
 
   /** The GNS3 compute JSON, without the password; the local compute reports live usage. */
@@ -139,9 +170,9 @@ export class ComputeRegistry {
     return { ...visible, capabilities: compute.capabilities, ...usage };
   }
 
-  /** Stops watching computes (daemon shutdown). */
+  /** Stops following the computes (daemon shutdown). */
   close(): void {
-    this.watcher.close();
+    for (const stream of this.streams.values()) stream.close();
   }
 
   private register(body: ComputeCreate & { compute_id: string }): ComputeRecord {
@@ -161,8 +192,20 @@ export class ComputeRegistry {
     };
     this.computes.set(record.compute_id, record);
     this.apis.set(record.compute_id, new RemoteCompute(() => record, this.deps.timeoutMs ?? 30_000));
-    this.watcher.watch(record);
+    this.streams.set(record.compute_id, new ComputeStream(record, {
+      notification: (message) => this.reports?.notification(record.compute_id, message),
+      connected: () => this.reports?.reconnected(record.compute_id),
+      changed: (what) => this.changed(record, what),
+    }, this.deps.log));
     return record;
+  }
+
+  /** Publishes compute.updated: at once for connection changes, at most every few seconds for usage alone. */
+  private changed(record: ComputeRecord, what: 'connection' | 'usage'): void {
+    const now = Date.now();
+    if (what === 'usage' && now - (this.usagePublished.get(record.compute_id) ?? 0) < USAGE_PUBLISH_MS) return;
+    this.usagePublished.set(record.compute_id, now);
+    this.deps.events?.publish('compute.updated', this.toJSON(record));
   }
 
   private async save(): Promise<void> {

@@ -1,17 +1,10 @@
-import { EventEmitter } from 'node:events';
+import { NotificationSource, type Notification } from '../notifications/notification.js';
 
 /** A controller notification, shaped as GNS3 sends them on /v2/notifications. */
-export interface ControllerEvent {
-  action: string;
-  event: Record<string, unknown>;
-  project_id?: string;
-}
+export type ControllerEvent = Notification;
 
-/** The one emitter every controller state change goes through (for notifications, later). */
-export class ControllerEvents extends EventEmitter {
-  /** Publishes `action` (e.g. `project.updated`) with its object. */
-  publish(action: string, event: Record<string, unknown>, projectId?: string): void {
-    const message: ControllerEvent = { action, event, ...(projectId ? { project_id: projectId } : {}) };
-    this.emit('event', message);
-  }
-}
+/**
+ * The one emitter every controller state change goes through:
+ * `publish(action, event, projectId?)`; the notification streams subscribe to it.
+ */
+export class ControllerEvents extends NotificationSource {}

@@ -1,5 +1,5 @@
 import type { Logger } from '../logger.js';
-import type { Labs } from './lab.js';
+import type { Lab, Labs } from './lab.js';
 import { ControllerLink, type LinkEnd } from './link.js';
 import type { LinkManager } from './links.js';
 import type { NodeCreate, NodeManager } from './nodes.js';
@@ -12,8 +12,13 @@ export class LabLifecycle implements ProjectLifecycle {
   constructor(private readonly deps: { labs: Labs; nodes: NodeManager; links: LinkManager; log: Logger }) {}
 
   async opened(project: Project): Promise<void> {
-    const { labs, nodes, links, log } = this.deps;
-    const lab = labs.of(project);
+    const lab = this.deps.labs.of(project);
+    // Under the lab's lock: a compute that reconnects meanwhile re-reads the lab only once it is built.
+    await lab.lock.run(() => this.build(lab, project));
+  }
+
+  private async build(lab: Lab, project: Project): Promise<void> {
+    const { nodes, links, log } = this.deps;
     for (const entry of project.topology.nodes) {
       try {
         const node = nodes.build(lab, entry as unknown as NodeCreate & { node_id: string });

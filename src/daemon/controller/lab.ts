@@ -82,6 +82,15 @@ export class Labs {
     return lab;
   }
 
+  /** The lab of an opened project, if it has one. */
+  find(projectId: string): Lab | undefined {
+    return this.labs.get(projectId);
+  }
+
+  all(): Lab[] {
+    return [...this.labs.values()];
+  }
+
   forget(projectId: string): void {
     this.labs.delete(projectId);
   }

@@ -32,6 +32,8 @@ export class ControllerNode {
   computeState: Record<string, unknown> = {};
   /** Whether the compute currently runs this node (false while its project is closed). */
   onCompute = false;
+  /** The JSON last sent as node.created or node.updated, so that a report that changes nothing is not sent again. */
+  lastPublished?: string;
 
   constructor(
     readonly id: string,

@@ -34,7 +34,7 @@ export class NodeManager {
     await this.placeOnCompute(lab, node);
     lab.nodes.set(node.id, node);
     await lab.persist();
-    this.deps.events.publish('node.created', node.toJSON(), lab.project.id);
+    this.publish('node.created', lab, node);
     return node;
   }
 
@@ -70,7 +70,7 @@ export class NodeManager {
         node.absorb(await node.compute.updateNode(lab.project.id, node.nodeType, node.id, computeChange));
       }
       await lab.persist();
-      this.deps.events.publish('node.updated', node.toJSON(), lab.project.id);
+      this.publish('node.updated', lab, node);
       return node;
     });
   }
@@ -81,7 +81,8 @@ export class NodeManager {
       await node.compute.nodeAction(lab.project.id, node.nodeType, node.id, action);
       await this.refresh(lab, node);
       await lab.persist();
-      this.deps.events.publish('node.updated', node.toJSON(), lab.project.id);
+      // The compute's own report of the change may have been published already.
+      this.publishIfChanged(lab, node);
       return node;
     });
   }
@@ -89,6 +90,23 @@ export class NodeManager {
   /** Re-reads the node's state from its compute. */
   async refresh(lab: Lab, node: ControllerNode): Promise<void> {
     if (node.onCompute) node.absorb(await node.compute.getNode(lab.project.id, node.nodeType, node.id));
+  }
+
+  /** Takes a compute's report of a node (its GET JSON) and publishes node.updated if that changed the node. */
+  absorbReport(lab: Lab, node: ControllerNode, state: Record<string, unknown>): void {
+    node.absorb(state);
+    this.publishIfChanged(lab, node);
+  }
+
+  /** Publishes node.updated unless the node's JSON is the one last published. */
+  publishIfChanged(lab: Lab, node: ControllerNode): void {
+    if (JSON.stringify(node.toJSON()) !== node.lastPublished) this.publish('node.updated', lab, node);
+  }
+
+  private publish(action: 'node.created' | 'node.updated', lab: Lab, node: ControllerNode): void {
+    const json = node.toJSON();
+    node.lastPublished = JSON.stringify(json);
+    this.deps.events.publish(action, json, lab.project.id);
   }
 
   /** Deletes a node from its compute and the project (its links must be gone first). */

@@ -7,6 +7,7 @@ import type { NodeManager } from '../controller/nodes.js';
 import type { ProjectManager } from '../controller/projects.js';
 import type { LocalCompute } from '../compute/local-compute.js';
 import type { Logger } from '../logger.js';
+import type { NotificationHub } from '../notifications/hub.js';
 import { computeHostRoutes } from './compute/host.js';
 import { computeNodeRoutes } from './compute/nodes.js';
 import { computeProjectRoutes } from './compute/projects.js';
@@ -20,6 +21,7 @@ import { linkRoutes } from './controller/links.js';
 import { nodeRoutes } from './controller/nodes.js';
 import { projectRoutes } from './controller/projects.js';
 import { versionRoutes } from './controller/version.js';
+import { notificationRoutes } from './notifications/routes.js';
 
 export interface ControllerDeps {
   projects: ProjectManager;
@@ -34,13 +36,18 @@ export interface ControllerDeps {
 
 export interface ComputeDeps {
   compute: LocalCompute;
+  /** GET /v2/compute/capabilities. */
+  capabilities: () => Record<string, unknown>;
   udpPortRange: [number, number];
   consolePortRange: [number, number];
 }
 
 export interface AppDeps {
   log: Logger;
+  /** emuctl's own version. */
   version: string;
+  /** The GNS3 API version reported to clients and controllers (`2.2.N`). */
+  gns3Version: string;
   startedAt: Date;
   /** What a request body may be (bytes, nesting, entries). */
   body: JsonLimits;
@@ -53,6 +60,8 @@ export interface AppDeps {
   controller?: ControllerDeps;
   /** Present when this daemon is a compute. */
   compute?: ComputeDeps;
+  /** The notification streams' clients. */
+  notifications: NotificationHub;
 }
 
 /** Builds the Express app from its dependencies; starts nothing. */
@@ -67,7 +76,7 @@ export function createApp(deps: AppDeps): Express {
   const router = Router({ strict: false });
   versionRoutes(router, deps);
   if (deps.compute) {
-    computeHostRoutes(router, { ...deps.compute, version: deps.version });
+    computeHostRoutes(router, { ...deps.compute, version: deps.version, gns3Version: deps.gns3Version });
     computeProjectRoutes(router, deps.compute);
     computeNodeRoutes(router, { ...deps.compute, streams: deps.streams, log: deps.log });
   }
@@ -77,6 +86,7 @@ export function createApp(deps: AppDeps): Express {
     nodeRoutes(router, deps.controller);
     linkRoutes(router, { ...deps.controller, streams: deps.streams, log: deps.log });
   }
+  notificationRoutes(router, { hub: deps.notifications, log: deps.log, streams: deps.streams, projects: deps.controller?.projects, compute: !!deps.compute });
   app.use(router);
   app.use(notFound(router));
   app.use(errorMapper(deps.log));

@@ -82,4 +82,22 @@ describe('daemon settings', () => {
     writeFileSync(bad, '{not json');
     await assert.rejects(resolveSettings({ config: bad }, { EMUCTL_HOME: home }), /cannot read config file/);
   });
+
+  it('gns3 version: flag > env > file > 2.2.42, and only 2.2.N', async () => {
+    const empty = { EMUCTL_HOME: join(home, 'empty') };
+    const byDefault = await resolveSettings({}, empty);
+    assert.equal(byDefault.gns3Version, '2.2.42');
+    assert.equal(byDefault.sources.gns3Version, 'default');
+    const file = join(home, 'gns3.json');
+    writeFileSync(file, JSON.stringify({ gns3_version: '2.2.40' }));
+    assert.equal((await resolveSettings({ config: file }, empty)).gns3Version, '2.2.40');
+    const fromEnv = await resolveSettings({ config: file }, { ...empty, EMUCTL_GNS3_VERSION: '2.2.41' });
+    assert.equal(fromEnv.gns3Version, '2.2.41');
+    assert.equal(fromEnv.sources.gns3Version, 'env');
+    const fromFlag = await resolveSettings({ config: file, gns3Version: '2.2.43' }, { ...empty, EMUCTL_GNS3_VERSION: '2.2.41' });
+    assert.equal(fromFlag.gns3Version, '2.2.43');
+    assert.equal(fromFlag.sources.gns3Version, 'flag');
+    for (const bad of ['2.3.0', '3.0.1', '2.2', '2.2.x', 'v2.2.42', '2.2.42-dev'])
+      await assert.rejects(resolveSettings({ gns3Version: bad }, empty), /2\.2\.N/, bad);
+  });
 });

@@ -25,9 +25,22 @@ export abstract class DataplaneNode {
   abstract readonly nodeType: string;
   readonly lock = new AsyncLock();
   readonly nios = new Map<number, NioJson>();
-  status: NodeStatus = 'started';
+  private currentStatus: NodeStatus;
 
-  constructor(readonly id: string, public name: string, protected readonly ctx: NodeContext) {}
+  constructor(readonly id: string, public name: string, protected readonly ctx: NodeContext, initialStatus: NodeStatus = 'started') {
+    this.currentStatus = initialStatus;
+  }
+
+  get status(): NodeStatus {
+    return this.currentStatus;
+  }
+
+  /** Every status change is published as GNS3's `node.updated` on the compute stream, whatever the node type. */
+  set status(status: NodeStatus) {
+    if (status === this.currentStatus) return;
+    this.currentStatus = status;
+    this.ctx.events.nodeUpdated(this, this.ctx.projectId);
+  }
 
   /** The holder of everything this node takes from the compute. */
   get owner(): Owner {

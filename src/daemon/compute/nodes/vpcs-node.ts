@@ -48,8 +48,7 @@ export class VpcsNode extends DataplaneNode {
 
   private constructor(id: string, name: string, ctx: NodeContext, private readonly binary: string, private readonly registry: ProcessRegistry | undefined,
     readonly consolePort: number, private readonly macByte: number, private readonly vpcsUdp: number, private readonly wireUdp: number) {
-    super(id, name, ctx);
-    this.status = 'stopped';
+    super(id, name, ctx, 'stopped');
   }
 
   /**
@@ -122,6 +121,7 @@ export class VpcsNode extends DataplaneNode {
       });
       proc.once('exit', (exit) => {
         this.ctx.log.warn(`VPCS ${this.name} stopped unexpectedly: ${exit.reason}`);
+        this.ctx.events.log('error', `VPCS ${this.name} has stopped: ${exit.reason}${exit.logTail ? `\n${exit.logTail}` : ''}`, this.ctx.projectId);
         void this.lock.run(() => this.unplug());
       });
       try {

@@ -7,15 +7,21 @@ import { route } from '../route.js';
 
 export const CAPABILITIES_ROUTE = '/v2/compute/capabilities';
 
+export interface HostRouteDeps {
+  compute: LocalCompute;
+  /** The GNS3 API version reported (`2.2.N`) and emuctl's own. */
+  gns3Version: string;
+  version: string;
+  capabilities: () => Record<string, unknown>;
+  udpPortRange: [number, number];
+  consolePortRange: [number, number];
+}
+
 /** Compute-level routes: version, capabilities, the host's interfaces and ports. */
-export function computeHostRoutes(router: Router, deps: { compute: LocalCompute; version: string; udpPortRange: [number, number]; consolePortRange: [number, number] }): void {
+export function computeHostRoutes(router: Router, deps: HostRouteDeps): void {
   const { compute } = deps;
-  route(router, { method: 'get', template: '/v2/compute/version' }, () => ({ version: deps.version, local: true }));
-  route(router, { method: 'get', template: CAPABILITIES_ROUTE }, () => ({
-    version: deps.version,
-    node_types: compute.nodeTypes.availableTypes(),
-    platform: process.platform,
-  }));
+  route(router, { method: 'get', template: '/v2/compute/version' }, () => ({ version: deps.gns3Version, local: true, emuctl_version: deps.version }));
+  route(router, { method: 'get', template: CAPABILITIES_ROUTE }, () => deps.capabilities());
   route(router, { method: 'get', template: '/v2/compute/network/interfaces' }, () => hostInterfaces());
   route(router, { method: 'get', template: '/v2/compute/statistics' }, () => statistics());
   route(router, { method: 'get', template: '/v2/compute/{emulator}/images' }, ({ params }) => {

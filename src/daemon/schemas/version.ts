@@ -1,0 +1,12 @@
+import type { JsonSchema } from './validation.js';
+
+/** GNS3 VERSION_SCHEMA (body of POST /v2/version). */
+export const VERSION_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: {
+    version: { type: 'string' },
+    local: { type: 'boolean' },
+  },
+  required: ['version'],
+  additionalProperties: false,
+};
