@@ -43,9 +43,11 @@ export function notificationRoutes(router: Router, deps: NotificationRouteDeps):
   const websocket = (template: string, channelOf: ChannelOf) =>
     route(router, { method: 'get', template, raw: true }, ({ params, req, res }) => {
       const channel = channelOf(params);
+      const notUpgraded = new InvalidError(`${template} is a websocket route: connect with Upgrade: websocket`);
+      if (!req.headers.upgrade) throw notUpgraded;
       streams.hold(req.socket, 'notification stream');
       const upgrade = takeUpgrade(req, res);
-      if (!upgrade) throw new InvalidError(`${template} is a websocket route: connect with Upgrade: websocket`);
+      if (!upgrade) throw notUpgraded;
       templates.set(req, template);
       wss.handleUpgrade(req, upgrade.socket, upgrade.head, (ws) => attachSocket(ws, channel, `${peerOf(req)} on ${req.url}`));
     });
