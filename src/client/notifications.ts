@@ -1,5 +1,5 @@
 import type WebSocket from 'ws';
-import { OperationError, UnreachableError } from '../cli/errors.js';
+import { OperationError, UnreachableError } from './errors.js';
 import { apiPath, type StreamServer } from './api.js';
 
 /** The websocket route of the controller's stream, or of a project's (GNS3 v2; emuctl and GNS3 servers alike). */

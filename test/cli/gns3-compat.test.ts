@@ -160,7 +160,7 @@ describe('the CLI against a GNS3 2.2 server', () => {
   it('compute list and show; version', async () => {
     assert.match((await ok('compute', 'list')).stdout, /gns3-host/);
     assert.equal(jsonOf(await run('compute', 'show', 'local', '--json')).name, 'gns3-host');
-    assert.match((await ok('version')).stdout, new RegExp(`server: +${FAKE_GNS3_VERSION.replace(/\./g, '\\.')}`));
+    assert.match((await ok('version')).stdout, new RegExp(`server: +GNS3 ${FAKE_GNS3_VERSION.replace(/\./g, '\\.')}`));
   });
 
   it('delete: link, node, switch, project', async () => {
