@@ -38,6 +38,9 @@ export interface ComputeApi {
 
   startCapture(at: PortAddress, body: { capture_file_name: string; data_link_type?: string }): Promise<{ pcap_file_path: string }>;
   stopCapture(at: PortAddress): Promise<void>;
+  /** A file of the project, by its path inside the project directory (GNS3's …/projects/{id}/files/{path}). */
+  readFile(projectId: string, path: string): Promise<Buffer>;
+  writeFile(projectId: string, path: string, data: Buffer): Promise<void>;
   /** The port's capture from its first byte, following it while it grows; ends when the capture stops. */
   pcapStream(at: PortAddress): Promise<Readable>;
 }

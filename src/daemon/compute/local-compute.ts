@@ -9,6 +9,7 @@ import type { Logger } from '../logger.js';
 import { validate } from '../schemas/validation.js';
 import { captureFilePath, followFile, type CaptureState } from './capture-files.js';
 import type { ComputeApi, Json, NodeAction, PortAddress } from './compute-api.js';
+import { readProjectFile, writeProjectFile } from './project-files.js';
 import { ComputeEvents } from './compute-events.js';
 import { ComputeProject } from './compute-project.js';
 import type { NioJson } from './node-context.js';
@@ -207,6 +208,14 @@ export class LocalCompute implements ComputeApi {
   }
 
   /** Frees every project (daemon shutdown). */
+  readFile(projectId: string, path: string): Promise<Buffer> {
+    return readProjectFile(this.project(projectId).path, path);
+  }
+
+  writeFile(projectId: string, path: string, data: Buffer): Promise<void> {
+    return writeProjectFile(this.project(projectId).path, path, data);
+  }
+
   async closeAll(): Promise<void> {
     for (const id of [...this.projects.keys()]) await this.closeProject(id);
   }

@@ -44,9 +44,11 @@ export function computeLabel(c: ComputeEndpoint): string {
 export function computeRequest(c: ComputeEndpoint, method: string, path: string, opts: { body?: unknown; timeoutMs: number; stream?: false }): Promise<ComputeAnswer>;
 export function computeRequest(c: ComputeEndpoint, method: string, path: string, opts: { body?: unknown; timeoutMs: number; stream: true }): Promise<IncomingMessage>;
 export function computeRequest(c: ComputeEndpoint, method: string, path: string, opts: { body?: unknown; timeoutMs: number; stream?: boolean }): Promise<ComputeAnswer | IncomingMessage> {
-  const payload = opts.body === undefined ? undefined : Buffer.from(JSON.stringify(opts.body));
+  // A Buffer is a file's bytes, sent as they are; anything else is JSON.
+  const raw = Buffer.isBuffer(opts.body);
+  const payload = opts.body === undefined ? undefined : raw ? opts.body as Buffer : Buffer.from(JSON.stringify(opts.body));
   const headers: Record<string, string | number> = { accept: 'application/json' };
-  if (payload) Object.assign(headers, { 'content-type': 'application/json', 'content-length': payload.length });
+  if (payload) Object.assign(headers, { 'content-type': raw ? 'application/octet-stream' : 'application/json', 'content-length': payload.length });
   if (c.user) headers.authorization = `Basic ${Buffer.from(`${c.user}:${c.password ?? ''}`).toString('base64')}`;
   const send = c.protocol === 'https' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {

@@ -67,6 +67,15 @@ export class RemoteCompute implements ComputeApi {
   async stopCapture(at: PortAddress): Promise<void> {
     await this.call('POST', `${portPath(at)}/stop_capture`, {});
   }
+  async readFile(projectId: string, path: string): Promise<Buffer> {
+    const c = this.endpoint();
+    const answer = await computeRequest(c, 'GET', `/v2/compute/projects/${projectId}/files/${filePath(path)}`, { timeoutMs: this.timeoutMs });
+    if (answer.status >= 400) throw new UpstreamError(`${computeLabel(c)}: ${errorMessageOf(answer)}`, answer.status);
+    return answer.body;
+  }
+  async writeFile(projectId: string, path: string, data: Buffer): Promise<void> {
+    await this.call('POST', `/v2/compute/projects/${projectId}/files/${filePath(path)}`, data);
+  }
   async pcapStream(at: PortAddress): Promise<Readable> {
     const c = this.endpoint();
     const res = await computeRequest(c, 'GET', `${portPath(at)}/pcap`, { timeoutMs: this.timeoutMs, stream: true });
@@ -77,6 +86,10 @@ export class RemoteCompute implements ComputeApi {
     }
     return res;
   }
+}
+
+function filePath(path: string): string {
+  return path.split('/').map(encodeURIComponent).join('/');
 }
 
 function portPath(at: PortAddress): string {

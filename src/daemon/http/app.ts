@@ -22,6 +22,7 @@ import { nodeRoutes } from './controller/nodes.js';
 import { projectRoutes } from './controller/projects.js';
 import { versionRoutes } from './controller/version.js';
 import { notificationRoutes } from './notifications/routes.js';
+import { RAW_BODY_PATH } from './route.js';
 
 export interface ControllerDeps {
   projects: ProjectManager;
@@ -71,7 +72,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   if (deps.auth) app.use(basicAuth(deps.auth, deps.loginBackoff, deps.log));
-  app.use(jsonBody(deps.body));
+  app.use(jsonBody(deps.body, RAW_BODY_PATH));
 
   const router = Router({ strict: false });
   versionRoutes(router, deps);

@@ -70,6 +70,14 @@ export function route<B = any>(router: Router, spec: RouteSpec, handler: RouteHa
   });
 }
 
+/** The bytes of a request body as they came (file uploads: the routes that RAW_BODY_PATH names). */
+export function rawBodyOf(req: Request): Buffer {
+  return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+}
+
+/** Routes whose body is a file's bytes, not JSON: GNS3's project and node file uploads. */
+export const RAW_BODY_PATH = /^\/v2\/(compute\/)?projects\/[^/]+\/(nodes\/[^/]+\/)?files\/./;
+
 function flattenParams(raw: Record<string, string | string[]>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(raw)) out[k] = Array.isArray(v) ? v.join('/') : v;

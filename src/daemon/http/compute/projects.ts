@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import type { LocalCompute } from '../../compute/local-compute.js';
-import { route } from '../route.js';
+import { rawBodyOf, route } from '../route.js';
 import { COMPUTE_PROJECT_CREATE_SCHEMA, COMPUTE_PROJECT_UPDATE_SCHEMA } from '../../schemas/nodes.js';
 import { EMPTY_SCHEMA } from '../../schemas/project.js';
 
@@ -8,6 +8,7 @@ export const COMPUTE_PROJECTS_ROUTE = '/v2/compute/projects';
 export const COMPUTE_PROJECT_ROUTE = '/v2/compute/projects/{project_id}';
 export const UDP_PORT_ROUTE = '/v2/compute/projects/{project_id}/ports/udp';
 export const UDP_PORT_RELEASE_ROUTE = `${UDP_PORT_ROUTE}/{port_number}`;
+export const COMPUTE_PROJECT_FILE_ROUTE = '/v2/compute/projects/{project_id}/files/{path:.+}';
 
 /** The compute's project routes and UDP port allocation (GNS3 v2 compute API). */
 export function computeProjectRoutes(router: Router, deps: { compute: LocalCompute }): void {
@@ -19,5 +20,12 @@ export function computeProjectRoutes(router: Router, deps: { compute: LocalCompu
   route(router, { method: 'delete', template: COMPUTE_PROJECT_ROUTE, status: 204 }, ({ params }) => compute.deleteProject(params.project_id));
   route(router, { method: 'post', template: `${COMPUTE_PROJECT_ROUTE}/close`, body: EMPTY_SCHEMA, status: 204 }, ({ params }) => compute.closeProject(params.project_id));
   route(router, { method: 'post', template: UDP_PORT_ROUTE, body: EMPTY_SCHEMA, status: 201 }, async ({ params }) => ({ udp_port: await compute.allocateUdpPort(params.project_id) }));
+  route(router, { method: 'get', template: COMPUTE_PROJECT_FILE_ROUTE, raw: true }, async ({ params, res }) => {
+    const data = await compute.readFile(params.project_id, params.path);
+    res.status(200).type('application/octet-stream').end(data);
+  });
+  route(router, { method: 'post', template: COMPUTE_PROJECT_FILE_ROUTE, status: 201 }, async ({ params, req }) => {
+    await compute.writeFile(params.project_id, params.path, rawBodyOf(req));
+  });
   route(router, { method: 'delete', template: UDP_PORT_RELEASE_ROUTE, status: 204 }, ({ params }) => compute.releaseUdpPort(params.project_id, Number(params.port_number)));
 }

@@ -13,10 +13,16 @@ export interface JsonLimits {
  * does (`curl -d '{...}'` sends application/x-www-form-urlencoded). An empty
  * body is `{}`. The parsed value lands on `req.jsonBody`. Bodies beyond the
  * limits are refused here, for every route, before any handler sees them.
+ * Paths matching `rawPaths` (file uploads) keep their bytes, unparsed.
  */
-export function jsonBody(limits: JsonLimits): RequestHandler[] {
+export function jsonBody(limits: JsonLimits, rawPaths?: RegExp): RequestHandler[] {
   const raw = express.raw({ type: () => true, limit: limits.maxBytes });
   const parse = (req: Request, _res: Response, next: NextFunction) => {
+    if (rawPaths?.test(req.path)) {
+      // A file upload: its bytes stay in req.body for the route.
+      (req as Request & { jsonBody?: unknown }).jsonBody = {};
+      return next();
+    }
     const buf = req.body as Buffer | undefined;
     const text = Buffer.isBuffer(buf) ? buf.toString('utf8').trim() : '';
     if (!text) {
