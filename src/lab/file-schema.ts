@@ -17,7 +17,8 @@ const SWITCH_PORT = {
   properties: {
     type: { enum: ['access', 'dot1q', 'qinq'], description: 'access (default), dot1q trunk or qinq tunnel port' },
     vlan: { type: 'integer', minimum: 1, maximum: 4094, description: 'access VLAN, native VLAN of a dot1q port, outer VLAN of a qinq port (default 1)' },
-    ethertype: { enum: ['0x8100', '0x88A8', '0x9100', '0x9200'], description: 'qinq outer tag ethertype (default 0x8100)' },
+    // YAML reads an unquoted 0x88A8 as the number 34984: both are taken.
+    ethertype: { enum: ['0x8100', '0x88A8', '0x9100', '0x9200', 0x8100, 0x88a8, 0x9100, 0x9200], description: 'qinq outer tag ethertype (default 0x8100)' },
     name: { type: 'string', minLength: 1, description: 'port name (default EthernetN)' },
   },
   additionalProperties: false,
@@ -92,7 +93,6 @@ const LINK = {
 /** The lab file's JSON Schema (draft-07). */
 export const LAB_FILE_SCHEMA = {
   $schema: 'http://json-schema.org/draft-07/schema#',
-  $id: 'https://emuctl.dev/schemas/lab.schema.json',
   title: 'emuctl lab file',
   description: 'A lab as code: `emuctl lab up FILE` makes a GNS3-compatible server match it.',
   type: 'object',

@@ -18,7 +18,7 @@ interface RawNode {
   compute?: string;
   x?: number;
   y?: number;
-  ports?: Record<string, { type?: 'access' | 'dot1q' | 'qinq'; vlan?: number; ethertype?: string; name?: string }>;
+  ports?: Record<string, { type?: 'access' | 'dot1q' | 'qinq'; vlan?: number; ethertype?: string | number; name?: string }>;
   port_count?: number;
   ip?: string;
   gateway?: string;
@@ -58,7 +58,7 @@ let checkSchema: ReturnType<Ajv['compile']> | undefined;
  */
 export function parseLab(text: string, file: string): LabSpec {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length) {
     const err = doc.errors[0];
     const at = err.linePos?.[0] ?? { line: 1, col: 1 };
@@ -128,7 +128,7 @@ class LabReader {
       for (let port = first; port <= last; port++) {
         if (set.has(port)) throw this.where.keyError([...path, 'ports'], key, `port ${port} is set twice`);
         const type = settings.type ?? 'access';
-        set.set(port, { port, name: settings.name ?? `Ethernet${port}`, type, vlan: settings.vlan ?? 1, ...(type === 'qinq' ? { ethertype: settings.ethertype ?? '0x8100' } : {}) });
+        set.set(port, { port, name: settings.name ?? `Ethernet${port}`, type, vlan: settings.vlan ?? 1, ...(type === 'qinq' ? { ethertype: ethertypeText(settings.ethertype) } : {}) });
       }
     }
     const highest = Math.max(-1, ...set.keys());
@@ -253,6 +253,12 @@ export function gns3Filters(filters: Record<string, unknown>): Record<string, un
     }
   }
   return out;
+}
+
+/** `0x88A8` as GNS3 writes it, whether the YAML held the text or (unquoted) the number. */
+function ethertypeText(value: string | number | undefined): string {
+  if (value === undefined) return '0x8100';
+  return typeof value === 'number' ? `0x${value.toString(16).toUpperCase()}` : value;
 }
 
 function isIpv4(text: string): boolean {
