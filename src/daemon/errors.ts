@@ -42,6 +42,11 @@ export class GatewayTimeoutError extends DomainError {
   readonly status = 504;
 }
 
+/** A part of the daemon is down for a moment (the dataplane worker restarting after a crash): retry shortly (503). */
+export class ServiceUnavailableError extends DomainError {
+  readonly status = 503;
+}
+
 /** An error passed through from a remote compute with the status it gave. */
 export class UpstreamError extends DomainError {
   constructor(message: string, readonly status: number) {
