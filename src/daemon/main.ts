@@ -58,7 +58,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     registry: processRegistry,
     binary: env.EMUCTL_VPCS_BINARY || undefined,
   });
-  const dataplane = isCompute ? await createDataplane() : undefined;
+  const dataplane = isCompute ? await createDataplane({ engine: env.EMUCTL_DATAPLANE, log }) : undefined;
   const compute = dataplane
     ? new LocalCompute({ dataplane, nodeTypes, projectsDir: settings.projectsDir, bindHost: settings.host, udpPortRange: settings.udpPortRange, log })
     : undefined;
@@ -99,7 +99,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const url = `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${port}`;
   const pidFile = settings.paths.pidFile(port);
   await writePidFile(pidFile, { pid: process.pid, url, startedAt: startedAt.toISOString() });
-  log.info(`emuctl daemon ${PACKAGE_VERSION} (${settings.role}) listening on ${url}, projects in ${settings.projectsDir}`);
+  log.info(`emuctl daemon ${PACKAGE_VERSION} (${settings.role}) listening on ${url}, projects in ${settings.projectsDir}${dataplane ? `, ${dataplane.engine} dataplane` : ''}`);
 
   let resolveClosed!: () => void;
   const closed = new Promise<void>((r) => (resolveClosed = r));
