@@ -54,15 +54,17 @@ export class DataplaneClient implements DataplaneApi {
   private backoff = RESTART_MIN_MS;
   private restartTimer: NodeJS.Timeout | null = null;
   private closing: Promise<void> | null = null;
+  private supervising = false;
 
   constructor(private readonly opts: ClientOptions) {
     this.engine = opts.config.engine;
     this.bpf = new BpfCompiler(opts.tcpdump);
   }
 
-  /** Starts the first worker; rejects if it cannot start. */
+  /** Starts the first worker; rejects if it cannot start (then nothing is restarted). */
   async start(): Promise<void> {
     await this.spawn();
+    this.supervising = true;
   }
 
   createNode(nodeId: string, kind: DataplaneNodeKind, ports: SwitchPortConfig[], opts?: { macAgeingSeconds?: number }): Promise<void> {
@@ -182,7 +184,7 @@ export class DataplaneClient implements DataplaneApi {
   }
 
   private onExit(worker: Worker, code: number): void {
-    if (worker !== this.worker || this.closing) return;
+    if (worker !== this.worker || this.closing || !this.supervising) return;
     const reason = this.lastError ? `${this.lastError.message}` : `exit code ${code}`;
     this.down = new ServiceUnavailableError(`the dataplane worker crashed (${reason}) and is restarting: retry shortly`);
     this.fail(this.down);
