@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildTools, machineLine } from '../lib/udpblast.js';
-import { cRelay, direct, emuctl, emuctlHops, flow, nodeRelay, ping, type FlowResult, type Target } from '../lib/targets.js';
+import { cpuSeconds, cRelay, direct, emuctl, emuctlHops, flow, nodeRelay, ping, type FlowResult, type Target } from '../lib/targets.js';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -38,11 +38,18 @@ interface Round {
   pingP99: number[];
   capture: FlowResult[];
   pairs: number[];
+  /** Cores the pair's hop process(es) kept busy: CPU seconds over wall seconds. */
+  pairCores: number[];
 }
 
-async function both(a: Target, b: Target, tools: string): Promise<number> {
+async function both(a: Target, b: Target, tools: string): Promise<{ pps: number; cores: number }> {
+  const pids = [...new Set([a.pid, b.pid])];
+  const cpu = () => pids.map(cpuSeconds).reduce((sum, c) => sum + c, 0);
+  const cpu0 = cpu();
   const [x, y] = await Promise.all([flow(tools, a, 64, SECONDS), flow(tools, b, 64, SECONDS)]);
-  return x.pps + y.pps;
+  // Frames flow for SECONDS; before and after, the hops idle.
+  const cores = (cpu() - cpu0) / SECONDS;
+  return { pps: x.pps + y.pps, cores };
 }
 
 async function main(): Promise<void> {
@@ -73,10 +80,14 @@ async function main(): Promise<void> {
     const rounds: Round[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       const start = loadavg();
-      const round: Round = { load: '', unthrottled: [], paced: [], pingP50: [], pingP99: [], capture: [], pairs: [] };
+      const round: Round = { load: '', unthrottled: [], paced: [], pingP50: [], pingP99: [], capture: [], pairs: [], pairCores: [] };
       for (const t of hops) round.unthrottled.push(await flow(tools, t, 64, SECONDS));
       for (const t of captured) round.capture.push(await flow(tools, t, 64, SECONDS));
-      for (const [a, b] of pairs) round.pairs.push(await both(a, b, tools));
+      for (const [a, b] of pairs) {
+        const { pps, cores } = await both(a, b, tools);
+        round.pairs.push(pps);
+        round.pairCores.push(cores);
+      }
       for (const t of hops) round.paced.push(await flow(tools, t, 64, SECONDS, RATE));
       for (const t of [none, ...hops]) {
         const p = await ping(tools, t, PINGS);
@@ -122,11 +133,12 @@ function report(rounds: Round[], hops: Target[], pairNames: string[]): void {
   });
 
   console.log('\n## Two independent hops at once (two senders, two sinks), unthrottled 64-byte frames\n');
-  console.log('| hops | aggregate frames/s | × one hop alone |');
-  console.log('|---|---:|---:|');
+  console.log('The C relays are two processes; each emuctl pair is two nodes in one dataplane process. "Cores busy": CPU time of the hop process(es) over the seconds frames flowed (the senders and sinks use the rest).\n');
+  console.log('| hops | aggregate frames/s | × one hop alone | cores busy in the hop process(es) |');
+  console.log('|---|---:|---:|---:|');
   const single = [0, 2, 3];
   pairNames.forEach((name, i) => {
-    console.log(`| ${name} ×2 | ${col((r) => r.pairs[i], 0)} | ${col((r) => r.pairs[i] / r.unthrottled[single[i]].pps)} |`);
+    console.log(`| ${name} ×2 | ${col((r) => r.pairs[i], 0)} | ${col((r) => r.pairs[i] / r.unthrottled[single[i]].pps)} | ${col((r) => r.pairCores[i])} |`);
   });
 }
 

@@ -156,7 +156,7 @@ export interface FlowResult {
 }
 
 /** User + system CPU seconds a process has used so far (all its threads). */
-function cpuSeconds(pid: number | undefined): number {
+export function cpuSeconds(pid: number | undefined): number {
   if (!pid) return NaN;
   try {
     // Fields 14 and 15 of /proc/PID/stat, in clock ticks (100 per second on Linux); the command name may contain spaces.
