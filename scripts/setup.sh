@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what emuctl and its tests need on a fresh Debian machine, then builds it:
 # Debian packages (vpcs end hosts, tcpdump for BPF filters, graphviz for `lab graph --format svg`,
-# tshark and groff for tests),
+# tshark and groff for tests; build-essential and python3 for node-gyp, which builds the native
+# dataplane),
 # the npm packages from the lock file, and the TypeScript build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,12 +13,22 @@ missing=()
 for tool in "${tools[@]}"; do
   command -v "${tool%%:*}" >/dev/null 2>&1 || missing+=("${tool##*:}")
 done
-if [ ${#missing[@]} -gt 0 ]; then
+# Without a toolchain the TypeScript dataplane is used: installing one is best effort.
+toolchain=()
+{ command -v g++ && command -v make; } >/dev/null 2>&1 || toolchain+=(build-essential)
+command -v python3 >/dev/null 2>&1 || toolchain+=(python3)
+if [ ${#missing[@]} -gt 0 ] || [ ${#toolchain[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  echo "setup: installing Debian packages: ${missing[*]}" >&2
+  echo "setup: installing Debian packages: ${missing[*]} ${toolchain[*]}" >&2
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  if [ ${#missing[@]} -gt 0 ]; then
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+  if [ ${#toolchain[@]} -gt 0 ]; then
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${toolchain[@]}" >/dev/null \
+      || echo "setup: could not install ${toolchain[*]}: the native dataplane will not be built" >&2
+  fi
 fi
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

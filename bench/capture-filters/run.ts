@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   try {
     const plain = await emuctl('switch, no capture, no filter');
     targets.push(plain);
-    const captured = await emuctl('switch, capture on port 0', { capture: { port: 0, path: pcap } });
+    const captured = await emuctl('switch, capture on port 0', { capturePath: pcap });
     targets.push(captured);
     const delayed = await emuctl('switch, delay 50 ms on port 0', { filters: { delay: [50] } });
     targets.push(delayed);

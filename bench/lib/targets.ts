@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { HostConfig } from './dataplane-host.js';
+import type { HostConfig, HostNode } from './dataplane-host.js';
+import type { LinkFilters } from '../../src/daemon/dataplane/types.js';
 import { freePortBlock, kv, run, sleep, start, stop, type Running } from './udpblast.js';
 
 export interface Ports {
@@ -35,12 +36,12 @@ async function block(): Promise<Ports> {
   return { S, A: S + 1, B: S + 2, K: S + 3 };
 }
 
-/** Waits for a child's "ready" line. */
+/** Waits for a child's "ready" line (which may say more after a space). */
 async function ready(child: ChildProcess, what: string): Promise<void> {
   const lines = createInterface({ input: child.stdout! });
   const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
   try {
-    for await (const line of lines) if (line.trim() === 'ready') return;
+    for await (const line of lines) if (line.trim().split(' ')[0] === 'ready') return;
     throw new Error(`${what} exited before it was ready`);
   } finally {
     clearTimeout(timer);
@@ -70,38 +71,55 @@ export async function nodeRelay(): Promise<Target> {
   return { name: 'naive Node relay', ports, entry: ports.A, pid: child.pid, stop: () => kill(child) };
 }
 
-/** The emuctl dataplane (a 2-port switch or hub, optional filters on port 0 and capture) in its own process. */
-export async function emuctl(name: string, opts: Partial<Omit<HostConfig, 'ports'>> & { filters?: HostConfig['ports'][0]['filters'] } = {}): Promise<Target> {
-  const ports = await block();
+export interface EmuctlOptions {
+  kind?: HostNode['kind'];
+  /** js, native or auto. */
+  engine?: string;
+  filters?: LinkFilters;
+  /** A capture on port 0 into this file. */
+  capturePath?: string;
+}
+
+/** The emuctl dataplane (a 2-port switch or hub, optional filters and capture on port 0) in its own process. */
+export async function emuctl(name: string, opts: EmuctlOptions = {}): Promise<Target> {
+  return (await emuctlHops([name], opts))[0];
+}
+
+/** Independent 2-port nodes in one dataplane process, one hop each (they share the process's CPU figure). */
+export async function emuctlHops(names: string[], opts: EmuctlOptions = {}): Promise<Target[]> {
+  const blocks: Ports[] = [];
+  for (let i = 0; i < names.length; i++) blocks.push(await block());
+  const kind = opts.kind ?? 'switch';
   const config: HostConfig = {
-    kind: opts.kind ?? 'switch',
-    ports: [{ port: 0, lport: ports.A, rport: ports.S, filters: opts.filters }, { port: 1, lport: ports.B, rport: ports.K }],
-    capture: opts.capture,
+    engine: opts.engine,
+    nodes: blocks.map((ports) => ({
+      kind,
+      ports: [{ port: 0, lport: ports.A, rport: ports.S, filters: opts.filters }, { port: 1, lport: ports.B, rport: ports.K }],
+      capture: opts.capturePath ? { port: 0, path: opts.capturePath } : undefined,
+    })),
   };
   const script = fileURLToPath(new URL('./dataplane-host.js', import.meta.url));
   const child = spawn(process.execPath, [script, JSON.stringify(config)], { stdio: ['pipe', 'pipe', 'inherit'] });
   await ready(child, 'dataplane host');
-  if (config.kind === 'switch') await teachSinkMac(ports);
+  if (kind === 'switch') for (const ports of blocks) await teachSinkMac(ports);
   const lines = createInterface({ input: child.stdout! });
-  return {
-    name,
-    ports,
-    entry: ports.A,
-    pid: child.pid,
-    stop: () => kill(child),
-    command: async (cmd, prefix) => {
-      const answer = new Promise<string>((res) => {
-        const onLine = (l: string) => {
-          if (!l.startsWith(prefix)) return;
-          lines.off('line', onLine);
-          res(l);
-        };
-        lines.on('line', onLine);
-      });
-      child.stdin!.write(`${cmd}\n`);
-      return answer;
-    },
+  const command = async (cmd: string, prefix: string) => {
+    const answer = new Promise<string>((res) => {
+      const onLine = (l: string) => {
+        if (!l.startsWith(prefix)) return;
+        lines.off('line', onLine);
+        res(l);
+      };
+      lines.on('line', onLine);
+    });
+    child.stdin!.write(`${cmd}\n`);
+    return answer;
   };
+  let stopped: Promise<void> | null = null;
+  return names.map((name, i) => ({
+    name, ports: blocks[i], entry: blocks[i].A, pid: child.pid, command,
+    stop: () => (stopped ??= kill(child)),
+  }));
 }
 
 /** One frame from the sink's port with udpblast's destination MAC, so the switch forwards by its MAC table, not by flooding. */
@@ -138,7 +156,7 @@ export interface FlowResult {
 }
 
 /** User + system CPU seconds a process has used so far (all its threads). */
-function cpuSeconds(pid: number | undefined): number {
+export function cpuSeconds(pid: number | undefined): number {
   if (!pid) return NaN;
   try {
     // Fields 14 and 15 of /proc/PID/stat, in clock ticks (100 per second on Linux); the command name may contain spaces.

@@ -6,15 +6,25 @@ import dgram from 'node:dgram';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 
+/** The udpblast sources: UDPBLAST_DIR, else `shared/tools/udpblast` beside the repository or beside one of its parent directories (a worktree). */
+function toolSources(): string {
+  if (process.env.UDPBLAST_DIR) return process.env.UDPBLAST_DIR;
+  for (let dir = REPO; ; dir = dirname(dir)) {
+    const candidate = resolve(dir, '../shared/tools/udpblast');
+    if (existsSync(join(candidate, 'Makefile'))) return candidate;
+    if (dirname(dir) === dir) break;
+  }
+  throw new Error(`udpblast sources not found in shared/tools/udpblast beside ${REPO} or its parents (set UDPBLAST_DIR)`);
+}
+
 /** Builds udpblast/udpsink/udprelay/udpping out of tree (make is a no-op when they are up to date); returns their directory. */
 export function buildTools(): string {
-  const src = process.env.UDPBLAST_DIR ?? resolve(REPO, '../shared/tools/udpblast');
-  if (!existsSync(join(src, 'Makefile'))) throw new Error(`udpblast sources not found in ${src} (set UDPBLAST_DIR)`);
+  const src = toolSources();
   const out = join(tmpdir(), 'udpblast-build');
   execFileSync('make', ['-s', '-C', src, `O=${out}`], { stdio: ['ignore', 'ignore', 'inherit'] });
   return out;

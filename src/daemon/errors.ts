@@ -40,7 +40,7 @@ export class TooManyRequestsError extends DomainError {
   }
 }
 
-/** The daemon cannot take this now, e.g. every slot for long-lived streams is in use (503). */
+/** The daemon cannot take this now: every slot for long-lived streams is in use, or the dataplane worker is restarting after a crash (503). */
 export class UnavailableError extends DomainError {
   readonly status = 503;
 }

@@ -69,7 +69,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     new ConsolePortAllocator({ min: consoleMin, max: consoleMax }),
     new MacByteAllocator(),
   );
-  const dataplane = isCompute ? await createDataplane() : undefined;
+  const dataplane = isCompute ? await createDataplane({ engine: settings.dataplane, log }) : undefined;
   const compute = dataplane
     ? new LocalCompute({ dataplane, nodeTypes, projectsDir: settings.projectsDir, bindHost: settings.host, resources, log })
     : undefined;
@@ -148,7 +148,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     process.on('unhandledRejection', (reason) => log.error(`unhandled rejection: ${(reason as Error)?.stack ?? reason}`));
   }
   // Only now: whoever waits for this line may signal the daemon at once.
-  log.info(`emuctl daemon ${PACKAGE_VERSION} (${settings.role}) listening on ${url}, projects in ${settings.projectsDir}`);
+  log.info(`emuctl daemon ${PACKAGE_VERSION} (${settings.role}) listening on ${url}, projects in ${settings.projectsDir}${dataplane ? `, ${dataplane.engine} dataplane` : ''}`);
   return { url, port, settings, close, closed };
 }
 

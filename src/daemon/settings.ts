@@ -31,7 +31,11 @@ export interface DaemonFlags {
   authMaxFailures?: number;
   authBackoffMs?: number;
   gns3Version?: string;
+  dataplane?: DataplaneEngine;
 }
+
+/** Which dataplane engine runs the compute's frames: the C addon, the TypeScript engine, or native when built. */
+export type DataplaneEngine = 'auto' | 'native' | 'js';
 
 export type SettingSource = 'flag' | 'env' | 'file' | 'default';
 
@@ -42,6 +46,7 @@ export interface DaemonSettings {
   role: DaemonRole;
   /** The GNS3 API version reported by /v2/version and capabilities (`2.2.N`). */
   gns3Version: string;
+  dataplane: DataplaneEngine;
   debug: boolean;
   logFile?: string;
   auth?: { user: string; password: string };
@@ -141,6 +146,7 @@ export const DEFAULT_GNS3_VERSION = '2.2.42';
 const SPECS = {
   host: { env: 'EMUCTL_HOST', file: 'host', kind: TEXT, fallback: '127.0.0.1' },
   gns3Version: { env: 'EMUCTL_GNS3_VERSION', file: 'gns3_version', kind: TEXT, fallback: DEFAULT_GNS3_VERSION, check: checkGns3Version },
+  dataplane: { env: 'EMUCTL_DATAPLANE', file: 'dataplane', kind: TEXT as ValueKind<DataplaneEngine>, fallback: 'auto' as DataplaneEngine, check: checkDataplane },
   role: { env: 'EMUCTL_ROLE', file: 'role', kind: TEXT as ValueKind<DaemonRole>, fallback: 'both' as DaemonRole, check: checkRole },
   debug: { env: 'EMUCTL_DEBUG', file: 'debug', kind: BOOLEAN, fallback: false },
   maxBodyBytes: { env: 'EMUCTL_MAX_BODY_BYTES', file: 'max_body_bytes', kind: INTEGER, fallback: 1024 * 1024, check: positive },
@@ -232,6 +238,10 @@ function checkPort(port: number, what: string): void {
 
 function checkGns3Version(version: string, where: string): void {
   if (!/^2\.2\.\d+$/.test(version)) throw new InvalidError(`${where} must look like 2.2.N (GNS3 2.2 clients refuse another major.minor), not '${version}'`);
+}
+
+function checkDataplane(engine: string, where: string): void {
+  if (!['auto', 'native', 'js'].includes(engine)) throw new InvalidError(`${where} must be auto, native or js, not '${engine}'`);
 }
 
 function checkRole(role: string): void {

@@ -8,34 +8,11 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { createDataplane, PCAP_LINK_TYPES, type DataplaneApi } from '../../src/daemon/dataplane/index.js';
 import { PcapWriter } from '../../src/daemon/dataplane/pcap-writer.js';
-import { arpRequest, eth, icmpEcho, Peer, settle, tagged, until, wire } from './helpers.js';
+import { arpRequest, eth, icmpEcho, parsePcap, Peer, settle, tagged, until, wire } from './helpers.js';
 
 const A = '02:00:00:00:00:0a';
 const B = '02:00:00:00:00:0b';
 const BCAST = 'ff:ff:ff:ff:ff:ff';
-
-interface PcapFile {
-  magic: number; major: number; minor: number; thiszone: number; sigfigs: number; snaplen: number; network: number;
-  records: { sec: number; usec: number; caplen: number; len: number; data: Buffer }[];
-}
-
-/** Parses a little-endian pcap file; fails on a partial record. */
-function parsePcap(buf: Buffer): PcapFile {
-  assert.ok(buf.length >= 24, `pcap shorter than its global header (${buf.length} bytes)`);
-  const file: PcapFile = {
-    magic: buf.readUInt32LE(0), major: buf.readUInt16LE(4), minor: buf.readUInt16LE(6), thiszone: buf.readInt32LE(8),
-    sigfigs: buf.readUInt32LE(12), snaplen: buf.readUInt32LE(16), network: buf.readUInt32LE(20), records: [],
-  };
-  let o = 24;
-  while (o < buf.length) {
-    assert.ok(o + 16 <= buf.length, 'partial record header');
-    const caplen = buf.readUInt32LE(o + 8);
-    assert.ok(o + 16 + caplen <= buf.length, 'partial record data');
-    file.records.push({ sec: buf.readUInt32LE(o), usec: buf.readUInt32LE(o + 4), caplen, len: buf.readUInt32LE(o + 12), data: buf.subarray(o + 16, o + 16 + caplen) });
-    o += 16 + caplen;
-  }
-  return file;
-}
 
 const run = promisify(execFile);
 

@@ -1,4 +1,5 @@
 /** Test helpers: UDP peers standing in for the far end of a tunnel, and hand-built Ethernet frames. */
+import assert from 'node:assert/strict';
 import dgram from 'node:dgram';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -157,4 +158,27 @@ export async function until(check: () => boolean | Promise<boolean>, ms = 2000, 
 /** Gives in-flight datagrams time to arrive, for assertions that something did NOT arrive. */
 export function settle(ms = 100): Promise<void> {
   return sleep(ms);
+}
+
+export interface PcapFile {
+  magic: number; major: number; minor: number; thiszone: number; sigfigs: number; snaplen: number; network: number;
+  records: { sec: number; usec: number; caplen: number; len: number; data: Buffer }[];
+}
+
+/** Parses a little-endian pcap file; fails on a partial record. */
+export function parsePcap(buf: Buffer): PcapFile {
+  assert.ok(buf.length >= 24, `pcap shorter than its global header (${buf.length} bytes)`);
+  const file: PcapFile = {
+    magic: buf.readUInt32LE(0), major: buf.readUInt16LE(4), minor: buf.readUInt16LE(6), thiszone: buf.readInt32LE(8),
+    sigfigs: buf.readUInt32LE(12), snaplen: buf.readUInt32LE(16), network: buf.readUInt32LE(20), records: [],
+  };
+  let o = 24;
+  while (o < buf.length) {
+    assert.ok(o + 16 <= buf.length, 'partial record header');
+    const caplen = buf.readUInt32LE(o + 8);
+    assert.ok(o + 16 + caplen <= buf.length, 'partial record data');
+    file.records.push({ sec: buf.readUInt32LE(o), usec: buf.readUInt32LE(o + 4), caplen, len: buf.readUInt32LE(o + 12), data: buf.subarray(o + 16, o + 16 + caplen) });
+    o += 16 + caplen;
+  }
+  return file;
 }

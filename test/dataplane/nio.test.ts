@@ -3,7 +3,7 @@ import dgram from 'node:dgram';
 import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import { createDataplane, type DataplaneApi } from '../../src/daemon/dataplane/index.js';
-import { ConflictError, InvalidError, NotFoundError } from '../../src/daemon/errors.js';
+import { ConflictError, InvalidError, NotFoundError, UnavailableError } from '../../src/daemon/errors.js';
 import { eth, freePort, Peer, settle, until, wire } from './helpers.js';
 
 const BCAST = 'ff:ff:ff:ff:ff:ff';
@@ -120,11 +120,17 @@ describe('dataplane NIOs', () => {
 });
 
 describe('dataplane worker lifecycle', () => {
-  it('rejects pending and later calls when the worker crashes', async () => {
-    const dp = await createDataplane({ workerUrl: new URL('./fixtures/crashing-worker.js', import.meta.url) });
-    await assert.rejects(dp.stats('x'), /dataplane worker crashed: boom/);
-    await assert.rejects(dp.macTable('x'), /crashed/);
-    await dp.close();
+  it('answers 503 to pending and later calls while a crashed worker restarts', async () => {
+    const logged: string[] = [];
+    const log = { info: (m: string) => logged.push(m), warn: (m: string) => logged.push(m), error: (m: string) => logged.push(m) };
+    const dp = await createDataplane({ workerUrl: new URL('./fixtures/crashing-worker.js', import.meta.url), log });
+    try {
+      await assert.rejects(dp.stats('x'), (e: Error) => e instanceof UnavailableError && /worker crashed \(boom: simulated dataplane bug\)/.test(e.message));
+      await assert.rejects(dp.macTable('x'), UnavailableError);
+      assert.match(logged.join('\n'), /dataplane worker died: boom: simulated dataplane bug; restarting/);
+    } finally {
+      await dp.close();
+    }
   });
 
   it('rejects calls after close, and close twice is fine', async () => {

@@ -76,6 +76,31 @@ describe('dataplane switch', () => {
     assert.equal(pb.frames.length, 2);
   });
 
+  it('learns thousands of MACs in several VLANs, and forgets exactly those of a port whose NIO goes', async () => {
+    const { id, peers: [pa, pb, pc] } = await lab([{ port: 0, type: 'dot1q', vlan: 1 }, { port: 1, type: 'dot1q', vlan: 1 }, access(2)]);
+    const macOf = (i: number) => `02:00:00:${((i >> 16) & 0xff).toString(16).padStart(2, '0')}:${((i >> 8) & 0xff).toString(16).padStart(2, '0')}:${(i & 0xff).toString(16).padStart(2, '0')}`;
+    const perPort = 1500;
+    for (let i = 0; i < perPort; i++) {
+      pa.send(tagged(eth(BCAST, macOf(i), 0x88b5), 10 + (i % 3)));
+      pb.send(tagged(eth(BCAST, macOf(100_000 + i), 0x88b5), 10 + (i % 3)));
+      if (i % 100 === 99) await settle(10);
+    }
+    pc.send(eth(BCAST, C, 0x88b5));
+    await pa.waitFor(perPort + 1, 5000);
+    const table = await dp.macTable(id);
+    assert.equal(table.length, 2 * perPort + 1, 'every source learned once');
+    assert.equal(table.filter((e) => e.port === 0).length, perPort);
+    assert.deepEqual([...new Set(table.filter((e) => e.port !== 2).map((e) => e.vlan))].sort(), [10, 11, 12]);
+    const sorted = [...table].sort((x, y) => x.vlan - y.vlan || (x.mac < y.mac ? -1 : x.mac > y.mac ? 1 : 0));
+    assert.deepEqual(table, sorted, 'listed by VLAN, then MAC');
+
+    await dp.removeNio(id, 0);
+    const after = await dp.macTable(id);
+    assert.equal(after.length, perPort + 1, 'the removed port\'s entries are gone, the others kept');
+    assert.ok(after.every((e) => e.port !== 0));
+    assert.deepEqual(after.filter((e) => e.port === 1).map((e) => e.mac).sort(), Array.from({ length: perPort }, (_, i) => macOf(100_000 + i)).sort());
+  });
+
   it('ages MAC entries out', async () => {
     const { id, peers: [pa, pb, pc] } = await lab([access(0), access(1), access(2)], { macAgeingSeconds: 0.5 });
     pa.send(eth(BCAST, A, 0x0806));

@@ -1,21 +1,42 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
-import { DpNode } from './node.js';
-import { UdpNio } from './nio-udp.js';
-import { PcapWriter } from './pcap-writer.js';
-import type { Port } from './port.js';
+import { validateBpf } from './bpf-vm.js';
+import type { Engine } from './engine.js';
+import { isPassThrough } from './filters/spec.js';
 import type { Command, CompiledFilters } from './protocol.js';
-import { NO_FILTERS } from './filters/spec.js';
-import { PCAP_LINK_TYPES, type CaptureInfo, type SwitchPortConfig, type UdpTunnel } from './types.js';
+import { resolveTunnel } from './tunnel.js';
+import { PCAP_LINK_TYPES, type CaptureInfo, type DataplaneNodeKind, type SwitchPortConfig, type UdpTunnel } from './types.js';
+import { parsePortConfigs } from './vlan.js';
 
 const LINK_TYPES = new Set<number>(Object.values(PCAP_LINK_TYPES));
-const SWEEP_MS = 1000;
 
-/** The worker's state: nodes by id, and one method per command, each resolving once the change is in place. */
+interface PortState {
+  nio: boolean;
+  capture: CaptureInfo | null;
+  /** Captures started on this port so far: a restarted capture is told apart from the old one. */
+  generation: number;
+  /** Serialises NIO and capture changes on this port. */
+  lock: Promise<unknown>;
+}
+
+interface NodeState {
+  kind: DataplaneNodeKind;
+  ports: Map<number, PortState>;
+  deleted: boolean;
+}
+
+const newPort = (): PortState => ({ nio: false, capture: null, generation: 0, lock: Promise.resolve() });
+
+/**
+ * The worker's command handler: validates each command, serialises NIO and
+ * capture changes per port, keeps the capture bookkeeping, and has the engine
+ * (TypeScript or native) do the work. Each method resolves once the change is in place.
+ */
 export class Dataplane {
-  private readonly nodes = new Map<string, DpNode>();
-  private readonly sweeper = setInterval(() => {
-    for (const n of this.nodes.values()) n.sweep();
-  }, SWEEP_MS);
+  private readonly nodes = new Map<string, NodeState>();
+
+  constructor(private readonly engine: Engine) {}
 
   /** Runs one command from the main thread. */
   async handle(cmd: Command): Promise<unknown> {
@@ -23,23 +44,30 @@ export class Dataplane {
       case 'createNode': return this.createNode(cmd);
       case 'updatePorts': return this.updatePorts(cmd.nodeId, cmd.ports);
       case 'deleteNode': return this.deleteNode(cmd.nodeId);
-      case 'setNodeSuspended': this.node(cmd.nodeId).suspended = cmd.suspended; return;
+      case 'setNodeSuspended': this.node(cmd.nodeId); return this.engine.setNodeSuspended(cmd.nodeId, cmd.suspended);
       case 'addNio': return this.addNio(cmd.nodeId, cmd.port, cmd.tunnel, cmd.filters, cmd.suspend);
       case 'updateNio': return this.updateNio(cmd.nodeId, cmd.port, cmd.filters, cmd.suspend);
       case 'removeNio': return this.removeNio(cmd.nodeId, cmd.port);
-      case 'startCapture': return this.startCapture(cmd.nodeId, cmd.port, cmd.path, cmd.linkType);
+      case 'startCapture': return this.startCapture(cmd.nodeId, cmd.port, cmd.path, cmd.linkType, cmd.resumeGeneration);
       case 'stopCapture': return this.stopCapture(cmd.nodeId, cmd.port);
-      case 'captureInfo': return this.node(cmd.nodeId).port(cmd.port).captureInfo;
-      case 'stats': return this.node(cmd.nodeId).stats();
-      case 'macTable': return this.node(cmd.nodeId).macTable();
+      case 'captureInfo': return this.port(this.node(cmd.nodeId), cmd.nodeId, cmd.port).capture;
+      case 'stats': this.node(cmd.nodeId); return this.engine.stats(cmd.nodeId);
+      case 'macTable': this.node(cmd.nodeId); return this.engine.macTable(cmd.nodeId);
       case 'close': return this.close();
+      case 'engine': return this.engine.name;
     }
   }
 
-  private node(id: string): DpNode {
+  private node(id: string): NodeState {
     const n = this.nodes.get(id);
     if (!n) throw new NotFoundError(`no dataplane node ${id}`);
     return n;
+  }
+
+  private port(node: NodeState, id: string, n: number): PortState {
+    const p = node.ports.get(n);
+    if (!p) throw new NotFoundError(`node ${id} has no port ${n}`);
+    return p;
   }
 
   private createNode({ nodeId: id, kind, ports, macAgeingSeconds }: Extract<Command, { op: 'createNode' }>): void {
@@ -47,24 +75,33 @@ export class Dataplane {
     if (kind !== 'switch' && kind !== 'hub') throw new InvalidError(`node kind must be switch or hub (got ${kind})`);
     const ageing = macAgeingSeconds ?? 300;
     if (typeof ageing !== 'number' || !(ageing >= 0)) throw new InvalidError(`MAC ageing must be a number of seconds >= 0 (got ${ageing})`);
-    this.nodes.set(id, new DpNode(id, kind, ports, ageing));
+    const parsed = parsePortConfigs(kind, ports);
+    this.engine.addNode(id, kind, parsed, ageing);
+    this.nodes.set(id, { kind, ports: new Map([...parsed.keys()].map((n) => [n, newPort()])), deleted: false });
   }
 
   private async updatePorts(id: string, configs: SwitchPortConfig[]): Promise<void> {
     const node = this.node(id);
-    const removed = node.applyPorts(configs);
-    await Promise.all(removed.map((p) => this.teardown(node, p)));
+    const parsed = parsePortConfigs(node.kind, configs);
+    // Ports that go are unreachable at once, then closed; new ports appear once the engine has them.
+    const removed = [...node.ports].filter(([n]) => !parsed.has(n));
+    for (const [n] of removed) node.ports.delete(n);
+    await Promise.all(removed.map(([n, p]) => this.exclusive(p, () => this.closePort(id, n, p))));
+    if (node.deleted) throw new NotFoundError(`no dataplane node ${id}`);
+    this.engine.setPorts(id, parsed);
+    for (const n of parsed.keys()) if (!node.ports.has(n)) node.ports.set(n, newPort());
   }
 
   private async deleteNode(id: string): Promise<void> {
     const node = this.node(id);
     this.nodes.delete(id);
     node.deleted = true;
-    await Promise.all([...node.ports.values()].map((p) => this.teardown(node, p)));
+    await Promise.all([...node.ports].map(([n, p]) => this.exclusive(p, () => this.closePort(id, n, p))));
+    this.engine.removeNode(id);
   }
 
   /** Runs `fn` after every earlier NIO/capture change on the port. */
-  private exclusive<T>(port: Port, fn: () => Promise<T>): Promise<T> {
+  private exclusive<T>(port: PortState, fn: () => Promise<T>): Promise<T> {
     const run = port.lock.then(fn, fn);
     port.lock = run.catch(() => undefined);
     return run;
@@ -72,98 +109,99 @@ export class Dataplane {
 
   private addNio(id: string, n: number, tunnel: UdpTunnel, filters?: CompiledFilters, suspend?: boolean): Promise<void> {
     const node = this.node(id);
-    const port = node.port(n);
+    const port = this.port(node, id, n);
     return this.exclusive(port, async () => {
       if (node.deleted || node.ports.get(n) !== port) throw new NotFoundError(`node ${id} has no port ${n}`);
       if (port.nio) throw new ConflictError(`port ${n} of node ${id} already has a NIO`);
-      port.resetCounters();
       // Filters first: a bad bpf program fails before any socket is bound.
-      port.setFilters(filters?.spec ?? NO_FILTERS, filters?.programs ?? []);
-      port.suspended = suspend ?? false;
-      let nio: UdpNio;
+      this.setFilters(id, n, filters ?? null);
+      this.engine.resetCounters(id, n);
+      this.engine.setPortSuspended(id, n, suspend ?? false);
       try {
-        nio = await UdpNio.open(tunnel, port.receive, port.counters);
+        await this.engine.openNio(id, n, await resolveTunnel(tunnel));
       } catch (e) {
-        port.clearFilters();
+        this.engine.setFilters(id, n, null);
         throw e;
       }
       if (node.deleted || node.ports.get(n) !== port) {
-        await nio.close();
+        await this.engine.closeNio(id, n);
         throw new NotFoundError(`node ${id} or its port ${n} went away while the NIO was opening`);
       }
-      node.attach(port, nio);
+      port.nio = true;
     });
+  }
+
+  private setFilters(id: string, n: number, filters: CompiledFilters | null): void {
+    for (const p of filters?.programs ?? []) {
+      const err = validateBpf(p);
+      if (err) throw new InvalidError(`bpf program rejected: ${err}`);
+    }
+    this.engine.setFilters(id, n, filters && !isPassThrough(filters.spec) ? filters : null);
   }
 
   private updateNio(id: string, n: number, filters?: CompiledFilters, suspend?: boolean): void {
-    const port = this.node(id).port(n);
+    const port = this.port(this.node(id), id, n);
     if (!port.nio) throw new NotFoundError(`port ${n} of node ${id} has no NIO`);
-    if (filters) port.setFilters(filters.spec, filters.programs);
-    if (suspend !== undefined) port.suspended = suspend;
+    if (filters) this.setFilters(id, n, filters);
+    if (suspend !== undefined) this.engine.setPortSuspended(id, n, suspend);
   }
 
   private removeNio(id: string, n: number): Promise<void> {
-    const node = this.node(id);
-    const port = node.port(n);
+    const port = this.port(this.node(id), id, n);
     return this.exclusive(port, async () => {
       if (!port.nio) throw new NotFoundError(`port ${n} of node ${id} has no NIO`);
-      await this.closePort(node, port);
+      await this.closePort(id, n, port);
     });
   }
 
-  private startCapture(id: string, n: number, path: string, linkType: number): Promise<CaptureInfo> {
+  /** `resumeGeneration` (a rebuild after a worker restart): continue the file and keep the generation, so readers following it go on. */
+  private startCapture(id: string, n: number, path: string, linkType: number, resumeGeneration?: number): Promise<CaptureInfo> {
     if (!LINK_TYPES.has(linkType)) throw new InvalidError(`link type must be one of ${[...LINK_TYPES].join(', ')} (got ${linkType})`);
     if (typeof path !== 'string' || !path) throw new InvalidError('capture path must be a non-empty string');
-    const port = this.node(id).port(n);
+    const port = this.port(this.node(id), id, n);
     return this.exclusive(port, async () => {
       if (!port.nio) throw new ConflictError(`port ${n} of node ${id} has no NIO: nothing to capture`);
       // A restart closes the old writer before the file is truncated: never two writers on one file.
-      await this.stopWriter(port);
-      let writer: PcapWriter;
+      await this.stopWriter(id, n, port);
       try {
-        writer = await PcapWriter.create(path, linkType);
+        await mkdir(dirname(path), { recursive: true });
+        await this.engine.openCapture(id, n, path, linkType, resumeGeneration !== undefined);
       } catch (e) {
         throw new ConflictError(`cannot write capture file ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       }
       if (!port.nio) {
-        await writer.close();
+        await this.engine.closeCapture(id, n);
         throw new ConflictError(`port ${n} of node ${id} lost its NIO while the capture was starting`);
       }
-      port.capture = writer;
-      port.captureInfo = { path, linkType, generation: ++port.generation };
-      return port.captureInfo;
+      port.generation = resumeGeneration ?? port.generation + 1;
+      port.capture = { path, linkType, generation: port.generation };
+      return port.capture;
     });
   }
 
   private stopCapture(id: string, n: number): Promise<void> {
-    const port = this.node(id).port(n);
+    const port = this.port(this.node(id), id, n);
     return this.exclusive(port, async () => {
       if (!port.capture) throw new NotFoundError(`port ${n} of node ${id} is not capturing`);
-      await this.stopWriter(port);
+      await this.stopWriter(id, n, port);
     });
   }
 
-  private async stopWriter(port: Port): Promise<void> {
-    const writer = port.capture;
-    if (!writer) return;
+  private async stopWriter(id: string, n: number, port: PortState): Promise<void> {
+    if (!port.capture) return;
     port.capture = null;
-    port.captureInfo = null;
-    await writer.close();
+    await this.engine.closeCapture(id, n);
   }
 
   /** Closes the port's NIO and capture; the lport is free when this resolves. */
-  private async closePort(node: DpNode, port: Port): Promise<void> {
-    const nio = node.detach(port);
-    await Promise.all([this.stopWriter(port), nio?.close()]);
-  }
-
-  private teardown(node: DpNode, port: Port): Promise<void> {
-    return this.exclusive(port, () => this.closePort(node, port));
+  private async closePort(id: string, n: number, port: PortState): Promise<void> {
+    const hadNio = port.nio;
+    port.nio = false;
+    await Promise.all([this.stopWriter(id, n, port), hadNio ? this.engine.closeNio(id, n) : undefined]);
   }
 
   private async close(): Promise<void> {
-    clearInterval(this.sweeper);
-    const ids = [...this.nodes.keys()];
-    await Promise.all(ids.map((id) => this.deleteNode(id)));
+    await Promise.all([...this.nodes.keys()].map((id) => this.deleteNode(id)));
+    await this.engine.close();
   }
 }

@@ -1,8 +1,5 @@
 import dgram from 'node:dgram';
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
-import { ConflictError, InvalidError } from '../errors.js';
-import type { UdpTunnel } from './types.js';
+import { bindError, connectError, errCode, type ResolvedTunnel } from './tunnel.js';
 
 /** Requested SO_RCVBUF; the kernel caps it at net.core.rmem_max. */
 const RECV_BUFFER = 4 * 1024 * 1024;
@@ -13,15 +10,6 @@ const WATCHED_SENDS = 4096;
 export interface NioCounters {
   drops: number;
   errors: number;
-}
-
-function checkPort(name: string, v: unknown): number {
-  if (!Number.isInteger(v) || (v as number) < 1 || (v as number) > 65535) throw new InvalidError(`${name} must be 1-65535 (got ${String(v)})`);
-  return v as number;
-}
-
-function errCode(e: unknown): string {
-  return (e as NodeJS.ErrnoException).code ?? (e as Error).message;
 }
 
 /**
@@ -57,29 +45,19 @@ export class UdpNio {
   }
 
   /** Binds and connects the tunnel's socket; delivers every datagram to `onFrame`. ConflictError if lport cannot be bound. */
-  static async open(tunnel: UdpTunnel, onFrame: (frame: Buffer) => void, counters: NioCounters): Promise<UdpNio> {
-    const lport = checkPort('lport', tunnel.lport);
-    const rport = checkPort('rport', tunnel.rport);
-    const bindFamily = isIP(tunnel.bindHost);
-    let remote: { address: string; family: number };
-    try {
-      // The remote address must be of the bind address's family; either if the bind host is a name.
-      remote = await lookup(tunnel.rhost, { family: bindFamily === 6 ? 6 : bindFamily === 4 ? 4 : 0 });
-    } catch (e) {
-      throw new InvalidError(`cannot resolve rhost "${tunnel.rhost}": ${errCode(e)}`);
-    }
-    const socket = dgram.createSocket({ type: remote.family === 6 ? 'udp6' : 'udp4' });
+  static async open(tunnel: ResolvedTunnel, onFrame: (frame: Buffer) => void, counters: NioCounters): Promise<UdpNio> {
+    const socket = dgram.createSocket({ type: tunnel.family === 6 ? 'udp6' : 'udp4' });
     try {
       await new Promise<void>((resolve, reject) => {
         socket.once('error', reject);
-        socket.bind({ port: lport, address: tunnel.bindHost, exclusive: true }, () => {
+        socket.bind({ port: tunnel.lport, address: tunnel.bindAddress, exclusive: true }, () => {
           socket.off('error', reject);
           resolve();
         });
       });
     } catch (e) {
       socket.close();
-      throw new ConflictError(`UDP port ${lport} on ${tunnel.bindHost} cannot be bound: ${errCode(e)}`);
+      throw bindError(tunnel, errCode(e));
     }
     try {
       socket.setRecvBufferSize(RECV_BUFFER);
@@ -87,10 +65,10 @@ export class UdpNio {
       // best effort: a smaller buffer only means less tolerance to bursts
     }
     try {
-      await new Promise<void>((resolve, reject) => socket.connect(rport, remote.address, (err?: Error) => (err ? reject(err) : resolve())));
+      await new Promise<void>((resolve, reject) => socket.connect(tunnel.rport, tunnel.remoteAddress, (err?: Error) => (err ? reject(err) : resolve())));
     } catch (e) {
       socket.close();
-      throw new InvalidError(`cannot connect UDP port ${lport} to ${tunnel.rhost}:${rport}: ${errCode(e)}`);
+      throw connectError(tunnel, errCode(e));
     }
     const nio = new UdpNio(socket, counters);
     socket.on('message', onFrame);

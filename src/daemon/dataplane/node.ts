@@ -3,8 +3,8 @@ import { NotFoundError } from '../errors.js';
 import type { UdpNio } from './nio-udp.js';
 import { Port, type PortOwner } from './port.js';
 import { HubEngine, SwitchEngine } from './switch-engine.js';
-import type { DataplaneNodeKind, MacTableEntry, PortCounters, SwitchPortConfig } from './types.js';
-import { parsePortConfigs } from './vlan.js';
+import type { DataplaneNodeKind, MacTableEntry, PortCounters } from './types.js';
+import type { VlanSettings } from './vlan.js';
 
 /** A switch or hub in the worker: its ports, the ones with a live NIO, and its forwarding engine. */
 export class DpNode implements PortOwner {
@@ -15,9 +15,9 @@ export class DpNode implements PortOwner {
   readonly engine: SwitchEngine | HubEngine;
   deleted = false;
 
-  constructor(readonly id: string, readonly kind: DataplaneNodeKind, configs: readonly SwitchPortConfig[], ageingSeconds: number) {
+  constructor(readonly id: string, readonly kind: DataplaneNodeKind, ports: ReadonlyMap<number, VlanSettings>, ageingSeconds: number) {
     this.engine = kind === 'switch' ? new SwitchEngine(this, ageingSeconds) : new HubEngine(this);
-    for (const [n, settings] of parsePortConfigs(kind, configs)) this.ports.set(n, new Port(n, settings, this));
+    for (const [n, settings] of ports) this.ports.set(n, new Port(n, settings, this));
   }
 
   /** The port numbered `n`; NotFoundError if the node has none. */
@@ -29,25 +29,17 @@ export class DpNode implements PortOwner {
 
   /**
    * Replaces the port list: kept ports take their new VLAN settings live, new
-   * ports appear, and the ports that disappear are returned for the caller to
-   * tear down. The MAC table is flushed, since VLAN membership may have changed.
+   * ports appear, and the ports that disappear go (the caller has closed their
+   * NIOs). The MAC table is flushed, since VLAN membership may have changed.
    */
-  applyPorts(configs: readonly SwitchPortConfig[]): Port[] {
-    const parsed = parsePortConfigs(this.kind, configs);
-    const removed: Port[] = [];
-    for (const [n, p] of this.ports) {
-      if (!parsed.has(n)) {
-        removed.push(p);
-        this.ports.delete(n);
-      }
-    }
+  applyPorts(parsed: ReadonlyMap<number, VlanSettings>): void {
+    for (const n of this.ports.keys()) if (!parsed.has(n)) this.ports.delete(n);
     for (const [n, settings] of parsed) {
       const p = this.ports.get(n);
       if (p) p.configure(settings);
       else this.ports.set(n, new Port(n, settings, this));
     }
     if (this.engine instanceof SwitchEngine) this.engine.macs.flushAll();
-    return removed;
   }
 
   /** Puts a freshly opened NIO on the port, which starts forwarding. */

@@ -54,12 +54,12 @@ export class PcapWriter {
 
   private constructor(private readonly fh: FileHandle) {}
 
-  /** Creates (truncating) the file and writes the global header before resolving. */
-  static async create(path: string, linkType: number): Promise<PcapWriter> {
+  /** Creates (truncating) the file, or continues it with `append`; a new or empty file gets the global header before this resolves. */
+  static async create(path: string, linkType: number, append = false): Promise<PcapWriter> {
     await mkdir(dirname(path), { recursive: true });
-    const fh = await open(path, 'w');
+    const fh = await open(path, append ? 'a' : 'w');
     try {
-      await fh.write(pcapGlobalHeader(linkType));
+      if ((await fh.stat()).size === 0) await fh.write(pcapGlobalHeader(linkType));
     } catch (e) {
       await fh.close();
       throw e;

@@ -4,7 +4,7 @@ import { isPassThrough, type FilterSpec } from './filters/spec.js';
 import type { BpfProgram } from './bpf-compile.js';
 import type { UdpNio } from './nio-udp.js';
 import type { PcapWriter } from './pcap-writer.js';
-import type { CaptureInfo, PortCounters } from './types.js';
+import type { PortCounters } from './types.js';
 import { ETH_HEADER, type PortMode, type VlanSettings } from './vlan.js';
 
 /** What a port hands its received frames to: the node's switching (or hub) logic. */
@@ -31,11 +31,6 @@ export class Port implements FrameSink {
   nio: UdpNio | null = null;
   suspended = false;
   capture: PcapWriter | null = null;
-  captureInfo: CaptureInfo | null = null;
-  /** Captures started on this port so far: a restarted capture is told apart from the old one. */
-  generation = 0;
-  /** Serialises NIO and capture changes on this port. */
-  lock: Promise<unknown> = Promise.resolve();
   private head: FrameSink = this;
   private chain: FilterChain | null = null;
 

@@ -22,14 +22,24 @@ export type Command =
   | { op: 'addNio'; nodeId: string; port: number; tunnel: UdpTunnel; filters?: CompiledFilters; suspend?: boolean }
   | { op: 'updateNio'; nodeId: string; port: number; filters?: CompiledFilters; suspend?: boolean }
   | { op: 'removeNio'; nodeId: string; port: number }
-  | { op: 'startCapture'; nodeId: string; port: number; path: string; linkType: number }
+  | { op: 'startCapture'; nodeId: string; port: number; path: string; linkType: number; resumeGeneration?: number }
   | { op: 'stopCapture'; nodeId: string; port: number }
   | { op: 'captureInfo'; nodeId: string; port: number }
   | { op: 'stats'; nodeId: string }
   | { op: 'macTable'; nodeId: string }
-  | { op: 'close' };
+  | { op: 'close' }
+  | { op: 'engine' }
+  /** Failpoint dataplane.worker.crash: the worker dies of an uncaught error, as a bug would kill it. */
+  | { op: 'crash' };
 
 export type Request = Command & { id: number };
+
+/** What the worker is started with. */
+export interface WorkerConfig {
+  engine: 'js' | 'native';
+  /** Native engine threads. */
+  threads: number;
+}
 
 /** `internal` marks an error that is not a domain error (a bug): rebuilt as a plain Error. */
 export type ErrorKind = DomainErrorKind | 'internal';

@@ -92,6 +92,8 @@ export interface CaptureInfo {
 }
 
 export interface DataplaneApi {
+  /** Which engine moves the frames: the native addon or the TypeScript reference. */
+  readonly engine?: 'js' | 'native';
   /** Create a node. `ports` lists the switch port configs (hub: the port numbers, type ignored). Ageing in seconds (switch, default 300). */
   createNode(nodeId: string, kind: DataplaneNodeKind, ports: SwitchPortConfig[], opts?: { macAgeingSeconds?: number }): Promise<void>;
   /** Replace the port configs of a node; live NIOs keep running with the new VLAN settings. */

@@ -1,11 +1,16 @@
 /**
- * The dataplane worker thread: owns every UDP socket and capture file, and
- * applies the main thread's commands (protocol.ts), answering each one.
+ * The dataplane worker thread: owns every UDP socket and capture file (or
+ * drives the native engine's threads that do), and applies the main thread's
+ * commands (protocol.ts), answering each one.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
 import { Dataplane } from './dataplane.js';
-import type { ErrorKind, Reply, Request } from './protocol.js';
+import type { Engine } from './engine.js';
+import { JsEngine } from './js-engine.js';
+import { loadNativeAddon } from './native-addon.js';
+import { NativeEngine } from './native-engine.js';
+import type { ErrorKind, Reply, Request, WorkerConfig } from './protocol.js';
 
 function kindOf(e: unknown): ErrorKind {
   if (e instanceof InvalidError) return 'invalid';
@@ -14,11 +19,19 @@ function kindOf(e: unknown): ErrorKind {
   return 'internal';
 }
 
+function engineFor(config: WorkerConfig | undefined): Engine {
+  if (config?.engine !== 'native') return new JsEngine();
+  const loaded = loadNativeAddon();
+  if (!loaded.addon) throw new Error(loaded.reason);
+  return new NativeEngine(loaded.addon, config.threads);
+}
+
 if (!parentPort) throw new Error('dataplane/worker.js must run in a worker thread');
 const port = parentPort;
-const dataplane = new Dataplane();
+const dataplane = new Dataplane(engineFor(workerData as WorkerConfig | undefined));
 
 port.on('message', (req: Request) => {
+  if (req.op === 'crash') throw new Error('failpoint dataplane.worker.crash: simulated dataplane worker crash');
   dataplane.handle(req).then(
     (value) => port.postMessage({ id: req.id, ok: true, value } satisfies Reply),
     (e: unknown) => port.postMessage({ id: req.id, ok: false, kind: kindOf(e), message: e instanceof Error ? e.message : String(e) } satisfies Reply),

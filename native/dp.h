@@ -1,0 +1,184 @@
+/*
+ * emuctl native dataplane: shared definitions.
+ *
+ * Engine threads own UDP sockets and move frames with recvmmsg/sendmmsg in
+ * batches. Each node (switch or hub) lives on one engine thread; the thread
+ * holds its engine's mutex while it handles a batch, and every control call
+ * from JavaScript takes the same mutex, so the frame path needs no other
+ * synchronisation. Frames are never handed to JavaScript.
+ */
+#ifndef EMUCTL_DP_H
+#define EMUCTL_DP_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* recvmmsg, sendmmsg */
+#endif
+
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DP_BATCH 64
+/* Largest UDP payload, so a datagram is never truncated. */
+#define DP_SLOT 65536
+#define DP_ETH_HEADER 14
+#define DP_TPID_8021Q 0x8100
+
+enum { DP_SWITCH = 0, DP_HUB = 1 };
+enum { DP_ACCESS = 0, DP_DOT1Q = 1, DP_QINQ = 2 };
+
+typedef struct dp_counters {
+  uint64_t frames_in, bytes_in, frames_out, bytes_out, drops, errors;
+} dp_counters;
+
+/* A frame copied out of the receive batch because a timed filter holds it. */
+typedef struct dp_held {
+  struct dp_held *next;
+  uint64_t due, seq;
+  uint32_t len;
+  uint8_t data[];
+} dp_held;
+
+/* A port's filters (see filters.c); NULL on the port means pass-through. */
+typedef struct dp_filters dp_filters;
+typedef struct dp_pcap dp_pcap;
+struct dp_node;
+struct dp_engine;
+
+typedef struct dp_nio {
+  int fd;
+  uint32_t slot, gen;
+  struct dp_port *port;
+  uint32_t ntx;
+  int pending;
+  struct dp_nio *next_pending;
+  struct mmsghdr tx[DP_BATCH];
+  struct iovec iov[DP_BATCH];
+} dp_nio;
+
+typedef struct dp_port {
+  int32_t number;
+  uint8_t mode;
+  uint16_t vlan, tpid;
+  int suspended;
+  int timed; /* listed in the engine's timed ports */
+  dp_nio *nio;
+  dp_filters *filters;
+  dp_pcap *capture;
+  dp_counters c;
+  struct dp_node *node;
+} dp_port;
+
+typedef struct dp_mac_entry {
+  uint64_t key; /* vlan << 48 | mac; 0 = empty (VLAN 0 is never switched) */
+  dp_port *port;
+  uint64_t seen;
+} dp_mac_entry;
+
+typedef struct dp_mactable {
+  dp_mac_entry *slots;
+  uint32_t cap, size;
+  uint64_t ageing_ns; /* 0 = never */
+} dp_mactable;
+
+typedef struct dp_node {
+  int kind;
+  int suspended;
+  uint32_t handle;
+  struct dp_engine *eng;
+  dp_port **ports; /* sorted by number */
+  uint32_t nports;
+  dp_port **active; /* ports with a NIO, in port order: what flooding iterates */
+  uint32_t nactive;
+  dp_mactable macs;
+  struct dp_node *next;
+} dp_node;
+
+typedef struct dp_engine {
+  pthread_t thread;
+  pthread_mutex_t lock;
+  int epfd, wakefd, timerfd;
+  volatile int stop;
+  int started;
+  uint32_t nnodes;
+  dp_node *nodes;
+  /* NIO slots: epoll carries slot and generation, so an event for a closed socket is ignored. */
+  dp_nio **nios;
+  uint32_t *gens;
+  uint32_t nio_cap;
+  /* receive batch */
+  uint8_t *rxbuf;
+  struct mmsghdr rx[DP_BATCH];
+  struct iovec rxiov[DP_BATCH];
+  /* per-iteration scratch: re-tagged frames, NIOs with frames to send, held frames to free after sending */
+  uint8_t *arena;
+  uint32_t arena_used;
+  dp_nio *pending;
+  dp_held *to_free;
+  /* ports whose filters hold frames or whose capture has a pending batch */
+  dp_port **timed;
+  uint32_t ntimed, timed_cap;
+  uint64_t armed;
+  uint64_t next_sweep;
+  uint64_t rng;
+} dp_engine;
+
+uint64_t dp_now(void);
+double dp_random(dp_engine *e);
+
+/* engine.c */
+int dp_engine_start(dp_engine *e);
+void dp_engine_stop(dp_engine *e);
+void dp_engine_wake(dp_engine *e);
+void dp_timed_add(dp_engine *e, dp_port *p);
+void dp_timed_remove(dp_engine *e, dp_port *p);
+int dp_nio_open(dp_engine *e, dp_port *p, int family, const char *bind_addr, int lport, const char *raddr, int rport, int *stage);
+void dp_nio_close(dp_engine *e, dp_port *p);
+void dp_nio_queue(dp_engine *e, dp_nio *n, const uint8_t *f, uint32_t len);
+uint8_t *dp_arena_alloc(dp_engine *e, uint32_t len);
+void dp_arena_reserve(dp_engine *e, uint32_t len);
+
+/* forward.c */
+void dp_ingress(dp_engine *e, dp_port *p, uint8_t *f, uint32_t len, uint64_t now);
+void dp_after_filters(dp_engine *e, dp_port *p, uint8_t *f, uint32_t len, uint64_t now);
+void dp_node_set_active(dp_node *n);
+
+/* mactable.c */
+int dp_mac_init(dp_mactable *t, uint64_t ageing_ns);
+void dp_mac_free(dp_mactable *t);
+void dp_mac_learn(dp_mactable *t, uint64_t key, dp_port *p, uint64_t now);
+dp_port *dp_mac_lookup(dp_mactable *t, uint64_t key, uint64_t now);
+void dp_mac_flush_port(dp_mactable *t, dp_port *p);
+void dp_mac_flush_all(dp_mactable *t);
+void dp_mac_sweep(dp_mactable *t, uint64_t now);
+
+/* filters.c */
+typedef struct dp_filter_spec {
+  double frequency_drop, packet_loss, delay_ms, jitter_ms, corrupt, rate_kbps, duplicate;
+} dp_filter_spec;
+dp_filters *dp_filters_new(const dp_filter_spec *s, uint32_t nprog, const uint32_t *const *progs, const uint32_t *lens);
+void dp_filters_free(dp_filters *f, dp_counters *c);
+int dp_filters_timed(const dp_filters *f);
+void dp_filters_push(dp_engine *e, dp_port *p, uint8_t *frame, uint32_t len, uint64_t now);
+/* Releases what is due; returns the next deadline (UINT64_MAX if nothing is held). */
+uint64_t dp_filters_run(dp_engine *e, dp_port *p, uint64_t now);
+
+/* bpf.c */
+uint32_t dp_bpf_run(const uint32_t *prog, uint32_t ninsns, const uint8_t *b, uint32_t len);
+
+/* pcap.c */
+dp_pcap *dp_pcap_open(const char *path, uint32_t link_type, int append, int *err);
+void dp_pcap_record(dp_pcap *pc, const uint8_t *f, uint32_t len, uint64_t now);
+/* Writes the pending batch if it is due; returns the next deadline (UINT64_MAX if none). */
+uint64_t dp_pcap_run(dp_pcap *pc, uint64_t now);
+void dp_pcap_close(dp_pcap *pc);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,103 @@
+import { NotFoundError } from '../errors.js';
+import type { Engine } from './engine.js';
+import { DpNode } from './node.js';
+import { UdpNio } from './nio-udp.js';
+import { PcapWriter } from './pcap-writer.js';
+import type { Port } from './port.js';
+import type { CompiledFilters } from './protocol.js';
+import { NO_FILTERS } from './filters/spec.js';
+import type { ResolvedTunnel } from './tunnel.js';
+import type { DataplaneNodeKind, MacTableEntry, PortCounters } from './types.js';
+import type { VlanSettings } from './vlan.js';
+
+const SWEEP_MS = 1000;
+
+/** The TypeScript engine: node:dgram sockets and the frame path of port.ts, in the worker's event loop. The reference for the native one. */
+export class JsEngine implements Engine {
+  readonly name = 'js';
+  private readonly nodes = new Map<string, DpNode>();
+  private readonly sweeper = setInterval(() => {
+    for (const n of this.nodes.values()) n.sweep();
+  }, SWEEP_MS);
+
+  addNode(id: string, kind: DataplaneNodeKind, ports: ReadonlyMap<number, VlanSettings>, ageingSeconds: number): void {
+    this.nodes.set(id, new DpNode(id, kind, ports, ageingSeconds));
+  }
+
+  setPorts(id: string, ports: ReadonlyMap<number, VlanSettings>): void {
+    this.node(id).applyPorts(ports);
+  }
+
+  removeNode(id: string): void {
+    this.nodes.delete(id);
+  }
+
+  setNodeSuspended(id: string, suspended: boolean): void {
+    this.node(id).suspended = suspended;
+  }
+
+  async openNio(id: string, port: number, tunnel: ResolvedTunnel): Promise<void> {
+    const node = this.node(id);
+    const p = node.port(port);
+    const nio = await UdpNio.open(tunnel, p.receive, p.counters);
+    node.attach(p, nio);
+  }
+
+  async closeNio(id: string, port: number): Promise<void> {
+    const node = this.node(id);
+    await node.detach(node.port(port))?.close();
+  }
+
+  setFilters(id: string, port: number, filters: CompiledFilters | null): void {
+    this.port(id, port).setFilters(filters?.spec ?? NO_FILTERS, filters?.programs ?? []);
+  }
+
+  setPortSuspended(id: string, port: number, suspended: boolean): void {
+    this.port(id, port).suspended = suspended;
+  }
+
+  resetCounters(id: string, port: number): void {
+    this.port(id, port).resetCounters();
+  }
+
+  async openCapture(id: string, port: number, path: string, linkType: number, append: boolean): Promise<void> {
+    const writer = await PcapWriter.create(path, linkType, append);
+    const p = this.nodes.get(id)?.ports.get(port);
+    if (!p) {
+      await writer.close();
+      throw new NotFoundError(`node ${id} has no port ${port}`);
+    }
+    const old = p.capture;
+    p.capture = writer;
+    await old?.close();
+  }
+
+  async closeCapture(id: string, port: number): Promise<void> {
+    const p = this.port(id, port);
+    const writer = p.capture;
+    p.capture = null;
+    await writer?.close();
+  }
+
+  stats(id: string): PortCounters[] {
+    return this.node(id).stats();
+  }
+
+  macTable(id: string): MacTableEntry[] {
+    return this.node(id).macTable();
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+  }
+
+  private node(id: string): DpNode {
+    const n = this.nodes.get(id);
+    if (!n) throw new NotFoundError(`no dataplane node ${id}`);
+    return n;
+  }
+
+  private port(id: string, port: number): Port {
+    return this.node(id).port(port);
+  }
+}

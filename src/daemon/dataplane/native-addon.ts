@@ -1,0 +1,40 @@
+/**
+ * Finds and loads the native dataplane addon (native/ in the repository,
+ * built by node-gyp at install into build/Release). Absent or unloadable,
+ * the TypeScript engine is used instead.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+/** The addon's exports (native/binding.cc documents each). */
+export interface NativeAddon {
+  start(threads: number): number;
+  stop(): void;
+  addNode(kind: number, ageingMs: number): number;
+  removeNode(handle: number): void;
+  setPorts(handle: number, settings: Int32Array): void;
+  setNodeSuspended(handle: number, suspended: boolean): void;
+  openNio(handle: number, port: number, family: number, bindAddress: string, lport: number, remoteAddress: string, rport: number): [number, number] | undefined;
+  closeNio(handle: number, port: number): void;
+  setFilters(handle: number, port: number, spec: Float64Array | null, programs: Uint32Array[]): void;
+  setPortSuspended(handle: number, port: number, suspended: boolean): void;
+  resetCounters(handle: number, port: number): void;
+  startCapture(handle: number, port: number, path: string, linkType: number, append: boolean): number;
+  stopCapture(handle: number, port: number): void;
+  stats(handle: number): Float64Array;
+  macTable(handle: number): Float64Array;
+}
+
+/** Where node-gyp puts the addon (dist/src/daemon/dataplane → the repository root). */
+export const NATIVE_ADDON_PATH = fileURLToPath(new URL('../../../../build/Release/emuctl_dataplane.node', import.meta.url));
+
+/** Loads the addon, or says why it cannot. */
+export function loadNativeAddon(): { addon: NativeAddon } | { addon: null; reason: string } {
+  if (!existsSync(NATIVE_ADDON_PATH)) return { addon: null, reason: `${NATIVE_ADDON_PATH} is not built (npm run build:native)` };
+  try {
+    return { addon: createRequire(import.meta.url)(NATIVE_ADDON_PATH) as NativeAddon };
+  } catch (e) {
+    return { addon: null, reason: `cannot load ${NATIVE_ADDON_PATH}: ${(e as Error).message}` };
+  }
+}
