@@ -6,7 +6,7 @@ import { VPCS_STARTUP_FILE, writeNodeFile } from '../client/node-files.js';
 import { createNode, deleteNode, listNodes, nodeAction, updateNode, type Node } from '../client/nodes.js';
 import { createProject, type Project } from '../client/projects.js';
 import { linkKey, type LinkSpec } from './model.js';
-import { nodeCreateBody } from './node-bodies.js';
+import { nodeCreateBody, vpcsScriptOf } from './node-bodies.js';
 import type { Plan, Step } from './plan.js';
 import { startAndWait } from './start.js';
 
@@ -88,6 +88,7 @@ class Applier {
         const node = await createNode(api, this.pid, nodeCreateBody(spec, computeId));
         if (node.name !== spec.name) throw new OperationError(`the server named the node ${node.name}, not ${spec.name}`);
         this.ids.set(spec.name, node.node_id);
+        if (spec.type === 'vpcs') await writeNodeFile(api, this.pid, node.node_id, VPCS_STARTUP_FILE, vpcsScriptOf(spec));
         return;
       }
       case 'create-link': {

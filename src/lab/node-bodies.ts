@@ -12,8 +12,10 @@ export function vpcsScriptOf(spec: NodeSpec): string {
 
 /**
  * The GNS3 node properties a file node is created with, by type: a switch's ports_mapping, a
- * hub's, a VPCS's startup_script (GNS3's compute writes it to startup.vpc when the node is
- * created), a qemu node's image, RAM, adapters and CPUs; then the file's own `properties`.
+ * hub's, a qemu node's image, RAM, adapters and CPUs; then the file's own `properties`. A VPCS's
+ * script is not among them: a GNS3 2.2 controller keeps a startup_script property and sends it
+ * back with every later change, which the VPCS update schema refuses (a rename would fail), so
+ * the applier writes startup.vpc through the node's files once the node exists.
  */
 export function nodeCreateProperties(spec: NodeSpec): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
@@ -23,7 +25,6 @@ export function nodeCreateProperties(spec: NodeSpec): Record<string, unknown> {
   if (spec.type === 'ethernet_hub') {
     properties.ports_mapping = Array.from({ length: spec.hubPorts ?? DEFAULT_HUB_PORTS }, (_, i) => ({ name: `Ethernet${i}`, port_number: i }));
   }
-  if (spec.type === 'vpcs') properties.startup_script = vpcsScriptOf(spec);
   if (spec.type === 'qemu') {
     if (spec.image !== undefined) properties.hda_disk_image = spec.image;
     if (spec.ram !== undefined) properties.ram = spec.ram;

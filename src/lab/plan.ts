@@ -179,7 +179,7 @@ function nodeUpdate(spec: NodeSpec, node: Node, state: LabState): Step | undefin
     }
   }
   for (const [key, value] of Object.entries(nodeCreateProperties(spec))) {
-    if (key === 'ports_mapping' || key === 'startup_script') continue;
+    if (key === 'ports_mapping') continue;
     if (JSON.stringify(node.properties[key]) !== JSON.stringify(value)) {
       words.push(`${key} ${node.properties[key] ?? '-'}→${value}`);
       properties[key] = value;

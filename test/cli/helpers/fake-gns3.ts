@@ -11,6 +11,14 @@
 //   later change, as ubridge does;
 // - close answers 204 with no body; PUT link 201; capture names are joined to the
 //   captures directory as given (GNS3 2.2 does not check them);
+// - a node's name and properties go to its compute, which checks them with its own schema
+//   (vpcs, ethernet_switch, ethernet_hub): a refusal is the controller's 400 "Bad request URL
+//   BODY". The controller keeps the properties a node was created with and sends them all again
+//   with every change that reaches the compute (Node._node_data), so a VPCS created with a
+//   startup_script property cannot be renamed (VPCS_UPDATE_SCHEMA has no startup_script);
+// - node files (GET/POST …/nodes/{node_id}/files/{path}): raw bytes; a VPCS's startup.vpc is
+//   written from startup_script when it is created (%h → its name) and its `set pcname` line
+//   follows renames; a missing file is a 404;
 // - no emuctl-only routes: an unknown route is aiohttp's plain-text "404: Not Found";
 // - every answer has X-Route (the route template) and Connection: close.
 // Nothing runs: node start/stop only changes the status; a VPCS console is a port of the
@@ -19,7 +27,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
-import { COMPUTE_CREATE, LINK, LINK_CAPTURE, NODE_CREATE, NODE_TYPES, NODE_UPDATE, PROJECT_CREATE, PROJECT_UPDATE, schemaError, type Schema } from './gns3-schemas.js';
+import { COMPUTE_CREATE, COMPUTE_NODE_CREATE, COMPUTE_NODE_UPDATE, LINK, LINK_CAPTURE, NODE_CREATE, NODE_TYPES, NODE_UPDATE, PROJECT_CREATE, PROJECT_UPDATE, schemaError, type Schema } from './gns3-schemas.js';
 
 export const FAKE_GNS3_VERSION = '2.2.42';
 
@@ -60,9 +68,11 @@ interface Call {
   params: Record<string, string>;
   body: Json;
   route: string;
+  /** The request body as sent (file uploads). */
+  text: string;
 }
 
-type Handler = (call: Call) => { status: number; body?: unknown };
+type Handler = (call: Call) => { status: number; body?: unknown; raw?: string };
 
 export interface FakeGns3 {
   url: string;
@@ -81,6 +91,8 @@ export async function startFakeGns3(): Promise<FakeGns3> {
   const links = new Map<string, Map<string, FakeLink>>();
   const computes = new Map<string, Json>();
   const requests: Recorded[] = [];
+  /** node_id → path in the node directory → content. */
+  const files = new Map<string, Map<string, string>>();
   let port = 0;
   const consoles = createTcpServer((socket) => socket.destroy());
   await new Promise<void>((resolve) => consoles.listen(0, '127.0.0.1', resolve));
@@ -106,6 +118,25 @@ export async function startFakeGns3(): Promise<FakeGns3> {
     return l;
   };
   const capturesDir = (pid: string) => `/opt/gns3/projects/${pid}/project-files/captures`;
+
+  /** The compute's schema check of what the controller sends it (Node._node_data), as the controller reports a refusal. */
+  const computeCheck = (pid: string, type: string, id: string | undefined, data: Json, schemas: Record<string, Schema>) => {
+    const schema = schemas[type];
+    const error = schema && schemaError(data, schema);
+    if (!error) return;
+    const url = `http://127.0.0.1:${port}/v2/compute/projects/${pid}/${type}/nodes${id ? `/${id}` : ''}`;
+    const message = `JSON schema error with API request '${url.replace(/^http:\/\/[^/]+/, '')}' and JSON data '${JSON.stringify(data)}': ${error}`;
+    throw new HttpError(400, `Bad request ${url} ${JSON.stringify({ message, status: 400 })}`);
+  };
+  /** What the controller sends the compute for a node: its properties (None left out), name, console and console_type. */
+  const computeData = (n: Json, properties: Json) => {
+    const data: Json = {};
+    for (const [k, v] of Object.entries(properties)) if (v !== null && v !== undefined) data[k] = v;
+    data.name = n.name;
+    if (n.console) data.console = n.console;
+    if (n.console_type && !['cloud', 'nat', 'ethernet_hub', 'frame_relay_switch', 'atm_switch'].includes(n.node_type)) data.console_type = n.console_type;
+    return data;
+  };
 
   /** Project.update_allocated_node_name: spaces removed; a taken name gets the first free number. */
   const allocateName = (pid: string, wanted: string): string => {
@@ -141,6 +172,10 @@ export async function startFakeGns3(): Promise<FakeGns3> {
     }
     const id = body.node_id ?? randomUUID();
     const name = allocateName(pid, body.name);
+    computeCheck(pid, body.node_type, undefined, { ...computeData({ name, node_type: body.node_type }, properties), node_id: id }, COMPUTE_NODE_CREATE);
+    if (body.node_type === 'vpcs' && typeof properties.startup_script === 'string') {
+      files.set(id, new Map([['startup.vpc', properties.startup_script.replace(/%h/g, name)]]));
+    }
     const created: FakeNode = {
       command_line: null, compute_id: body.compute_id, console, console_auto_start: false, console_host: '127.0.0.1', console_type: consoleType,
       custom_adapters: [], first_port_name: null, height: 59, label: { rotation: 0, style: null, text: name, x: null, y: -40 }, locked: false,
@@ -244,6 +279,15 @@ export async function startFakeGns3(): Promise<FakeGns3> {
     ['PUT', '/projects/{project_id}/nodes/{node_id}', NODE_UPDATE, ({ params, body }) => {
       const n = node(params.project_id, params.node_id);
       const { properties, ...fields } = body;
+      const controllerOnly = ['x', 'y', 'z', 'locked', 'width', 'height', 'symbol', 'label', 'console_host', 'port_name_format', 'first_port_name', 'port_segment_size', 'ports', 'console_auto_start'];
+      const reachesCompute = properties !== undefined || Object.keys(fields).some((k) => !controllerOnly.includes(k) && JSON.stringify(n[k]) !== JSON.stringify(fields[k]));
+      if (fields.name !== undefined && fields.name !== n.name) fields.name = allocateName(params.project_id, fields.name);
+      if (reachesCompute) computeCheck(params.project_id, n.node_type, n.node_id, computeData({ ...n, ...fields }, properties ?? n.properties), COMPUTE_NODE_UPDATE);
+      // VPCSVM.name: the new name replaces the old one in the script, and the pcname line.
+      const script = files.get(n.node_id)?.get('startup.vpc');
+      if (n.node_type === 'vpcs' && script !== undefined && fields.name !== undefined && fields.name !== n.name) {
+        files.get(n.node_id)!.set('startup.vpc', script.split(n.name).join(fields.name).replace(/^set pcname .+$/m, `set pcname ${fields.name}`));
+      }
       Object.assign(n, fields);
       if (properties) Object.assign(n.properties, properties);
       if (properties?.ports_mapping) n.ports = ethernetPorts(properties.ports_mapping.length);
@@ -261,6 +305,20 @@ export async function startFakeGns3(): Promise<FakeGns3> {
         n.status = action === 'stop' ? 'stopped' : action === 'suspend' ? 'suspended' : 'started';
         return { status: 200, body: n };
       }]),
+    ['GET', '/projects/{project_id}/nodes/{node_id}/files/{path:.+}', undefined, ({ params }) => {
+      const n = node(params.project_id, params.node_id);
+      if (params.path.startsWith('.') || params.path.includes('/../')) throw new HttpError(403, 'Forbidden');
+      const content = files.get(n.node_id)?.get(params.path);
+      if (content === undefined) throw new HttpError(404, `GET /projects/${params.project_id}/files/project-files/${n.node_type}/${n.node_id}/${params.path} not found`);
+      return { status: 200, raw: content };
+    }],
+    ['POST', '/projects/{project_id}/nodes/{node_id}/files/{path:.+}', undefined, ({ params, text }) => {
+      const n = node(params.project_id, params.node_id);
+      if (params.path.startsWith('.') || params.path.includes('/../')) throw new HttpError(403, 'Forbidden');
+      if (!files.has(n.node_id)) files.set(n.node_id, new Map());
+      files.get(n.node_id)!.set(params.path, text);
+      return { status: 201 };
+    }],
     ['GET', '/projects/{project_id}/links', undefined, ({ params }) => ({ status: 200, body: [...linksOf(params.project_id).values()].map(linkJson) })],
     ['POST', '/projects/{project_id}/links', LINK, ({ params, body }) => {
       const pid = params.project_id;
@@ -332,17 +390,19 @@ export async function startFakeGns3(): Promise<FakeGns3> {
 
   const compiled = routes.map(([method, template, schema, handler]) => {
     const names: string[] = [];
-    const pattern = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const pattern = template.replace(/\{(\w+)(:\.\+)?\}/g, (_, name: string, rest?: string) => {
       names.push(name);
-      return '([^/]+)';
+      return rest ? '(.+)' : '([^/]+)';
     });
     return { method, template: `/v2${template}`, regex: new RegExp(`^/v2${pattern}$`), names, schema, handler };
   });
 
-  const answer = (res: ServerResponse, status: number, route: string | undefined, body?: unknown) => {
+  const answer = (res: ServerResponse, status: number, route: string | undefined, body?: unknown, raw?: string) => {
     const headers: Record<string, string> = { Connection: 'close', Server: `Python/3.11 GNS3/${FAKE_GNS3_VERSION}` };
     if (route) headers['X-Route'] = route;
-    if (body === undefined) {
+    if (raw !== undefined) {
+      res.writeHead(status, { ...headers, 'Content-Type': 'application/octet-stream' }).end(raw);
+    } else if (body === undefined) {
       res.writeHead(status, { ...headers, 'Content-Type': 'application/octet-stream' }).end();
     } else {
       res.writeHead(status, { ...headers, 'Content-Type': 'application/json' }).end(JSON.stringify(body));
@@ -365,14 +425,15 @@ export async function startFakeGns3(): Promise<FakeGns3> {
     }
     const { r, m } = found;
     let body: Json = {};
+    const upload = req.method === 'POST' && /\/files\//.test(r.template);
     try {
-      if (text) body = JSON.parse(text);
+      if (text && !upload) body = JSON.parse(text);
     } catch (err) {
       answer(res, 400, r.template, { message: `Invalid JSON ${(err as Error).message}`, status: 400, path: r.template, request: { malformed_json: text }, method: req.method });
       return 400;
     }
     for (const [key, value] of url.searchParams) body[key] = value;
-    requests.push({ method: req.method!, path: url.pathname, body, status: 0 });
+    requests.push({ method: req.method!, path: url.pathname, body: upload ? text : body, status: 0 });
     const recorded = requests[requests.length - 1];
     if (r.schema) {
       const error = schemaError(body, r.schema);
@@ -384,8 +445,8 @@ export async function startFakeGns3(): Promise<FakeGns3> {
     }
     const params = Object.fromEntries(r.names.map((name, i) => [name, decodeURIComponent(m![i + 1])]));
     try {
-      const out = r.handler({ params, body, route: r.template });
-      answer(res, out.status, r.template, out.body);
+      const out = r.handler({ params, body, route: r.template, text });
+      answer(res, out.status, r.template, out.body, out.raw);
       return (recorded.status = out.status);
     } catch (err) {
       const status = err instanceof HttpError ? err.status : 500;
