@@ -4,9 +4,11 @@ import { PACKAGE_VERSION } from '../version.js';
 import { builtinNodeTypes } from './compute/builtin-types.js';
 import { LocalCompute } from './compute/local-compute.js';
 import { MacByteAllocator } from './compute/nodes/vpcs-node.js';
+import { ImageStore } from './compute/qemu/images.js';
+import { AccelChooser } from './compute/qemu/qemu-accel.js';
 import { ConsolePortAllocator } from './compute/vpcs/console-ports.js';
-import { readCmdline } from './compute/vpcs/proc-info.js';
-import { ProcessRegistry } from './compute/vpcs/process-registry.js';
+import { readCmdline } from './compute/process/proc-info.js';
+import { ProcessRegistry } from './compute/process/process-registry.js';
 import { reachableHost, type ComputeEndpoint } from './controller/compute-http.js';
 import { ComputeRegistry } from './controller/computes.js';
 import { createDataplane } from './dataplane/index.js';
@@ -52,12 +54,12 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const processRegistry = new ProcessRegistry(settings.paths.processRegistry(settings.port));
   if (isCompute) await cleanupLeftovers(processRegistry, log);
   const [consoleMin, consoleMax] = settings.consolePortRange;
-  const nodeTypes = builtinNodeTypes({
-    consolePorts: new ConsolePortAllocator({ min: consoleMin, max: consoleMax }),
-    macBytes: new MacByteAllocator(),
-    registry: processRegistry,
-    binary: env.EMUCTL_VPCS_BINARY || undefined,
-  });
+  const consolePorts = new ConsolePortAllocator({ min: consoleMin, max: consoleMax });
+  const images = new ImageStore(settings.imagesDir, settings.maxImageBytes);
+  const nodeTypes = builtinNodeTypes(
+    { consolePorts, macBytes: new MacByteAllocator(), registry: processRegistry, binary: env.EMUCTL_VPCS_BINARY || undefined, env },
+    { consolePorts, images, accel: new AccelChooser(settings.qemuAccel, log), registry: processRegistry, env },
+  );
   const dataplane = isCompute ? await createDataplane() : undefined;
   const compute = dataplane
     ? new LocalCompute({ dataplane, nodeTypes, projectsDir: settings.projectsDir, bindHost: settings.host, udpPortRange: settings.udpPortRange, log })
@@ -90,7 +92,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     maxBodyBytes: settings.maxBodyBytes,
     auth: settings.auth,
     controller: isController ? { projects, computes, labs, nodes, links, forwardTimeoutMs: settings.forwardTimeoutMs, self: () => selfEndpoint(settings, port) } : undefined,
-    compute: compute ? { compute, udpPortRange: settings.udpPortRange, consolePortRange: settings.consolePortRange } : undefined,
+    compute: compute ? { compute, images, env, udpPortRange: settings.udpPortRange, consolePortRange: settings.consolePortRange } : undefined,
   });
 
   const server = await listen(app, settings, log);

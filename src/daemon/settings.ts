@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { emuctlPaths, type EmuctlPaths } from '../config/paths.js';
+import { join } from 'node:path';
+import { QEMU_ACCEL_SETTINGS, type QemuAccelSetting } from './compute/qemu/qemu-accel.js';
 import { InvalidError } from './errors.js';
 
 export type DaemonRole = 'both' | 'controller' | 'compute';
@@ -16,6 +18,8 @@ export interface DaemonFlags {
   debug?: boolean;
   logFile?: string;
   role?: DaemonRole;
+  imagesDir?: string;
+  qemuAccel?: QemuAccelSetting;
 }
 
 export type SettingSource = 'flag' | 'env' | 'file' | 'default';
@@ -36,13 +40,19 @@ export interface DaemonSettings {
   consolePortRange: [number, number];
   /** How long a forwarded call to a remote compute may take. */
   forwardTimeoutMs: number;
+  /** Where QEMU images live (default $EMUCTL_HOME/images/QEMU). */
+  imagesDir: string;
+  /** Largest image upload in bytes. */
+  maxImageBytes: number;
+  /** QEMU accelerator: auto (KVM when it can run guests, else TCG), kvm or tcg. */
+  qemuAccel: QemuAccelSetting;
   paths: EmuctlPaths;
   /** Where each setting came from. */
   sources: Record<string, SettingSource>;
 }
 
 const FILE_KEYS = ['host', 'port', 'projects_dir', 'auth_user', 'auth_password', 'role', 'debug', 'log_file',
-  'max_body_bytes', 'udp_port_range', 'console_port_range', 'forward_timeout_ms'];
+  'max_body_bytes', 'udp_port_range', 'console_port_range', 'forward_timeout_ms', 'images_dir', 'max_image_bytes', 'qemu_accel'];
 
 /** Resolves the daemon settings: flags > environment (EMUCTL_*) > config file > defaults. */
 export async function resolveSettings(flags: DaemonFlags, env: NodeJS.ProcessEnv = process.env): Promise<DaemonSettings> {
@@ -69,6 +79,10 @@ export async function resolveSettings(flags: DaemonFlags, env: NodeJS.ProcessEnv
   const passwordFromFlag = flags.authPasswordFile ? (await readFile(flags.authPasswordFile, 'utf8')).replace(/\r?\n$/, '') : undefined;
   const authPassword = pick<string | undefined>('authPassword', passwordFromFlag, env.EMUCTL_AUTH_PASSWORD, asString(file, 'auth_password'), undefined);
   if (authPassword !== undefined && !authUser) throw new InvalidError('an auth password is set but no auth user');
+  const imagesDir = pick('imagesDir', flags.imagesDir, env.EMUCTL_IMAGES_DIR || undefined, asString(file, 'images_dir'), join(paths.home, 'images', 'QEMU'));
+  const maxImageBytes = pick('maxImageBytes', undefined, envNumber(env, 'EMUCTL_MAX_IMAGE_BYTES'), asNumber(file, 'max_image_bytes'), 64 * 1024 ** 3);
+  const qemuAccel = pick<QemuAccelSetting>('qemuAccel', flags.qemuAccel, (env.EMUCTL_QEMU_ACCEL as QemuAccelSetting) || undefined, asString(file, 'qemu_accel') as QemuAccelSetting | undefined, 'auto');
+  if (!QEMU_ACCEL_SETTINGS.includes(qemuAccel)) throw new InvalidError(`qemu_accel must be auto, kvm or tcg, not '${qemuAccel}'`);
 
   return {
     host,
@@ -82,6 +96,9 @@ export async function resolveSettings(flags: DaemonFlags, env: NodeJS.ProcessEnv
     udpPortRange: asRange(file, 'udp_port_range') ?? rangeFromEnv(env.EMUCTL_UDP_PORT_RANGE) ?? [10000, 20000],
     consolePortRange: asRange(file, 'console_port_range') ?? rangeFromEnv(env.EMUCTL_CONSOLE_PORT_RANGE) ?? [5000, 10000],
     forwardTimeoutMs: envNumber(env, 'EMUCTL_FORWARD_TIMEOUT_MS') ?? asNumber(file, 'forward_timeout_ms') ?? 30_000,
+    imagesDir,
+    maxImageBytes,
+    qemuAccel,
     paths,
     sources,
   };

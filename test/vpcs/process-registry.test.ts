@@ -6,8 +6,8 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { after, afterEach, describe, test } from 'node:test';
-import { identityOf, isRunning, readProcStat } from '../../src/daemon/compute/vpcs/proc-info.js';
-import { ProcessRegistry, type ProcessRecord } from '../../src/daemon/compute/vpcs/process-registry.js';
+import { identityOf, isRunning, readProcStat } from '../../src/daemon/compute/process/proc-info.js';
+import { ProcessRegistry, type ProcessRecord } from '../../src/daemon/compute/process/process-registry.js';
 import type { VpcsProcessOptions } from '../../src/daemon/compute/vpcs/vpcs-process.js';
 import { PidJanitor, canBindTcp, canBindUdp, eventually, freeTcpPorts, freeUdpPorts, tempDir } from './vpcs-helpers.js';
 

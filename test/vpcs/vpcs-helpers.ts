@@ -4,7 +4,7 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { childrenOf, isRunning, readCmdline, readProcStat } from '../../src/daemon/compute/vpcs/proc-info.js';
+import { childrenOf, isRunning, readCmdline, readProcStat } from '../../src/daemon/compute/process/proc-info.js';
 
 /** `count` distinct UDP ports the kernel handed out on 0.0.0.0 (all held until the last is chosen, then freed). */
 export async function freeUdpPorts(count: number): Promise<number[]> {

@@ -1,16 +1,17 @@
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import {
   ETHERNET_HUB_CREATE_SCHEMA, ETHERNET_HUB_UPDATE_SCHEMA, ETHERNET_SWITCH_CREATE_SCHEMA, ETHERNET_SWITCH_UPDATE_SCHEMA, VPCS_CREATE_SCHEMA, VPCS_UPDATE_SCHEMA,
 } from '../schemas/nodes.js';
+import { QEMU_CREATE_SCHEMA, QEMU_UPDATE_SCHEMA } from '../schemas/qemu.js';
+import { findExecutable, findExecutables } from './process/executables.js';
+import { QemuNode, type QemuShared } from './nodes/qemu-node.js';
 import { NodeTypeRegistry, type ComputeNode } from './node-types.js';
 import { EthernetHubNode, type HubCreate } from './nodes/ethernet-hub.js';
 import { EthernetSwitchNode, type SwitchCreate } from './nodes/ethernet-switch.js';
 import { VpcsNode, type VpcsCreate, type VpcsShared } from './nodes/vpcs-node.js';
 
 /** The registry of node kinds this compute runs. */
-export function builtinNodeTypes(vpcs: VpcsShared): NodeTypeRegistry {
-  return new NodeTypeRegistry()
+export function builtinNodeTypes(vpcs: VpcsShared, qemu: QemuShared): NodeTypeRegistry {
+  const registry = new NodeTypeRegistry()
     .register({
       type: 'ethernet_switch',
       createSchema: ETHERNET_SWITCH_CREATE_SCHEMA,
@@ -30,18 +31,14 @@ export function builtinNodeTypes(vpcs: VpcsShared): NodeTypeRegistry {
       createSchema: VPCS_CREATE_SCHEMA,
       updateSchema: VPCS_UPDATE_SCHEMA,
       create: (body, ctx) => VpcsNode.create(body as unknown as VpcsCreate, ctx, vpcs) as Promise<ComputeNode>,
-      available: () => onPath(vpcs.binary ?? 'vpcs'),
+      available: () => findExecutable(vpcs.binary ?? 'vpcs', vpcs.env) !== undefined,
     });
-}
-
-function onPath(binary: string): boolean {
-  const candidates = binary.includes('/') ? [binary] : (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((d) => join(d, binary));
-  return candidates.some((path) => {
-    try {
-      accessSync(path, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
+  return registry.register({
+    type: 'qemu',
+    createSchema: QEMU_CREATE_SCHEMA,
+    updateSchema: QEMU_UPDATE_SCHEMA,
+    create: (body, ctx) => QemuNode.create(body, ctx, qemu) as Promise<ComputeNode>,
+    available: () => findExecutables(/^qemu-system-/, qemu.env).length > 0,
   });
 }
+

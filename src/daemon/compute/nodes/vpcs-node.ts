@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import type { NodeContext } from '../node-context.js';
 import type { ConsolePortAllocator } from '../vpcs/console-ports.js';
-import type { ProcessRegistry } from '../vpcs/process-registry.js';
+import type { ProcessRegistry } from '../process/process-registry.js';
 import { applyStartupSettings, readStartupConfig, writeStartupConfig } from '../vpcs/startup-config.js';
 import { resolveVpcsBinary } from '../vpcs/vpcs-binary.js';
 import { VpcsProcess } from '../vpcs/vpcs-process.js';
@@ -14,6 +14,8 @@ export interface VpcsShared {
   macBytes: MacByteAllocator;
   registry?: ProcessRegistry;
   binary?: string;
+  /** The daemon's environment: where binaries are looked up (children get only PATH of it). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface VpcsCreate {
@@ -46,7 +48,7 @@ export class VpcsNode extends DataplaneNode {
 
   /** Creates the node (not started): console port, MAC byte, two internal UDP ports, the wire, the startup script. */
   static async create(body: VpcsCreate, ctx: NodeContext, shared: VpcsShared): Promise<VpcsNode> {
-    await resolveVpcsBinary(shared.binary);
+    await resolveVpcsBinary(shared.binary, shared.env);
     const id = nodeIdOr(body.node_id);
     const consolePort = await shared.consolePorts.allocate(body.console ?? undefined);
     const macByte = shared.macBytes.allocate(ctx.projectId, id, body.mac_address ? parseInt(body.mac_address.slice(-2), 16) : undefined);
@@ -98,6 +100,7 @@ export class VpcsNode extends DataplaneNode {
         macByte: this.macByte,
         binary: this.shared.binary,
         registry: this.shared.registry,
+        env: this.shared.env,
         label: `vpcs ${this.name} (${this.id})`,
       });
       proc.once('exit', (exit) => {

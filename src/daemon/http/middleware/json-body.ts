@@ -6,9 +6,12 @@ import { InvalidError } from '../../errors.js';
  * does (`curl -d '{...}'` sends application/x-www-form-urlencoded). An empty
  * body is `{}`. The parsed value lands on `req.jsonBody`.
  */
-export function jsonBody(limitBytes: number): RequestHandler[] {
-  const raw = express.raw({ type: () => true, limit: limitBytes });
+export function jsonBody(limitBytes: number, streamed: (req: Request) => boolean = () => false): RequestHandler[] {
+  const parser = express.raw({ type: () => true, limit: limitBytes });
+  // Streamed routes (image uploads, the forward route) read the request themselves.
+  const raw = (req: Request, res: Response, next: NextFunction) => (streamed(req) ? next() : parser(req, res, next));
   const parse = (req: Request, _res: Response, next: NextFunction) => {
+    if (streamed(req)) return next();
     const buf = req.body as Buffer | undefined;
     const text = Buffer.isBuffer(buf) ? buf.toString('utf8').trim() : '';
     if (!text) {
