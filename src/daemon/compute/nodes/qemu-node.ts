@@ -145,7 +145,7 @@ export class QemuNode extends DataplaneNode {
           cdrom: await image(s.cdrom_image, 'cdrom image'), bios: await image(s.bios_image, 'bios image'),
           kernel: await image(s.kernel_image, 'kernel image'), initrd: await image(s.initrd, 'initrd'), append: s.kernel_command_line || undefined,
           console: this.consolePort !== null && (s.console_type === 'telnet' || s.console_type === 'vnc') ? { type: s.console_type, host: this.ctx.bindHost, port: this.consolePort } : undefined,
-          qmpSocket: join(this.dir, QMP_SOCKET_FILE),
+          qmpSocket: QMP_SOCKET_FILE, // relative to QEMU's cwd, the node directory: sun_path is short
           adapters: Array.from({ length: s.adapters }, (_, n) => ({ ...adapterOf(s, n), tunnel: this.tunnels[n] })),
           options: splitOptions(s.options),
           loadvm: s.on_close === 'save_vm_state' && existsSync(join(this.dir, SAVED_STATE_MARK)) ? SAVED_STATE : undefined,
@@ -244,6 +244,7 @@ export class QemuNode extends DataplaneNode {
       node_directory: this.dir,
       command_line: this.running ? this.commandLine : '',
       ...this.settings,
+      qemu_path: this.settings.qemu_path || `qemu-system-${this.settings.platform || 'x86_64'}`,
       ...this.md5s,
       accel: this.running ? this.accel : null,
       monitor_status: this.running ? this.monitorStatus : null,
