@@ -13,3 +13,10 @@ export function parseSeconds(value: string): number {
   if (!Number.isFinite(seconds) || seconds <= 0) throw new InvalidArgumentError('expected a positive number of seconds.');
   return seconds;
 }
+
+/** Parses a whole number for commander: positive, or also 0 with `allowZero`. */
+export function parsePositiveInt(value: string, allowZero = false): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || (n === 0 && !allowZero)) throw new InvalidArgumentError(allowZero ? 'expected a whole number 0 or more.' : 'expected a whole number 1 or more.');
+  return n;
+}
