@@ -223,6 +223,7 @@ describe('end to end: QEMU guests in a lab', () => {
     const started = await controller.api('POST', `/v2/projects/${projectId}/nodes/${r2.body.node_id}/start`, {});
     assert.equal(started.status, 200, started.text);
     assert.equal((await remote.api('GET', `/v2/compute/projects/${projectId}/qemu/nodes/${r2.body.node_id}`)).body.status, 'started', 'R2 runs on the remote compute');
+    await shellOf(await nodeByName('R2')); // its shell answers once the guest has booted
     const shell = await shellOf(await nodeByName('R1'));
     const r = await shell.run('ping -c 3 -W 3 10.0.0.6', 30_000);
     assert.match(r.output, /3 packets received/, r.output);
