@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Installs what emuctl needs on a fresh Debian machine, then builds it:
-# Debian packages (vpcs end hosts, tcpdump for BPF filters, tshark for tests),
-# the npm packages from the lock file, and the TypeScript build.
+# Debian packages (vpcs end hosts, tcpdump for BPF filters, tshark for tests,
+# QEMU for router and host nodes), the npm packages from the lock file, and the
+# TypeScript build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(vpcs tcpdump tshark)
+# command → Debian package
+declare -A packages=([vpcs]=vpcs [tcpdump]=tcpdump [tshark]=tshark [qemu-system-x86_64]=qemu-system-x86 [qemu-img]=qemu-utils)
 missing=()
-for cmd in "${packages[@]}"; do
-  command -v "$cmd" >/dev/null 2>&1 || missing+=("$cmd")
+for cmd in "${!packages[@]}"; do
+  command -v "$cmd" >/dev/null 2>&1 || missing+=("${packages[$cmd]}")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
