@@ -54,7 +54,10 @@ export function nodeCreateCommand(f: Factory, run = runNodeCreate): Command {
     .option('--initrd <image>', 'qemu: initrd image on the compute')
     .option('--append <cmdline>', 'qemu: kernel command line')
     .option('--option <args>', 'qemu: extra qemu arguments, split like a shell would (repeatable)', collect)
-    .action(async (name: string, flags: Omit<NodeCreateOptions, 'name'>, cmd: Command) => run({ ...flags, name }, await f.context(cmd)));
+    .action(async (name: string, flags: Omit<NodeCreateOptions, 'name'>, cmd: Command) => {
+      const { type, compute, project, ...qemu } = flags;
+      await run({ name, type, compute, project, ...qemu }, await f.context(cmd));
+    });
 }
 
 /** The GNS3 qemu properties the options set (undefined when none is given). */
