@@ -229,6 +229,20 @@ describe('end to end: QEMU guests in a lab', () => {
     assert.match(r.output, /3 packets received/, r.output);
   });
 
+  it('a VM that ends on its own turns stopped, and the log names its exit status and its last stderr lines', async () => {
+    const r2 = await nodeByName('R2');
+    const [pid] = qemuProcessesOf(r2.node_id);
+    assert.ok(pid);
+    shells.get(r2.node_id)?.close();
+    shells.delete(r2.node_id);
+    process.kill(pid, 'SIGTERM');
+    const path = `/v2/compute/projects/${projectId}/qemu/nodes/${r2.node_id}`;
+    assert.ok(await eventually(async () => (await remote.api('GET', path)).body.status === 'stopped'), 'R2 reported stopped');
+    assert.match(remote.log(), /QEMU VM R2 stopped on its own \((exit code \d+|signal SIGTERM)\); last lines of its stderr: .*terminating on signal 15/);
+    const again = await controller.api('POST', `/v2/projects/${projectId}/nodes/${r2.node_id}/start`, {});
+    assert.equal(again.status, 200, `it starts again: ${again.text}`);
+  });
+
   it('stop ends the process and frees its console and tunnel ports', async () => {
     const r1 = await nodeByName('R1');
     const [pid] = qemuProcessesOf(r1.node_id);
@@ -242,6 +256,31 @@ describe('end to end: QEMU guests in a lab', () => {
     assert.equal((await nodeByName('R1')).status, 'stopped');
     assert.ok(await eventually(() => canBindTcp(r1.console)), 'console port free');
     for (const port of tunnelPorts) assert.ok(await canBindUdp(port), `tunnel port ${port} free`);
+  });
+
+  it('disk routes: qemu/img creates and grows images in the images directory, resize_disk grows the overlay, duplicate copies the node directory', async () => {
+    const images = join(controllerHome, 'images', 'QEMU');
+    const virtualSize = async (file: string) => JSON.parse((await run('qemu-img', ['info', '--output=json', '-U', file])).stdout)['virtual-size'];
+    const created = await controller.api('POST', '/v2/compute/qemu/img', { qemu_img: 'qemu-img', path: 'blank.qcow2', format: 'qcow2', size: 8 });
+    assert.equal(created.status, 201, created.text);
+    assert.equal((await controller.api('PUT', '/v2/compute/qemu/img', { qemu_img: 'qemu-img', path: 'blank.qcow2', extend: 8 })).status, 201);
+    assert.equal(await virtualSize(join(images, 'blank.qcow2')), 16 * 1024 * 1024);
+    assert.equal((await controller.api('POST', '/v2/compute/qemu/img', { qemu_img: 'qemu-img', path: '../blank.qcow2', format: 'qcow2', size: 8 })).status, 400);
+    assert.equal((await controller.api('POST', '/v2/compute/qemu/img', { qemu_img: '/bin/rm', path: 'x.qcow2', format: 'qcow2', size: 8 })).status, 400);
+    const binaries = await controller.api('GET', '/v2/compute/qemu/binaries');
+    assert.ok(binaries.body.some((b: any) => b.path.endsWith('/qemu-system-x86_64') && /^\d+\.\d+/.test(b.version)), binaries.text);
+    assert.ok(Array.isArray((await controller.api('GET', '/v2/compute/qemu/capabilities')).body.kvm));
+
+    const r1 = await nodeByName('R1');
+    const resized = await controller.api('POST', `/v2/compute/projects/${projectId}/qemu/nodes/${r1.node_id}/resize_disk`, { drive_name: 'hda', extend: 4 });
+    assert.equal(resized.status, 201, resized.text);
+    assert.equal(await virtualSize(join(r1.node_directory, 'hda_disk.qcow2')), 20 * 1024 * 1024);
+    assert.equal(await virtualSize(join(images, 'disk.qcow2')), 16 * 1024 * 1024, 'the image keeps its size');
+
+    const r3 = await controller.api('POST', `/v2/projects/${projectId}/nodes`, { name: 'R3', node_type: 'qemu', properties: { hda_disk_image: 'disk.qcow2', kernel_image: 'vmlinuz' } });
+    const dup = await controller.api('POST', `/v2/compute/projects/${projectId}/qemu/nodes/${r1.node_id}/duplicate`, { destination_node_id: r3.body.node_id });
+    assert.equal(dup.status, 201, dup.text);
+    assert.equal(await virtualSize(join(r3.body.node_directory, 'hda_disk.qcow2')), 20 * 1024 * 1024, "R3 got R1's overlay");
   });
 
   it('kill -9 of the daemon, then a restart, leaves no qemu process behind', async () => {
