@@ -283,6 +283,27 @@ describe('end to end: QEMU guests in a lab', () => {
     assert.equal(await virtualSize(join(r3.body.node_directory, 'hda_disk.qcow2')), 20 * 1024 * 1024, "R3 got R1's overlay");
   });
 
+  it('on_close save_vm_state: stop saves the running state (savevm over QMP) and the next start resumes it', async () => {
+    const r1 = await nodeByName('R1');
+    const set = await controller.api('PUT', `/v2/projects/${projectId}/nodes/${r1.node_id}`, { properties: { on_close: 'save_vm_state' } });
+    assert.equal(set.status, 200, set.text);
+    assert.equal((await controller.api('POST', `/v2/projects/${projectId}/nodes/${r1.node_id}/start`, {})).status, 200);
+    let shell = await shellOf(r1);
+    assert.equal((await shell.run('echo kept-in-ram > /tmp/state')).status, 0);
+    shell.close();
+    shells.delete(r1.node_id);
+    assert.equal((await controller.api('POST', `/v2/projects/${projectId}/nodes/${r1.node_id}/stop`, {})).status, 200);
+    assert.deepEqual(qemuProcessesOf(r1.node_id), []);
+    assert.equal((await controller.api('POST', `/v2/projects/${projectId}/nodes/${r1.node_id}/start`, {})).status, 200);
+    assert.ok(readCmdline(qemuProcessesOf(r1.node_id)[0])!.includes('-loadvm'), 'started from the saved state');
+    shell = await shellOf(r1);
+    assert.equal((await shell.run('cat /tmp/state')).output.trim(), 'kept-in-ram', 'the RAM state came back');
+    shell.close();
+    shells.delete(r1.node_id);
+    assert.equal((await controller.api('PUT', `/v2/projects/${projectId}/nodes/${r1.node_id}`, { properties: { on_close: 'power_off' } })).status, 200);
+    assert.equal((await controller.api('POST', `/v2/projects/${projectId}/nodes/${r1.node_id}/stop`, {})).status, 200);
+  });
+
   it('kill -9 of the daemon, then a restart, leaves no qemu process behind', async () => {
     const r1 = await nodeByName('R1');
     await cli('node', 'start', 'R1', '-p', projectId);
