@@ -9,7 +9,8 @@ import { createLinkedClone, extendDisk } from '../qemu/disks.js';
 import type { ImageStore } from '../qemu/images.js';
 import type { AccelChooser } from '../qemu/qemu-accel.js';
 import { resolveQemuBinary, resolveQemuImg } from '../qemu/qemu-binaries.js';
-import { netdevId, qemuArguments, splitOptions, TUNNEL_HOST } from '../qemu/qemu-command.js';
+import { AdapterWires, LINK_SIDE } from '../qemu/adapter-wires.js';
+import { netdevId, qemuArguments, splitOptions } from '../qemu/qemu-command.js';
 import { QemuProcess, QMP_SOCKET_FILE, SAVED_STATE } from '../qemu/qemu-process.js';
 import { adapterOf, applySettings, defaultSettings, drivesOf, IMAGE_SETTINGS, md5Key, type QemuSettings } from '../qemu/qemu-settings.js';
 import type { ConsolePortAllocator } from '../vpcs/console-ports.js';
@@ -25,9 +26,6 @@ export interface QemuShared {
   env: NodeJS.ProcessEnv;
 }
 
-/** Each adapter is the link side of a 2-port dataplane wire whose other side is QEMU's local UDP tunnel. */
-const QEMU_SIDE = 0;
-const LINK_SIDE = 1;
 /** Marks that on_close save_vm_state saved a snapshot to load at the next start. */
 const SAVED_STATE_MARK = 'saved-vm-state';
 
@@ -38,17 +36,16 @@ const SAVED_STATE_MARK = 'saved-vm-state';
 export class QemuNode extends DataplaneNode {
   readonly nodeType = 'qemu';
   private process?: QemuProcess;
-  private tunnels: { qemuPort: number; wirePort: number }[] = [];
+  private readonly wires: AdapterWires;
   private md5s: Record<string, string | null> = {};
   private accel: 'kvm' | 'tcg' | null = null;
   private monitorStatus: string | null = null;
   private commandLine = '';
-  /** Dataplane wires built so far (one per adapter). */
-  private wires = 0;
 
   private constructor(id: string, name: string, ctx: NodeContext, private readonly shared: QemuShared, public settings: QemuSettings, public consolePort: number | null) {
     super(id, name, ctx);
     this.status = 'stopped';
+    this.wires = new AdapterWires(id, ctx);
   }
 
   /** Creates the node (not started): checks its images, takes a console port, builds one wire per adapter. */
@@ -107,7 +104,7 @@ export class QemuNode extends DataplaneNode {
   }
 
   protected override dataplaneTarget(adapter: number): { node: string; port: number } {
-    return { node: this.wireId(adapter), port: LINK_SIDE };
+    return { node: this.wires.id(adapter), port: LINK_SIDE };
   }
 
   protected portList() {
@@ -138,7 +135,7 @@ export class QemuNode extends DataplaneNode {
       const drives = await this.prepareDrives();
       const image = async (name: string, what: string) => (name ? this.shared.images.existing(name, what) : undefined);
       const accel = this.shared.accel.choose(s.platform);
-      await this.plug();
+      const tunnels = await this.wires.plug();
       try {
         const args = qemuArguments({
           name: this.name, uuid: this.id, ram: s.ram, cpus: s.cpus, accel, bootPriority: s.boot_priority, drives,
@@ -146,7 +143,7 @@ export class QemuNode extends DataplaneNode {
           kernel: await image(s.kernel_image, 'kernel image'), initrd: await image(s.initrd, 'initrd'), append: s.kernel_command_line || undefined,
           console: this.consolePort !== null && (s.console_type === 'telnet' || s.console_type === 'vnc') ? { type: s.console_type, host: this.ctx.bindHost, port: this.consolePort } : undefined,
           qmpSocket: QMP_SOCKET_FILE, // relative to QEMU's cwd, the node directory: sun_path is short
-          adapters: Array.from({ length: s.adapters }, (_, n) => ({ ...adapterOf(s, n), tunnel: this.tunnels[n] })),
+          adapters: Array.from({ length: s.adapters }, (_, n) => ({ ...adapterOf(s, n), tunnel: tunnels[n] })),
           options: splitOptions(s.options),
           loadvm: s.on_close === 'save_vm_state' && existsSync(join(this.dir, SAVED_STATE_MARK)) ? SAVED_STATE : undefined,
         });
@@ -256,10 +253,6 @@ export class QemuNode extends DataplaneNode {
     this.status = status;
   }
 
-  private wireId(adapter: number): string {
-    return `${this.id}/adapter${adapter}`;
-  }
-
   private overlayOf(drive: QemuDrive): string {
     return join(this.dir, `${drive}_disk.qcow2`);
   }
@@ -267,34 +260,16 @@ export class QemuNode extends DataplaneNode {
   /** Creates or removes wires until there is one per adapter; an adapter with a NIO cannot go. */
   private async setWires(count: number, force = false): Promise<void> {
     for (const a of this.nios.keys()) if (a >= count && !force) throw new ConflictError(`Adapter ${a} of ${this.name} has a link: remove it before removing the adapter`);
-    for (let a = this.wires; a < count; a++) await this.ctx.dataplane.createNode(this.wireId(a), 'hub', [QEMU_SIDE, LINK_SIDE].map((port) => ({ port, type: 'access' as const, vlan: 1 })));
-    for (let a = count; a < this.wires; a++) await this.ctx.dataplane.deleteNode(this.wireId(a)).catch(() => undefined);
-    this.wires = count;
+    await this.wires.resize(count);
   }
 
-  /** Allocates each adapter's tunnel ports and connects the wires' QEMU side to them. */
-  private async plug(): Promise<void> {
-    for (let a = 0; a < this.settings.adapters; a++) {
-      const qemuPort = await this.ctx.udpPorts.allocate(this.ctx.projectId);
-      const wirePort = await this.ctx.udpPorts.allocate(this.ctx.projectId);
-      this.tunnels[a] = { qemuPort, wirePort };
-      await this.ctx.dataplane.addNio(this.wireId(a), QEMU_SIDE, { bindHost: TUNNEL_HOST, lport: wirePort, rhost: TUNNEL_HOST, rport: qemuPort });
-    }
-  }
-
-  /** Disconnects the wires from QEMU and frees the tunnel ports (after the process ended). */
+  /** Forgets the process and frees its tunnels (after it ended). */
   private async unplug(): Promise<void> {
     this.process = undefined;
     this.accel = null;
     this.monitorStatus = null;
     this.commandLine = '';
-    for (const [a, t] of this.tunnels.entries()) {
-      if (!t) continue;
-      await this.ctx.dataplane.removeNio(this.wireId(a), QEMU_SIDE).catch(() => undefined);
-      this.ctx.udpPorts.release(t.qemuPort);
-      this.ctx.udpPorts.release(t.wirePort);
-    }
-    this.tunnels = [];
+    await this.wires.unplug();
     this.setRunStatus('stopped');
   }
 
