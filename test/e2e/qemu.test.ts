@@ -198,6 +198,37 @@ describe('end to end: QEMU guests in a lab', () => {
     assert.match(again.output, /2 packets received/, again.output);
   });
 
+  it("a link filter and a capture on the QEMU end of a link (R1's eth1 straight to a VPCS) work as on any node", async () => {
+    const r1 = await nodeByName('R1');
+    const pc2 = (await controller.api('POST', `/v2/projects/${projectId}/nodes`, { name: 'PC2', node_type: 'vpcs' })).body;
+    const link = await controller.api('POST', `/v2/projects/${projectId}/links`, {
+      nodes: [{ node_id: r1.node_id, adapter_number: 1, port_number: 0 }, { node_id: pc2.node_id, adapter_number: 0, port_number: 0 }],
+      filters: { delay: [150] },
+    });
+    assert.equal(link.status, 201, link.text);
+    assert.equal((await controller.api('POST', `/v2/projects/${projectId}/nodes/${pc2.node_id}/start`, {})).status, 200);
+    const shell = await shellOf(r1);
+    assert.equal((await shell.run('ip addr add 10.0.9.5/24 dev eth1 && ip link set eth1 up')).status, 0);
+    const vpcs = await connectVpcsConsole('127.0.0.1', (await nodeByName('PC2')).console);
+    consoles.push(vpcs);
+    await setIp(vpcs, '10.0.9.1/24');
+    const capture = await controller.api('POST', `/v2/projects/${projectId}/links/${link.body.link_id}/start_capture`, {});
+    assert.equal(capture.status, 201, capture.text);
+    assert.equal(capture.body.capture_compute_id, 'local');
+    const delayed = await shell.run('ping -c 2 -W 3 10.0.9.1');
+    assert.match(delayed.output, /2 packets received/, delayed.output);
+    const rtts = [...delayed.output.matchAll(/time=([\d.]+) ms/g)].map((m) => Number(m[1]));
+    assert.ok(rtts.length === 2 && rtts.every((t) => t >= 150), `the 150 ms delay on the QEMU end is honoured: ${rtts.join(', ')} ms`);
+    const update = await controller.api('PUT', `/v2/projects/${projectId}/links/${link.body.link_id}`, { filters: { frequency_drop: [-1] } });
+    assert.equal(update.status, 200, update.text);
+    assert.match((await shell.run('ping -c 2 -W 1 10.0.9.1')).output, /0 packets received/, 'frequency_drop -1 drops everything');
+    assert.equal((await controller.api('POST', `/v2/projects/${projectId}/links/${link.body.link_id}/stop_capture`, {})).status, 201);
+    const packets = await icmpPackets((await controller.api('GET', `/v2/projects/${projectId}/links/${link.body.link_id}`)).body.capture_file_path);
+    assert.ok(packets.some((p) => p.src === '10.0.9.5' && p.dst === '10.0.9.1' && p.type === 8), 'echo requests captured on the QEMU end');
+    assert.equal((await controller.api('DELETE', `/v2/projects/${projectId}/links/${link.body.link_id}`)).status, 204);
+    assert.equal((await controller.api('POST', `/v2/projects/${projectId}/nodes/${pc2.node_id}/stop`, {})).status, 200);
+  });
+
   it('suspend pauses the guest through QMP and resume (start) continues it', async () => {
     const r1 = await nodeByName('R1');
     const suspended = await controller.api('POST', `/v2/projects/${projectId}/nodes/${r1.node_id}/suspend`, {});

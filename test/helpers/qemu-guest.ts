@@ -73,8 +73,9 @@ export class GuestShell {
       const m = done.exec(text);
       if (m) {
         const body = text.slice(0, m.index);
-        // Drop the echoed command line (up to the first newline).
-        const output = body.slice(body.indexOf('\n') + 1).replace(/\r/g, '');
+        // The output starts after the line that echoes the command (it ends with the marker and `$?`).
+        const echoed = body.indexOf(`${marker}$?`);
+        const output = body.slice(body.indexOf('\n', Math.max(echoed, 0)) + 1).replace(/\r/g, '');
         return { output, status: Number(m[1]) };
       }
       if (Date.now() > deadline) throw new Error(`guest console: no answer to '${command}' within ${timeoutMs} ms; got: ${JSON.stringify(text.slice(-300))}`);
