@@ -21,6 +21,7 @@ export const NOUNS: readonly Noun[] = [
   { name: 'node', load: async () => (await import('./node/index.js')).nodeCommand },
   { name: 'link', load: async () => (await import('./link/index.js')).linkCommand },
   { name: 'switch', load: async () => (await import('./switch/index.js')).switchCommand },
+  { name: 'image', load: async () => (await import('./image/index.js')).imageCommand },
   { name: 'compute', load: async () => (await import('./compute/index.js')).computeCommand },
   { name: 'capture', load: async () => (await import('./capture/index.js')).captureCommand },
   { name: 'lab', load: async () => (await import('./lab/index.js')).labCommand },

@@ -4,12 +4,14 @@ import { PACKAGE_VERSION } from '../version.js';
 import { builtinNodeTypes } from './compute/builtin-types.js';
 import { computeCapabilities } from './compute/capabilities.js';
 import { LocalCompute } from './compute/local-compute.js';
+import { ProcessRegistry } from './compute/process/process-registry.js';
+import { ImageStore } from './compute/qemu/images.js';
+import { AccelChooser } from './compute/qemu/qemu-accel.js';
 import { ComputeResources } from './compute/resources.js';
 import { UdpPortAllocator } from './compute/udp-ports.js';
 import { ConsolePortAllocator } from './compute/vpcs/console-ports.js';
 import { MacByteAllocator } from './compute/vpcs/mac-bytes.js';
 import { readCmdline } from '../util/proc-info.js';
-import { ProcessRegistry } from './compute/vpcs/process-registry.js';
 import { reachableHost, type ComputeEndpoint } from './controller/compute-http.js';
 import { ComputeRegistry } from './controller/computes.js';
 import { createDataplane } from './dataplane/index.js';
@@ -63,7 +65,11 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const processRegistry = new ProcessRegistry(settings.paths.processRegistry(settings.port));
   if (isCompute) await cleanupLeftovers(processRegistry, log);
   const [consoleMin, consoleMax] = settings.consolePortRange;
-  const nodeTypes = builtinNodeTypes({ registry: processRegistry, binary: env.EMUCTL_VPCS_BINARY || undefined, env });
+  const images = new ImageStore(settings.imagesDir, settings.maxImageBytes);
+  const nodeTypes = builtinNodeTypes(
+    { registry: processRegistry, binary: env.EMUCTL_VPCS_BINARY || undefined, env },
+    { images, accel: new AccelChooser(settings.qemuAccel, log), registry: processRegistry, env },
+  );
   const resources = new ComputeResources(
     new UdpPortAllocator(settings.udpPortRange, settings.host),
     new ConsolePortAllocator({ min: consoleMin, max: consoleMax }),
@@ -108,7 +114,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     auth: settings.auth,
     loginBackoff: { maxFailures: settings.authMaxFailures, backoffMs: settings.authBackoffMs },
     controller: isController ? { projects, computes, labs, nodes, links, forwardTimeoutMs: settings.forwardTimeoutMs, self: () => selfEndpoint(settings, port) } : undefined,
-    compute: compute ? { compute, capabilities, udpPortRange: settings.udpPortRange, consolePortRange: settings.consolePortRange } : undefined,
+    compute: compute ? { compute, capabilities, images, env, udpPortRange: settings.udpPortRange, consolePortRange: settings.consolePortRange } : undefined,
     notifications,
   });
 

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { emuctlPaths, type EmuctlPaths } from '../config/paths.js';
+import { join } from 'node:path';
+import { QEMU_ACCEL_SETTINGS, type QemuAccelSetting } from './compute/qemu/qemu-accel.js';
 import { InvalidError } from './errors.js';
 
 export type DaemonRole = 'both' | 'controller' | 'compute';
@@ -32,6 +34,9 @@ export interface DaemonFlags {
   authBackoffMs?: number;
   gns3Version?: string;
   dataplane?: DataplaneEngine;
+  imagesDir?: string;
+  maxImageBytes?: number;
+  qemuAccel?: QemuAccelSetting;
 }
 
 /** Which dataplane engine runs the compute's frames: the C addon, the TypeScript engine, or native when built. */
@@ -76,6 +81,12 @@ export interface DaemonSettings {
   authMaxFailures: number;
   /** First wait after too many wrong passwords; it doubles on each further round. */
   authBackoffMs: number;
+  /** Where QEMU images live (default $EMUCTL_HOME/images/QEMU). */
+  imagesDir: string;
+  /** Largest image upload in bytes. */
+  maxImageBytes: number;
+  /** QEMU accelerator: auto (KVM when it can run guests, else TCG), kvm or tcg. */
+  qemuAccel: QemuAccelSetting;
   paths: EmuctlPaths;
   /** Where each setting came from, for every key of the settings. */
   sources: Record<string, SettingSource>;
@@ -162,10 +173,12 @@ const SPECS = {
   maxStreams: { env: 'EMUCTL_MAX_STREAMS', file: 'max_streams', kind: INTEGER, fallback: 100, check: positive },
   authMaxFailures: { env: 'EMUCTL_AUTH_MAX_FAILURES', file: 'auth_max_failures', kind: INTEGER, fallback: 10, check: positive },
   authBackoffMs: { env: 'EMUCTL_AUTH_BACKOFF_MS', file: 'auth_backoff_ms', kind: INTEGER, fallback: 1000, check: positive },
+  maxImageBytes: { env: 'EMUCTL_MAX_IMAGE_BYTES', file: 'max_image_bytes', kind: INTEGER, fallback: 64 * 1024 ** 3, check: positive },
+  qemuAccel: { env: 'EMUCTL_QEMU_ACCEL', file: 'qemu_accel', kind: TEXT as ValueKind<QemuAccelSetting>, fallback: 'auto' as QemuAccelSetting, check: checkQemuAccel },
 };
 
 /** Config file keys, for the unknown-key check. */
-const FILE_KEYS = ['port', 'projects_dir', 'auth_user', 'auth_password', 'log_file', ...Object.values(SPECS).map((s) => s.file)];
+const FILE_KEYS = ['port', 'projects_dir', 'images_dir', 'auth_user', 'auth_password', 'log_file', ...Object.values(SPECS).map((s) => s.file)];
 
 /** Resolves the daemon settings: flags > environment (EMUCTL_*) > config file > defaults, the same way for every setting. */
 export async function resolveSettings(flags: DaemonFlags, env: NodeJS.ProcessEnv = process.env): Promise<DaemonSettings> {
@@ -194,6 +207,7 @@ export async function resolveSettings(flags: DaemonFlags, env: NodeJS.ProcessEnv
   const passwordFromFlag = flags.authPasswordFile ? (await readFile(flags.authPasswordFile, 'utf8')).replace(/\r?\n$/, '') : undefined;
   const authPassword = resolve<string | undefined>('authPassword', passwordFromFlag, { env: 'EMUCTL_AUTH_PASSWORD', file: 'auth_password', kind: TEXT, fallback: undefined });
   if (authPassword !== undefined && !authUser) throw new InvalidError('an auth password is set but no auth user');
+  const imagesDir = resolve('imagesDir', flags.imagesDir, { env: 'EMUCTL_IMAGES_DIR', file: 'images_dir', kind: TEXT, fallback: join(paths.home, 'images', 'QEMU') });
 
   const settings = {} as Record<keyof typeof SPECS, unknown>;
   for (const [name, spec] of Object.entries(SPECS) as [keyof typeof SPECS, SettingSpec<unknown>][]) {
@@ -205,6 +219,7 @@ export async function resolveSettings(flags: DaemonFlags, env: NodeJS.ProcessEnv
     ...(settings as Pick<DaemonSettings, keyof typeof SPECS>),
     port,
     projectsDir,
+    imagesDir,
     logFile,
     auth: authUser ? { user: authUser, password: authPassword ?? '' } : undefined,
     paths,
@@ -242,6 +257,10 @@ function checkGns3Version(version: string, where: string): void {
 
 function checkDataplane(engine: string, where: string): void {
   if (!['auto', 'native', 'js'].includes(engine)) throw new InvalidError(`${where} must be auto, native or js, not '${engine}'`);
+}
+
+function checkQemuAccel(accel: string, where: string): void {
+  if (!QEMU_ACCEL_SETTINGS.includes(accel as QemuAccelSetting)) throw new InvalidError(`${where} must be auto, kvm or tcg, not '${accel}'`);
 }
 
 function checkRole(role: string): void {

@@ -95,16 +95,23 @@ export class Output {
   }
 
   /** Awaits `task` behind an ora spinner on stderr when interactive; plainly otherwise. */
-  async spin<T>(text: string, task: () => Promise<T>): Promise<T> {
+  async spin<T>(text: string, task: () => Promise<T>, started?: (spinner: { text: string }) => void): Promise<T> {
     if (!this.interactive) return task();
     const { default: ora } = await import('ora');
     const spinner = ora({ text, stream: this.stderr as NodeJS.WritableStream, color: 'cyan' }).start();
+    started?.(spinner);
     try {
       return await task();
     } finally {
       spinner.stop();
     }
   }
+}
+
+/** Awaits `task` behind an ora spinner whose text the task updates (a progress line), on a terminal only. */
+export async function spinWithProgress<T>(out: Output, text: string, task: (update: (text: string) => void) => Promise<T>): Promise<T> {
+  let update: (text: string) => void = () => undefined;
+  return out.spin(text, () => task((t) => update(t)), (spinner) => (update = (t) => (spinner.text = t)));
 }
 
 /** The output of a real process: process.stdout, process.stderr and the environment. */

@@ -22,6 +22,12 @@ export interface ProcStat {
 /** Clock ticks per second of /proc start times (USER_HZ, 100 on every Linux ABI Node runs on). */
 export const CLOCK_TICKS_PER_SECOND = 100;
 
+/** Clock ticks since boot now, on the scale of /proc/<pid>/stat start times (from /proc/uptime). */
+export function ticksSinceBoot(): number {
+  const seconds = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
+  return Math.floor(seconds * CLOCK_TICKS_PER_SECOND);
+}
+
 /** Parses /proc/<pid>/stat, or undefined when the process does not exist. */
 export function readProcStat(pid: number): ProcStat | undefined {
   let text: string;

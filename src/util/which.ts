@@ -1,4 +1,4 @@
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, readdirSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 
 /**
@@ -7,8 +7,27 @@ import { delimiter, join, resolve } from 'node:path';
  * which for the daemon is not necessarily process.env). Undefined when there is none.
  */
 export function findExecutable(name: string, env: NodeJS.ProcessEnv): string | undefined {
-  const candidates = name.includes('/') ? [resolve(name)] : (env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, name));
+  const candidates = name.includes('/') ? [resolve(name)] : pathDirs(env).map((dir) => join(dir, name));
   return candidates.find(isExecutable);
+}
+
+/** Every executable on the PATH of `env` whose name matches `pattern`, the first match of each name. */
+export function findExecutables(pattern: RegExp, env: NodeJS.ProcessEnv): string[] {
+  const seen = new Map<string, string>();
+  for (const dir of pathDirs(env)) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) if (pattern.test(name) && !seen.has(name) && isExecutable(join(dir, name))) seen.set(name, join(dir, name));
+  }
+  return [...seen.values()];
+}
+
+function pathDirs(env: NodeJS.ProcessEnv): string[] {
+  return (env.PATH ?? '').split(delimiter).filter(Boolean);
 }
 
 function isExecutable(path: string): boolean {

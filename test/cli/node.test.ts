@@ -65,7 +65,8 @@ describe('node commands against the daemon', () => {
 
   it('node create: errors from the server are one line, exit 1; usage errors exit 2', async () => {
     assertFails(await run('node', 'create', 'SW1', '--type', 'ethernet_switch'), 1, /^emuctl: A node named 'SW1' already exists in this project\n$/);
-    assertFails(await run('node', 'create', 'R1', '--type', 'router'), 1, /^emuctl: Unknown node_type 'router' \(known: ethernet_switch, ethernet_hub, vpcs\)\n$/);
+    assertFails(await run('node', 'create', 'R1', '--type', 'router'), 1, /^emuctl: Unknown node_type 'router' \(known: ethernet_switch, ethernet_hub, vpcs, qemu\)\n$/);
+    assertFails(await run('node', 'create', 'PC9', '--type', 'vpcs', '--ram', '128'), 2, /^emuctl: --image, --ram, --kernel and the other QEMU options need --type qemu\n$/);
     assertFails(await run('node', 'create', 'R1'), 2, /required option '-t, --type <type>' not specified/);
     assertFails(await run('node', 'create', 'R1', '-t', 'vpcs', '--project', 'nolab'), 1, /^emuctl: no project matches "nolab"; known: lab /);
     const otherHome = tempHome();

@@ -77,6 +77,43 @@ describe('allocations: a create that fails at any step gives everything back', (
   });
 });
 
+describe('allocations: a QEMU create that fails at any step gives back its console port, directory and wires', () => {
+  const STEPS = ['qemu.create.after-console', 'qemu.create.after-directory', 'qemu.wires.after-create'];
+  const NODE_ID = '5c1e0a7e-0000-4000-8000-000000000e01';
+  let d: TestDaemon;
+  before(async () => {
+    d = await startTestDaemon({
+      env: { EMUCTL_CONSOLE_PORT_RANGE: '26220-26220', EMUCTL_UDP_PORT_RANGE: '30600-30619', EMUCTL_FAILPOINTS: STEPS.map((s) => `${s}=1`).join(',') },
+    });
+  });
+  after(async () => {
+    await d.stop();
+    removeHome(d.home);
+  });
+
+  it('each step fails once; the same node id then creates (a wire left behind would refuse it), and a delete gives the port back', async () => {
+    const pid = await createProject(d, 'qemu-undo');
+    const qemuDir = join(d.home, 'projects', pid, 'project-files', 'qemu');
+    // Two adapters: the wires failpoint fires after the first wire, which must go again.
+    const body = { name: 'R1', node_type: 'qemu', node_id: NODE_ID, properties: { adapters: 2 } };
+    for (const step of STEPS) {
+      const r = await d.api('POST', `/v2/projects/${pid}/nodes`, body);
+      assert.equal(r.status, 500, `${step}: ${r.text}`);
+      assert.equal(r.body.message, 'Internal server error');
+      assert.match(d.log(), new RegExp(`failpoint ${step.replace(/\./g, '\\.')} triggered`));
+      assert.deepEqual(await held(d), { console: [], udp: [] }, `nothing held after a failure at ${step}`);
+      assert.deepEqual(existsSync(qemuDir) ? readdirSync(qemuDir) : [], [], `no node directory left after a failure at ${step}`);
+    }
+    const r1 = await createNode(d, pid, 'R1', 'qemu', { node_id: NODE_ID, properties: { adapters: 2 } });
+    assert.equal(r1.node_id, NODE_ID);
+    assert.equal(r1.console, 26220, 'the console port was given back each time');
+    assert.deepEqual((await held(d)).console, [26220]);
+    assert.equal((await d.api('DELETE', `/v2/projects/${pid}/nodes/${r1.node_id}`)).status, 204);
+    assert.deepEqual(await held(d), { console: [], udp: [] }, 'a deleted QEMU node gives its console port back');
+    assert.ok(!existsSync(join(qemuDir, NODE_ID)));
+  });
+});
+
 describe('allocations: exhausted ranges come back whole', () => {
   let d: TestDaemon;
   let remote: TestDaemon;

@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { after, afterEach, describe, test } from 'node:test';
 import { identityOf, isRunning, readProcStat } from '../../src/util/proc-info.js';
-import { ProcessRegistry, type ProcessRecord } from '../../src/daemon/compute/vpcs/process-registry.js';
+import { ProcessRegistry, type ProcessRecord } from '../../src/daemon/compute/process/process-registry.js';
 import type { VpcsProcessOptions } from '../../src/daemon/compute/vpcs/vpcs-process.js';
 import { PidJanitor, canBindTcp, canBindUdp, eventually, freeTcpPorts, freeUdpPorts, tempDir } from './vpcs-helpers.js';
 
@@ -135,6 +135,41 @@ describe('ProcessRegistry', () => {
     assert.equal(report.stopped.length, 1);
     assert.ok(Date.now() - started >= 300, 'waited the grace period before SIGKILL');
     assert.ok(await eventually(() => !isRunning(stubborn.pid!)));
+  });
+
+  test('an unconfirmed intent finds its process by command line, cwd and start time; older look-alikes are left alone', async () => {
+    const cwd = join(dir.path, 'intent');
+    mkdirSync(cwd, { recursive: true });
+    const argv = ['/bin/sleep', '61.5'];
+    const older = spawn(argv[0], argv.slice(1), { cwd, stdio: 'ignore', detached: true });
+    children.push(older);
+    await once(older, 'spawn');
+    await new Promise((r) => setTimeout(r, 1200)); // start times have 10 ms ticks; the intent allows 1 s of slack
+    const registry = new ProcessRegistry(join(dir.path, 'intents.json'));
+    await registry.intend({ cmdline: argv, cwd, label: 'sleeper' });
+    await registry.intend({ cmdline: ['/bin/sleep', '99.5'], cwd, label: 'never spawned' });
+    const spawned = spawn(argv[0], argv.slice(1), { cwd, stdio: 'ignore', detached: true });
+    children.push(spawned);
+    await once(spawned, 'spawn');
+    assert.equal((await registry.intents()).length, 2);
+
+    const report = await new ProcessRegistry(registry.filePath).cleanupLeftovers(500);
+    assert.deepEqual(report.stopped.map((r) => [r.pid, r.label]), [[spawned.pid, 'sleeper']]);
+    assert.deepEqual(report.notRunning.map((r) => r.label), ['never spawned']);
+    assert.ok(await eventually(() => !isRunning(spawned.pid!)), 'the intended process is stopped');
+    assert.ok(isRunning(older.pid!), 'a process with the same command line started before the intent is not touched');
+    assert.deepEqual(await registry.intents(), []);
+  });
+
+  test('confirm replaces the intent with the process record in one write; a failed spawn drops its intent', async () => {
+    const registry = new ProcessRegistry(join(dir.path, 'confirm.json'));
+    const me = identityOf(process.pid)!;
+    const id = await registry.intend({ cmdline: me.cmdline, cwd: process.cwd() });
+    await registry.confirm(id, { ...me, startedAt: new Date().toISOString(), workers: [] });
+    assert.deepEqual([(await registry.list()).map((r) => r.pid), await registry.intents()], [[me.pid], []]);
+    const dropped = await registry.intend({ cmdline: ['/nonexistent'] });
+    await registry.dropIntent(dropped);
+    assert.deepEqual(await registry.intents(), []);
   });
 
   test('writes are atomic JSON files readable only by the owner, with no temp file left behind', async () => {

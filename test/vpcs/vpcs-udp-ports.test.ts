@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { listProcesses, readCmdline } from '../../src/util/proc-info.js';
-import { socketInodesOf } from '../../src/daemon/compute/vpcs/proc-sockets.js';
+import { socketInodesOf } from '../../src/daemon/compute/process/proc-sockets.js';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { createProject } from '../helpers/lab.js';
 import { eventually, PidJanitor } from './vpcs-helpers.js';

@@ -8,7 +8,7 @@ import { frameJson, frameLine } from '../../render/frame-summary.js';
 import { projectOption } from '../shared/project.js';
 import { LINK_ARGUMENT, resolveCaptureLink } from './shared.js';
 import { streamServer, withInterrupt } from '../shared/streams.js';
-import { parseCount } from '../shared/options.js';
+import { parsePositiveInt } from '../shared/options.js';
 
 /** Options of `capture watch`. */
 export interface CaptureWatchOptions {
@@ -33,7 +33,7 @@ export function captureWatchCommand(f: Factory, run = runCaptureWatch): Command 
   return new Command('watch')
     .description('print one line per frame crossing a link while it is captured (like tcpdump); --json: one object per line')
     .argument(...LINK_ARGUMENT)
-    .option('-c, --count <n>', 'stop after this many frames', parseCount)
+    .option('-c, --count <n>', 'stop after this many frames', (v) => parsePositiveInt(v))
     .option('--since-now', 'skip the frames captured before now (default: from the start of the capture)')
     .addOption(projectOption())
     .action(async (link: string, flags: { count?: number; sinceNow?: boolean; project?: string }, cmd: Command) =>

@@ -17,7 +17,9 @@ export function addDaemonFlags(command: Command): Command {
     .addOption(new Option('--role <role>', 'serve as controller, compute or both').choices(['both', 'controller', 'compute']))
     .option('--log-file <file>', 'log to this file instead of stderr')
     .option('--gns3-version <version>', 'GNS3 API version to report, 2.2.N (default 2.2.42; env EMUCTL_GNS3_VERSION)')
-    .addOption(new Option('--dataplane <engine>', 'dataplane engine: native (the C addon), js, or auto: native when built (env EMUCTL_DATAPLANE)').choices(['auto', 'native', 'js']));
+    .addOption(new Option('--dataplane <engine>', 'dataplane engine: native (the C addon), js, or auto: native when built (env EMUCTL_DATAPLANE)').choices(['auto', 'native', 'js']))
+    .option('--images-dir <dir>', 'where QEMU images are stored (default: images/QEMU in the emuctl home; env EMUCTL_IMAGES_DIR)')
+    .addOption(new Option('--qemu-accel <accel>', 'QEMU accelerator (default auto: KVM when it can run guests, else TCG; env EMUCTL_QEMU_ACCEL)').choices(['auto', 'kvm', 'tcg']));
 }
 
 /** Commander's parsed values of the daemon options: the daemon's flags but --debug, which is global. */

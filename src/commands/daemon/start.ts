@@ -38,6 +38,8 @@ function childArgs(flags: DaemonFlags, port: number, logFile: string): string[] 
   if (flags.authUser) args.push('--auth-user', flags.authUser);
   if (flags.authPasswordFile) args.push('--auth-password-file', resolve(flags.authPasswordFile));
   if (flags.role) args.push('--role', flags.role);
+  if (flags.imagesDir) args.push('--images-dir', resolve(flags.imagesDir));
+  if (flags.qemuAccel) args.push('--qemu-accel', flags.qemuAccel);
   if (flags.debug) args.push('--debug');
   return args;
 }

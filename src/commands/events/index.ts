@@ -4,7 +4,7 @@ import { Command, Option } from 'commander';
 import type { Context, Factory } from '../../cli/context.js';
 import { UnreachableError, UsageError } from '../../cli/errors.js';
 import { notificationsPath, openNotifications, type NotificationConnection, type ReceivedNotification } from '../../client/notifications.js';
-import { parseCount } from '../shared/options.js';
+import { parsePositiveInt } from '../shared/options.js';
 import { projectOption, resolveProject } from '../shared/project.js';
 import { streamServer, withInterrupt } from '../shared/streams.js';
 import { EventDescriber } from './describe.js';
@@ -35,7 +35,7 @@ export function eventsCommand(f: Factory, run = runEvents): Command {
     .addOption(projectOption())
     .option('--controller', "the controller's stream (computes, projects) even when the profile has a default project")
     .option('--type <actions>', 'only these actions, separated by commas; * matches anything (e.g. node.updated,link.*)', parseTypes)
-    .option('-c, --count <n>', 'exit after this many events (pings do not count)', parseCount)
+    .option('-c, --count <n>', 'exit after this many events (pings do not count)', (v) => parsePositiveInt(v))
     .option('--until <action[:name]>', 'exit after the first event of that action (and object name), e.g. node.updated:PC1', parseUntil)
     .option('--pings', 'show the pings the server sends while idle')
     .addOption(new Option('--no-reconnect', 'exit 3 when the stream ends instead of reconnecting'))

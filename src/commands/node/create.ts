@@ -1,36 +1,84 @@
 import { Command, Option } from 'commander';
 import type { Context, Factory } from '../../cli/context.js';
-import { computeIdFor, createNode } from '../../client/nodes.js';
+import { UsageError } from '../../cli/errors.js';
+import { computeIdFor, createNode, type NodeCreate } from '../../client/nodes.js';
+import { parsePositiveInt } from '../shared/options.js';
 import { projectOption, resolveProject } from '../shared/project.js';
 import { nodeLabel } from './render.js';
 
+/** QEMU settings of `node create --type qemu` (GNS3 property names in comments). */
+export interface QemuCreateOptions {
+  /** hda_disk_image: an image name on the compute. */
+  image?: string;
+  /** hda_disk_interface: ide, virtio, scsi, … */
+  diskInterface?: string;
+  ram?: number;
+  cpus?: number;
+  adapters?: number;
+  adapterType?: string;
+  /** kernel_image, initrd, kernel_command_line. */
+  kernel?: string;
+  initrd?: string;
+  append?: string;
+  /** Extra qemu arguments, joined into `options`. */
+  option?: string[];
+}
+
 /** Options of `node create`. */
-export interface NodeCreateOptions {
+export interface NodeCreateOptions extends QemuCreateOptions {
   name: string;
-  /** GNS3 node_type: ethernet_switch, ethernet_hub, vpcs (a remote GNS3 server knows more). */
+  /** GNS3 node_type: ethernet_switch, ethernet_hub, vpcs, qemu (a remote GNS3 server knows more). */
   type: string;
   /** Compute name or id; `local` when absent. */
   compute?: string;
   project?: string;
 }
 
-/** `emuctl node create NAME --type T [--compute C] [-p P]`. */
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** `emuctl node create NAME --type T [--compute C] [-p P] [QEMU options]`. */
 export function nodeCreateCommand(f: Factory, run = runNodeCreate): Command {
   return new Command('create')
-    .description('create a node (ethernet_switch, ethernet_hub or vpcs)')
+    .description('create a node (ethernet_switch, ethernet_hub, vpcs or qemu)')
     .argument('<name>', 'name of the new node')
-    .addOption(new Option('-t, --type <type>', 'node type: ethernet_switch, ethernet_hub or vpcs').makeOptionMandatory())
+    .addOption(new Option('-t, --type <type>', 'node type: ethernet_switch, ethernet_hub, vpcs or qemu').makeOptionMandatory())
     .option('-c, --compute <compute>', 'compute to run it on, by name or id (default: local)')
     .addOption(projectOption())
-    .action(async (name: string, flags: { type: string; compute?: string; project?: string }, cmd: Command) =>
-      run({ name, type: flags.type, compute: flags.compute, project: flags.project }, await f.context(cmd)));
+    .option('--image <image>', 'qemu: disk image (hda) on the compute, see image list')
+    .option('--disk-interface <interface>', 'qemu: how the disk is attached (ide, virtio, scsi, …; default ide)')
+    .option('--ram <mb>', 'qemu: memory in MB (default 256)', (v) => parsePositiveInt(v))
+    .option('--cpus <n>', 'qemu: virtual CPUs (default 1)', (v) => parsePositiveInt(v))
+    .option('--adapters <n>', 'qemu: network adapters (default 1)', (v) => parsePositiveInt(v, true))
+    .option('--adapter-type <type>', 'qemu: NIC model: e1000, virtio-net-pci, rtl8139, i82559er, … (default e1000)')
+    .option('--kernel <image>', 'qemu: kernel image on the compute (boots it directly)')
+    .option('--initrd <image>', 'qemu: initrd image on the compute')
+    .option('--append <cmdline>', 'qemu: kernel command line')
+    .option('--option <args>', 'qemu: extra qemu arguments, split like a shell would (repeatable)', collect)
+    .action(async (name: string, flags: Omit<NodeCreateOptions, 'name'>, cmd: Command) => {
+      const { type, compute, project, ...qemu } = flags;
+      await run({ name, type, compute, project, ...qemu }, await f.context(cmd));
+    });
+}
+
+/** The GNS3 qemu properties the options set (undefined when none is given). */
+export function qemuProperties(o: QemuCreateOptions): Record<string, unknown> | undefined {
+  const p: Record<string, unknown> = {
+    hda_disk_image: o.image, hda_disk_interface: o.diskInterface, ram: o.ram, cpus: o.cpus, adapters: o.adapters, adapter_type: o.adapterType,
+    kernel_image: o.kernel, initrd: o.initrd, kernel_command_line: o.append, options: o.option?.join(' '),
+  };
+  for (const k of Object.keys(p)) if (p[k] === undefined) delete p[k];
+  return Object.keys(p).length ? p : undefined;
 }
 
 /** Creates the node (POST /v2/projects/{project_id}/nodes) and reports it. */
 export async function runNodeCreate(opts: NodeCreateOptions, ctx: Context): Promise<void> {
+  const properties = qemuProperties(opts);
+  if (properties && opts.type !== 'qemu') throw new UsageError('--image, --ram, --kernel and the other QEMU options need --type qemu');
   const project = await resolveProject(ctx, opts.project);
   const api = await ctx.api();
-  const node = await createNode(api, project.project_id, { name: opts.name, node_type: opts.type, compute_id: await computeIdFor(api, opts.compute) });
+  const body: NodeCreate = { name: opts.name, node_type: opts.type, compute_id: await computeIdFor(api, opts.compute) };
+  if (properties) body.properties = properties;
+  const node = await createNode(api, project.project_id, body);
   ctx.out.result(node);
   ctx.out.success(`Created ${node.node_type} ${nodeLabel(node)} on compute ${node.compute_id}`);
 }

@@ -57,7 +57,7 @@ function portLines(node: Node, links: readonly Link[], nodes: readonly Node[], i
 /** One node as aligned fields, with its ports and what they are linked to. */
 export function nodeDetails(node: Node, style: Style, links: readonly Link[] = [], nodes: readonly Node[] = [node], computeNames: ReadonlyMap<string, string> = new Map()): string {
   // renderFields aligns values after the longest label, its colon and two spaces.
-  const indent = 'compute:'.length + 2;
+  const indent = (node.node_type === 'qemu' ? 'adapters:' : 'compute:').length + 2;
   return renderFields([
     ['name', node.name],
     ['id', node.node_id],
@@ -65,8 +65,28 @@ export function nodeDetails(node: Node, style: Style, links: readonly Link[] = [
     ['status', statusColor(String(node.status), node, style)],
     ['compute', computeCell(node, computeNames)],
     ['console', consoleCell(node)],
+    ...(node.node_type === 'qemu' ? qemuFields(node, indent) : []),
     ['ports', portLines(node, links, nodes, indent)],
   ], style);
+}
+
+/** What `node show` adds for a QEMU VM: disks, accelerator, monitor state, adapters with MACs, the command line. */
+function qemuFields(node: Node, indent: number): [string, string][] {
+  const p = node.properties;
+  const disks = ['hda', 'hdb', 'hdc', 'hdd'].filter((d) => p[`${d}_disk_image`]).map((d) =>
+    `${d}  ${p[`${d}_disk_image`]} (${p[`${d}_disk_interface`]}${p.linked_clone === false ? '' : ', linked clone'})`);
+  const boot = [p.kernel_image ? `kernel ${p.kernel_image}` : '', p.initrd ? `initrd ${p.initrd}` : '', p.cdrom_image ? `cdrom ${p.cdrom_image}` : ''].filter(Boolean);
+  const adapters = (node.ports ?? []).map((port) => `${port.adapter_number}  ${port.name}  ${String(port.adapter_type ?? p.adapter_type ?? '?')}  ${String(port.mac_address ?? '?')}`);
+  const sep = '\n' + ' '.repeat(indent);
+  return [
+    ['vm', `${p.ram ?? '?'} MB, ${p.cpus ?? '?'} CPU${p.cpus === 1 ? '' : 's'}, ${p.platform || 'x86_64'}, on close ${p.on_close ?? 'power_off'}`],
+    ['accel', String(p.accel ?? '-')],
+    ['monitor', String(p.monitor_status ?? '-')],
+    ['disks', disks.length ? disks.join(sep) : '-'],
+    ...(boot.length ? [['boot', boot.join(', ')] as [string, string]] : []),
+    ['adapters', adapters.length ? adapters.join(sep) : '-'],
+    ['command', typeof node.command_line === 'string' && node.command_line ? node.command_line : '-'],
+  ];
 }
 
 /** "PC1 (1a2b3c4d-…)": a node named for messages. */

@@ -19,9 +19,9 @@ export function parseSeconds(value: string): number {
   return seconds;
 }
 
-/** Parses a positive whole count for commander. */
-export function parseCount(value: string): number {
+/** Parses a whole number for commander: positive, or also 0 with `allowZero`. */
+export function parsePositiveInt(value: string, allowZero = false): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1) throw new InvalidArgumentError('expected a positive whole number.');
+  if (!/^\d+$/.test(value) || (n === 0 && !allowZero)) throw new InvalidArgumentError(allowZero ? 'expected a whole number 0 or more.' : 'expected a whole number 1 or more.');
   return n;
 }

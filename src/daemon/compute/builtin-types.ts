@@ -1,14 +1,16 @@
-import { findExecutable } from '../../util/which.js';
+import { findExecutable, findExecutables } from '../../util/which.js';
 import {
   ETHERNET_HUB_CREATE_SCHEMA, ETHERNET_HUB_UPDATE_SCHEMA, ETHERNET_SWITCH_CREATE_SCHEMA, ETHERNET_SWITCH_UPDATE_SCHEMA, VPCS_CREATE_SCHEMA, VPCS_UPDATE_SCHEMA,
 } from '../schemas/nodes.js';
+import { QEMU_CREATE_SCHEMA, QEMU_UPDATE_SCHEMA } from '../schemas/qemu.js';
+import { QemuNode, type QemuShared } from './nodes/qemu-node.js';
 import { NodeTypeRegistry, type ComputeNode } from './node-types.js';
 import { EthernetHubNode, type HubCreate } from './nodes/ethernet-hub.js';
 import { EthernetSwitchNode, type SwitchCreate } from './nodes/ethernet-switch.js';
 import { VpcsNode, type VpcsCreate, type VpcsShared } from './nodes/vpcs-node.js';
 
 /** The registry of node kinds this compute runs. */
-export function builtinNodeTypes(vpcs: VpcsShared): NodeTypeRegistry {
+export function builtinNodeTypes(vpcs: VpcsShared, qemu: QemuShared): NodeTypeRegistry {
   return new NodeTypeRegistry()
     .register({
       type: 'ethernet_switch',
@@ -30,5 +32,12 @@ export function builtinNodeTypes(vpcs: VpcsShared): NodeTypeRegistry {
       updateSchema: VPCS_UPDATE_SCHEMA,
       create: (body, ctx) => VpcsNode.create(body as unknown as VpcsCreate, ctx, vpcs) as Promise<ComputeNode>,
       available: () => findExecutable(vpcs.binary ?? 'vpcs', vpcs.env) !== undefined,
+    })
+    .register({
+      type: 'qemu',
+      createSchema: QEMU_CREATE_SCHEMA,
+      updateSchema: QEMU_UPDATE_SCHEMA,
+      create: (body, ctx) => QemuNode.create(body, ctx, qemu) as Promise<ComputeNode>,
+      available: () => findExecutables(/^qemu-system-/, qemu.env).length > 0,
     });
 }

@@ -1,5 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { BadGatewayError, GatewayTimeoutError } from '../errors.js';
 
 /** Where and how to reach a compute over HTTP. */
@@ -36,27 +38,44 @@ export function computeLabel(c: ComputeEndpoint): string {
   return `compute '${c.name}' (${endpointUrl(c)})`;
 }
 
+/** A request body passed through as it arrives (an image upload, a forwarded call), with its headers. */
+export interface RawBody {
+  stream: Readable;
+  contentType?: string;
+  contentLength?: string;
+}
+
+interface RequestOptions {
+  body?: unknown;
+  /** Sent instead of `body`: streamed, never buffered or re-encoded. */
+  raw?: RawBody;
+  timeoutMs: number;
+}
+
 /**
  * One call to a compute over keep-alive connections, bounded by `timeoutMs`
- * from start to last byte. Connection failures become 502, time-outs 504,
- * both naming the compute.
+ * from start to last byte (a streamed body re-arms it with every chunk it
+ * sends, so a large upload is bounded by inactivity instead). Connection
+ * failures become 502, time-outs 504, both naming the compute.
  */
-export function computeRequest(c: ComputeEndpoint, method: string, path: string, opts: { body?: unknown; timeoutMs: number; stream?: false }): Promise<ComputeAnswer>;
-export function computeRequest(c: ComputeEndpoint, method: string, path: string, opts: { body?: unknown; timeoutMs: number; stream: true }): Promise<IncomingMessage>;
-export function computeRequest(c: ComputeEndpoint, method: string, path: string, opts: { body?: unknown; timeoutMs: number; stream?: boolean }): Promise<ComputeAnswer | IncomingMessage> {
-  // A Buffer is a file's bytes, sent as they are; anything else is JSON.
-  const raw = Buffer.isBuffer(opts.body);
-  const payload = opts.body === undefined ? undefined : raw ? opts.body as Buffer : Buffer.from(JSON.stringify(opts.body));
+export function computeRequest(c: ComputeEndpoint, method: string, path: string, opts: RequestOptions & { stream?: false }): Promise<ComputeAnswer>;
+export function computeRequest(c: ComputeEndpoint, method: string, path: string, opts: RequestOptions & { stream: true }): Promise<IncomingMessage>;
+export function computeRequest(c: ComputeEndpoint, method: string, path: string, opts: RequestOptions & { stream?: boolean }): Promise<ComputeAnswer | IncomingMessage> {
+  const payload = opts.body === undefined || opts.raw ? undefined : Buffer.from(JSON.stringify(opts.body));
   const headers: Record<string, string | number> = { accept: 'application/json' };
-  if (payload) Object.assign(headers, { 'content-type': raw ? 'application/octet-stream' : 'application/json', 'content-length': payload.length });
+  if (payload) Object.assign(headers, { 'content-type': 'application/json', 'content-length': payload.length });
+  if (opts.raw?.contentType) headers['content-type'] = opts.raw.contentType;
+  if (opts.raw?.contentLength) headers['content-length'] = opts.raw.contentLength;
   if (c.user) headers.authorization = `Basic ${Buffer.from(`${c.user}:${c.password ?? ''}`).toString('base64')}`;
   const send = c.protocol === 'https' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const req = send(`${endpointUrl(c)}${path}`, { method, headers, agent: agents[c.protocol] });
-    const timer = setTimeout(() => {
+    const expire = () => {
       req.destroy();
+      opts.raw?.stream.destroy();
       reject(new GatewayTimeoutError(`${computeLabel(c)} did not answer ${method} ${path} within ${opts.timeoutMs / 1000} s`));
-    }, opts.timeoutMs);
+    };
+    let timer = setTimeout(expire, opts.timeoutMs);
     req.once('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       reject(new BadGatewayError(`${computeLabel(c)} is unreachable: ${err.code ?? err.message}`));
@@ -77,7 +96,16 @@ export function computeRequest(c: ComputeEndpoint, method: string, path: string,
         reject(new BadGatewayError(`${computeLabel(c)} broke off its answer: ${err.message}`));
       });
     });
-    req.end(payload);
+    if (!opts.raw) return void req.end(payload);
+    opts.raw.stream.on('data', () => {
+      clearTimeout(timer);
+      timer = setTimeout(expire, opts.timeoutMs);
+    });
+    pipeline(opts.raw.stream, req).catch((err: Error) => {
+      clearTimeout(timer);
+      req.destroy();
+      reject(new BadGatewayError(`sending the request body to ${computeLabel(c)} failed: ${err.message}`));
+    });
   });
 }
 

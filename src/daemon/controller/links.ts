@@ -8,6 +8,12 @@ import type { ComputeRegistry } from './computes.js';
 import type { ControllerEvents } from './events.js';
 import type { Lab } from './lab.js';
 import { ControllerLink, type LinkEnd } from './link.js';
+import { findNodeType } from './node-types.js';
+
+/** Nodes that always run (switch, hub): captures and filters prefer their end of a link, as GNS3 chooses. */
+function alwaysRunning(nodeType: string): boolean {
+  return findNodeType(nodeType)?.alwaysRunning ?? false;
+}
 
 export interface LinkEndBody {
   node_id: string;
@@ -23,9 +29,6 @@ export interface LinkCreate {
   suspend?: boolean;
   link_style?: Record<string, unknown>;
 }
-
-/** Node types that always run, so captures and filters prefer their end (as GNS3 chooses). */
-const ALWAYS_RUNNING = ['ethernet_switch', 'ethernet_hub'];
 
 /** Wires node ports together with UDP tunnels, and runs captures and filters on them. */
 export class LinkManager {
@@ -187,8 +190,8 @@ export class LinkManager {
   private captureEnd(link: ControllerLink): LinkEnd {
     const running = link.ends.filter((e) => e.node.status === 'started');
     const pick =
-      running.find((e) => e.node.computeId === 'local' && ALWAYS_RUNNING.includes(e.node.nodeType)) ??
-      running.find((e) => ALWAYS_RUNNING.includes(e.node.nodeType)) ??
+      running.find((e) => e.node.computeId === 'local' && alwaysRunning(e.node.nodeType)) ??
+      running.find((e) => alwaysRunning(e.node.nodeType)) ??
       running.find((e) => e.node.computeId === 'local') ??
       running[0];
     if (!pick) throw new ConflictError('Cannot capture because there is no running device on this link');
@@ -197,6 +200,6 @@ export class LinkManager {
 
   /** Filters apply to frames entering one end: the always-running one when there is one. */
   private filterEnd(link: ControllerLink): LinkEnd {
-    return link.ends.find((e) => ALWAYS_RUNNING.includes(e.node.nodeType)) ?? link.ends[0];
+    return link.ends.find((e) => alwaysRunning(e.node.nodeType)) ?? link.ends[0];
   }
 }

@@ -1,7 +1,8 @@
 import type { ComputeApi } from '../compute/compute-api.js';
 import { AsyncLock } from '../../util/async-lock.js';
 import { NotFoundError } from '../errors.js';
-import { portsOf, type NodePort } from './node-ports.js';
+import type { NodePort } from './node-ports.js';
+import { findNodeType, type NodeView } from './node-types.js';
 
 /** Layout and presentation fields the controller keeps for the GUI (GNS3 names). */
 export const NODE_LAYOUT_DEFAULTS = {
@@ -57,7 +58,11 @@ export class ControllerNode {
   }
 
   get ports(): NodePort[] {
-    return portsOf(this.nodeType, { ...this.properties, ...this.computeState });
+    return findNodeType(this.nodeType)?.ports(this.view()) ?? [];
+  }
+
+  private view(): NodeView {
+    return { properties: this.properties, computeState: this.computeState, layout: this.layout };
   }
 
   /** The port at (adapter, port), or NotFoundError. */
@@ -69,7 +74,7 @@ export class ControllerNode {
 
   /** The body the compute gets to create this node. */
   computeBody(): Record<string, unknown> {
-    return { name: this.name, node_id: this.id, ...this.properties };
+    return { name: this.name, node_id: this.id, ...this.properties, ...findNodeType(this.nodeType)?.computeFields?.(this.view()) };
   }
 
   /** Takes the compute's answer: its type-specific fields become properties. */
@@ -91,6 +96,8 @@ export class ControllerNode {
       console: this.console,
       console_type: this.consoleType ?? (this.computeState.console_type as string | undefined) ?? 'none',
       console_host: this.consoleHost,
+      command_line: (this.computeState.command_line as string | undefined) ?? null,
+      node_directory: (this.computeState.node_directory as string | undefined) ?? null,
       properties: this.properties,
       ports: this.ports,
       ...this.layout,
@@ -99,7 +106,7 @@ export class ControllerNode {
 
   /** The node as the .gns3 topology file keeps it. */
   toTopology(): Record<string, unknown> {
-    const { status: _s, ports: _p, console_host: _h, project_id: _pid, ...kept } = this.toJSON();
+    const { status: _s, ports: _p, console_host: _h, project_id: _pid, command_line: _c, node_directory: _d, ...kept } = this.toJSON();
     return kept;
   }
 }

@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { NodeAction } from '../compute/compute-api.js';
-import { ConflictError, InvalidError } from '../errors.js';
+import { ConflictError } from '../errors.js';
 import type { ComputeRegistry } from './computes.js';
 import type { ControllerEvents } from './events.js';
 import type { Lab } from './lab.js';
 import { ControllerNode, NODE_LAYOUT_DEFAULTS, type NodeLayout } from './node.js';
-
-/** Node types the controller can place on a compute. */
-export const NODE_TYPES = ['ethernet_switch', 'ethernet_hub', 'vpcs'];
+import { nodeTypeOf } from './node-types.js';
 
 export interface NodeCreate extends Partial<NodeLayout> {
   name: string;
@@ -25,12 +23,12 @@ export class NodeManager {
 
   /** Creates a node on its compute (default `local`) and records it in the project. */
   async create(lab: Lab, body: NodeCreate): Promise<ControllerNode> {
-    if (!NODE_TYPES.includes(body.node_type)) throw new InvalidError(`Unknown node_type '${body.node_type}' (known: ${NODE_TYPES.join(', ')})`);
+    const type = nodeTypeOf(body.node_type);
     const nodeId = body.node_id ?? randomUUID();
     if (lab.nodes.has(nodeId)) throw new ConflictError(`Node ID ${nodeId} already exists`);
     this.assertNameFree(lab, body.name);
     const node = this.build(lab, { ...body, node_id: nodeId });
-    if (node.nodeType === 'vpcs' && node.properties.mac_address === undefined) node.properties.mac_address = freeVpcsMac(lab);
+    type.prepare?.(node.properties, [...lab.nodes.values()].map((n) => n.properties));
     await this.placeOnCompute(lab, node);
     lab.nodes.set(node.id, node);
     await lab.persist();
@@ -124,12 +122,3 @@ export class NodeManager {
   }
 }
 
-/** VPCS MACs are 00:50:79:66:68:XX; the controller picks XX unique in the project, whichever compute runs each VPCS. */
-function freeVpcsMac(lab: Lab): string {
-  const used = new Set([...lab.nodes.values()].map((n) => String(n.properties.mac_address ?? '').toLowerCase()));
-  for (let b = 0; b < 256; b++) {
-    const mac = `00:50:79:66:68:${b.toString(16).padStart(2, '0')}`;
-    if (!used.has(mac)) return mac;
-  }
-  throw new ConflictError('No VPCS MAC address left in this project (256 VPCS)');
-}

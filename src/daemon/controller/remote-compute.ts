@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { ComputeApi, Json, NodeAction, PortAddress } from '../compute/compute-api.js';
 import type { NioJson } from '../compute/node-context.js';
 import { BadGatewayError, UpstreamError } from '../errors.js';
@@ -74,7 +74,10 @@ export class RemoteCompute implements ComputeApi {
     return answer.body;
   }
   async writeFile(projectId: string, path: string, data: Buffer): Promise<void> {
-    await this.call('POST', `/v2/compute/projects/${projectId}/files/${filePath(path)}`, data);
+    const c = this.endpoint();
+    const raw = { stream: Readable.from([data]), contentType: 'application/octet-stream', contentLength: String(data.length) };
+    const answer = await computeRequest(c, 'POST', `/v2/compute/projects/${projectId}/files/${filePath(path)}`, { raw, timeoutMs: this.timeoutMs });
+    if (answer.status >= 400) throw new UpstreamError(`${computeLabel(c)}: ${errorMessageOf(answer)}`, answer.status);
   }
   async pcapStream(at: PortAddress): Promise<Readable> {
     const c = this.endpoint();

@@ -1,4 +1,4 @@
-import express, { type Express, Router } from 'express';
+import express, { type Express, type Request, Router } from 'express';
 import type { ComputeEndpoint } from '../controller/compute-http.js';
 import type { ComputeRegistry } from '../controller/computes.js';
 import type { Labs } from '../controller/lab.js';
@@ -6,17 +6,20 @@ import type { LinkManager } from '../controller/links.js';
 import type { NodeManager } from '../controller/nodes.js';
 import type { ProjectManager } from '../controller/projects.js';
 import type { LocalCompute } from '../compute/local-compute.js';
+import type { ImageStore } from '../compute/qemu/images.js';
 import type { Logger } from '../logger.js';
 import type { NotificationHub } from '../notifications/hub.js';
 import { computeHostRoutes } from './compute/host.js';
 import { computeNodeRoutes } from './compute/nodes.js';
 import { computeProjectRoutes } from './compute/projects.js';
+import { computeQemuRoutes, QEMU_IMAGE_ROUTE } from './compute/qemu.js';
+import { templatePattern } from './route.js';
 import { basicAuth } from './middleware/basic-auth.js';
 import type { LoginBackoff } from './middleware/login-failures.js';
 import { errorMapper, notFound } from './middleware/errors.js';
 import { jsonBody, type JsonLimits } from './middleware/json-body.js';
 import type { StreamSlots } from './streams.js';
-import { computeRegistryRoutes } from './controller/computes.js';
+import { computeRegistryRoutes, FORWARD_ROUTE } from './controller/computes.js';
 import { linkRoutes } from './controller/links.js';
 import { nodeRoutes } from './controller/nodes.js';
 import { projectRoutes } from './controller/projects.js';
@@ -39,6 +42,9 @@ export interface ComputeDeps {
   compute: LocalCompute;
   /** GET /v2/compute/capabilities. */
   capabilities: () => Record<string, unknown>;
+  images: ImageStore;
+  /** The daemon's environment, where emulator binaries are looked up. */
+  env: NodeJS.ProcessEnv;
   udpPortRange: [number, number];
   consolePortRange: [number, number];
 }
@@ -72,11 +78,12 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   if (deps.auth) app.use(basicAuth(deps.auth, deps.loginBackoff, deps.log));
-  app.use(jsonBody(deps.body, RAW_BODY_PATH));
+  app.use(jsonBody(deps.body, streamedRequest, RAW_BODY_PATH));
 
   const router = Router({ strict: false });
   versionRoutes(router, deps);
   if (deps.compute) {
+    computeQemuRoutes(router, deps.compute);
     computeHostRoutes(router, { ...deps.compute, version: deps.version, gns3Version: deps.gns3Version });
     computeProjectRoutes(router, deps.compute);
     computeNodeRoutes(router, { ...deps.compute, streams: deps.streams, log: deps.log });
@@ -92,4 +99,11 @@ export function createApp(deps: AppDeps): Express {
   app.use(notFound(router));
   app.use(errorMapper(deps.log));
   return app;
+}
+
+const STREAMED = [QEMU_IMAGE_ROUTE, FORWARD_ROUTE].map(templatePattern);
+
+/** Requests whose body the route reads as a stream (image uploads, forwarded calls), never buffered as JSON. */
+function streamedRequest(req: Request): boolean {
+  return (req.method === 'POST' || req.method === 'PUT') && STREAMED.some((p) => p.test(req.path));
 }

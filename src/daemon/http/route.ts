@@ -98,7 +98,8 @@ function checkIds(params: Record<string, string>): void {
   }
 }
 
-function templatePattern(template: string): RegExp {
+/** The regular expression a route template matches request paths with. */
+export function templatePattern(template: string): RegExp {
   const source = template
     .split(/(\{\w+(?::\.\+)?\})/)
     .map((part) => (part.startsWith('{') ? (part.includes(':') ? '.+' : part.endsWith('_number}') ? '\\d+' : '[^/]+') : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))

@@ -37,6 +37,11 @@ describe('node verbs', () => {
       { name: 'SW1', type: 'ethernet_switch', compute: 'remote', project: 'lab' });
     assert.deepEqual((await parseWithSpy('node', nodeCreateCommand, ['node', 'create', 'H1', '--compute', 'local', '--type', 'ethernet_hub'])).opts,
       { name: 'H1', type: 'ethernet_hub', compute: 'local', project: undefined });
+    assert.deepEqual((await parseWithSpy('node', nodeCreateCommand, ['node', 'create', 'R1', '-t', 'qemu', '--image', 'vyos.qcow2', '--ram', '512', '--cpus', '2',
+      '--adapters', '4', '--adapter-type', 'virtio-net-pci', '--kernel', 'k', '--initrd', 'i', '--append', 'console=ttyS0', '--option', '-cpu max', '--option', '-smp 2'])).opts,
+    { name: 'R1', type: 'qemu', compute: undefined, project: undefined, image: 'vyos.qcow2', ram: 512, cpus: 2, adapters: 4, adapterType: 'virtio-net-pci',
+      kernel: 'k', initrd: 'i', append: 'console=ttyS0', option: ['-cpu max', '-smp 2'] });
+    await assert.rejects(parseWithSpy('node', nodeCreateCommand, ['node', 'create', 'R1', '-t', 'qemu', '--ram', '0']), isUsage);
     await assert.rejects(parseWithSpy('node', nodeCreateCommand, ['node', 'create', 'PC1']), isUsage);
     await assert.rejects(parseWithSpy('node', nodeCreateCommand, ['node', 'create', '--type', 'vpcs']), isUsage);
   });

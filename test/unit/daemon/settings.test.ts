@@ -100,4 +100,27 @@ describe('daemon settings', () => {
     for (const bad of ['2.3.0', '3.0.1', '2.2', '2.2.x', 'v2.2.42', '2.2.42-dev'])
       await assert.rejects(resolveSettings({ gns3Version: bad }, empty), /2\.2\.N/, bad);
   });
+
+  it('QEMU settings (images_dir, max_image_bytes, qemu_accel) go flag > env > file > default like every setting', async () => {
+    const qemuHome = join(home, 'qemu');
+    const byDefault = await resolveSettings({}, { EMUCTL_HOME: qemuHome });
+    assert.deepEqual([byDefault.imagesDir, byDefault.maxImageBytes, byDefault.qemuAccel], [join(qemuHome, 'images', 'QEMU'), 64 * 1024 ** 3, 'auto']);
+    for (const key of ['imagesDir', 'maxImageBytes', 'qemuAccel']) assert.equal(byDefault.sources[key], 'default', key);
+    const file = join(home, 'qemu.json');
+    writeFileSync(file, JSON.stringify({ images_dir: '/from/file', max_image_bytes: 1000, qemu_accel: 'kvm' }));
+    const fromFile = await resolveSettings({ config: file }, { EMUCTL_HOME: qemuHome });
+    assert.deepEqual([fromFile.imagesDir, fromFile.maxImageBytes, fromFile.qemuAccel], ['/from/file', 1000, 'kvm']);
+    const env = { EMUCTL_HOME: qemuHome, EMUCTL_IMAGES_DIR: '/from/env', EMUCTL_MAX_IMAGE_BYTES: '2000', EMUCTL_QEMU_ACCEL: 'tcg' };
+    const fromEnv = await resolveSettings({ config: file }, env);
+    assert.deepEqual([fromEnv.imagesDir, fromEnv.maxImageBytes, fromEnv.qemuAccel], ['/from/env', 2000, 'tcg']);
+    for (const key of ['imagesDir', 'maxImageBytes', 'qemuAccel']) assert.equal(fromEnv.sources[key], 'env', key);
+    const fromFlags = await resolveSettings({ config: file, imagesDir: '/from/flag', maxImageBytes: 3000, qemuAccel: 'auto' }, env);
+    assert.deepEqual([fromFlags.imagesDir, fromFlags.maxImageBytes, fromFlags.qemuAccel], ['/from/flag', 3000, 'auto']);
+    for (const key of ['imagesDir', 'maxImageBytes', 'qemuAccel']) assert.equal(fromFlags.sources[key], 'flag', key);
+
+    await assert.rejects(resolveSettings({}, { ...env, EMUCTL_QEMU_ACCEL: 'hvf' }), /EMUCTL_QEMU_ACCEL must be auto, kvm or tcg, not 'hvf'/);
+    writeFileSync(file, JSON.stringify({ qemu_accel: 'xen' }));
+    await assert.rejects(resolveSettings({ config: file }, { EMUCTL_HOME: qemuHome }), /config file: qemu_accel must be auto, kvm or tcg, not 'xen'/);
+    await assert.rejects(resolveSettings({}, { ...env, EMUCTL_MAX_IMAGE_BYTES: '0' }), /EMUCTL_MAX_IMAGE_BYTES must be at least 1/);
+  });
 });

@@ -54,6 +54,11 @@ export abstract class DataplaneNode {
 
   /** The dataplane port for (adapter, port); NotFoundError when the node has no such port. */
   protected abstract dataplanePort(adapter: number, port: number): number;
+
+  /** Where the port keyed `dp` lives in the dataplane (a QEMU adapter is the link side of its own wire). */
+  protected dataplaneTarget(dp: number): { node: string; port: number } {
+    return { node: this.dataplaneId, port: dp };
+  }
   /** Port names and numbers, for stats. */
   protected abstract portList(): { adapter: number; port: number; name: string }[];
   abstract toJSON(): Record<string, unknown>;
@@ -66,8 +71,9 @@ export abstract class DataplaneNode {
       const filters = validateFilters(nio.filters ?? {});
       if (nio.type === 'nio_udp') {
         this.ctx.resources.udpPorts.reserve(nio.lport, this.owner);
+        const t = this.dataplaneTarget(dp);
         try {
-          await this.ctx.dataplane.addNio(this.dataplaneId, dp, { bindHost: this.ctx.bindHost, lport: nio.lport, rhost: nio.rhost, rport: nio.rport }, { filters, suspend: nio.suspend ?? false });
+          await this.ctx.dataplane.addNio(t.node, t.port, { bindHost: this.ctx.bindHost, lport: nio.lport, rhost: nio.rhost, rport: nio.rport }, { filters, suspend: nio.suspend ?? false });
         } catch (err) {
           this.ctx.resources.udpPorts.release(nio.lport, this.owner);
           throw err;
@@ -85,7 +91,8 @@ export abstract class DataplaneNode {
       const dp = this.dataplanePort(adapter, port);
       const nio = this.nioOn(dp, port);
       const filters = change.filters ? validateFilters(change.filters) : undefined;
-      if (nio.type === 'nio_udp') await this.ctx.dataplane.updateNio(this.dataplaneId, dp, { filters, suspend: change.suspend });
+      const t = this.dataplaneTarget(dp);
+      if (nio.type === 'nio_udp') await this.ctx.dataplane.updateNio(t.node, t.port, { filters, suspend: change.suspend });
       const updated = { ...nio, ...(change.filters ? { filters: change.filters } : {}), ...(change.suspend !== undefined ? { suspend: change.suspend } : {}) } as NioJson;
       this.nios.set(dp, updated);
       return updated;
@@ -98,7 +105,8 @@ export abstract class DataplaneNode {
       const dp = this.dataplanePort(adapter, port);
       const nio = this.nioOn(dp, port);
       if (nio.type === 'nio_udp') {
-        await this.ctx.dataplane.removeNio(this.dataplaneId, dp);
+        const t = this.dataplaneTarget(dp);
+        await this.ctx.dataplane.removeNio(t.node, t.port);
         this.ctx.resources.udpPorts.release(nio.lport, this.owner);
       }
       this.nios.delete(dp);
@@ -111,13 +119,15 @@ export abstract class DataplaneNode {
       const dp = this.dataplanePort(adapter, port);
       const nio = this.nioOn(dp, port);
       if (nio.type !== 'nio_udp') throw new ConflictError(`Port ${port} of ${this.name} has no UDP tunnel to capture on`);
-      return this.ctx.dataplane.startCapture(this.dataplaneId, dp, path, linkType);
+      const t = this.dataplaneTarget(dp);
+      return this.ctx.dataplane.startCapture(t.node, t.port, path, linkType);
     });
   }
 
   stopCapture(adapter: number, port: number): Promise<void> {
     return this.lock.run(async () => {
-      await this.ctx.dataplane.stopCapture(this.dataplaneId, this.dataplanePort(adapter, port)).catch((err) => {
+      const t = this.dataplaneTarget(this.dataplanePort(adapter, port));
+      await this.ctx.dataplane.stopCapture(t.node, t.port).catch((err) => {
         throw err instanceof NotFoundError ? new ConflictError(`Port ${port} of ${this.name} is not capturing`) : err;
       });
     });
@@ -125,17 +135,23 @@ export abstract class DataplaneNode {
 
   /** The port's current capture, or null. */
   captureInfo(adapter: number, port: number): Promise<CaptureInfo | null> {
-    return this.ctx.dataplane.captureInfo(this.dataplaneId, this.dataplanePort(adapter, port));
+    const t = this.dataplaneTarget(this.dataplanePort(adapter, port));
+    return this.ctx.dataplane.captureInfo(t.node, t.port);
   }
 
   /** Per-port NIO, capture state and counters. */
   async stats(): Promise<PortStats[]> {
-    const counters = new Map((await this.ctx.dataplane.stats(this.dataplaneId)).map((c) => [c.port, c]));
+    const byNode = new Map<string, Promise<PortCounters[]>>();
+    const countersOf = (node: string) => {
+      if (!byNode.has(node)) byNode.set(node, this.ctx.dataplane.stats(node));
+      return byNode.get(node)!;
+    };
     return Promise.all(
       this.portList().map(async ({ adapter, port, name }) => {
         const dp = this.dataplanePort(adapter, port);
-        const capture = this.nios.get(dp)?.type === 'nio_udp' ? await this.ctx.dataplane.captureInfo(this.dataplaneId, dp) : null;
-        const { port: _p, ...c } = counters.get(dp) ?? ({} as PortCounters);
+        const t = this.dataplaneTarget(dp);
+        const capture = this.nios.get(dp)?.type === 'nio_udp' ? await this.ctx.dataplane.captureInfo(t.node, t.port) : null;
+        const { port: _p, ...c } = (await countersOf(t.node)).find((x) => x.port === t.port) ?? ({} as PortCounters);
         return { adapter_number: adapter, port_number: port, name, nio: this.nios.get(dp) ?? null, capturing: !!capture, capture_file_path: capture?.path ?? null, ...c };
       }),
     );

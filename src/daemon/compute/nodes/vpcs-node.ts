@@ -5,7 +5,7 @@ import type { NodeContext } from '../node-context.js';
 import { nodeOwner } from '../ownership.js';
 import { ANY_ADDRESS } from '../port-probe.js';
 import { vpcsMac } from '../vpcs/mac-bytes.js';
-import type { ProcessRegistry } from '../vpcs/process-registry.js';
+import type { ProcessRegistry } from '../process/process-registry.js';
 import { applyStartupSettings, readStartupConfig, writeStartupConfig } from '../vpcs/startup-config.js';
 import { resolveVpcsBinary } from '../vpcs/vpcs-binary.js';
 import { VpcsProcess } from '../vpcs/vpcs-process.js';
@@ -46,7 +46,7 @@ export class VpcsNode extends DataplaneNode {
   readonly nodeType = 'vpcs';
   private process?: VpcsProcess;
 
-  private constructor(id: string, name: string, ctx: NodeContext, private readonly binary: string, private readonly registry: ProcessRegistry | undefined,
+  private constructor(id: string, name: string, ctx: NodeContext, private readonly binary: string, private readonly shared: VpcsShared,
     readonly consolePort: number, private readonly macByte: number, private readonly vpcsUdp: number, private readonly wireUdp: number) {
     super(id, name, ctx, 'stopped');
   }
@@ -69,7 +69,7 @@ export class VpcsNode extends DataplaneNode {
     failpoint('vpcs.create.after-vpcs-udp');
     const wireUdp = await udpPorts.allocate(owner, { host: '127.0.0.1' });
     failpoint('vpcs.create.after-wire-udp');
-    const node = new VpcsNode(id, body.name, ctx, binary, shared.registry, consolePort, macByte, vpcsUdp, wireUdp);
+    const node = new VpcsNode(id, body.name, ctx, binary, shared, consolePort, macByte, vpcsUdp, wireUdp);
     await ctx.dataplane.createNode(id, 'hub', [VPCS_SIDE, LINK_SIDE].map((port) => ({ port, type: 'access' as const, vlan: 1 })));
     failpoint('vpcs.create.after-wire');
     const script = body.startup_script ?? (await readStartupConfig(node.dir)) ?? '';
@@ -116,7 +116,8 @@ export class VpcsNode extends DataplaneNode {
         remoteHost: '127.0.0.1',
         macByte: this.macByte,
         binary: this.binary,
-        registry: this.registry,
+        registry: this.shared.registry,
+        env: this.shared.env,
         label: `vpcs ${this.name} (${this.id})`,
       });
       proc.once('exit', (exit) => {

@@ -1,15 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { EventEmitter, once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdir, open, readFile, stat } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConflictError, InvalidError } from '../../errors.js';
 import { isTcpPortFree, isUdpPortFree } from './console-ports.js';
-import { findForkedWorkers } from './forked-workers.js';
-import { identityOf, isSameRunningProcess, type ProcessIdentity } from '../../../util/proc-info.js';
-import { processHoldsPort } from './proc-sockets.js';
-import type { ProcessRegistry } from './process-registry.js';
+import { findForkedWorkers } from '../process/forked-workers.js';
+import { launchRecorded, logTail } from '../process/launch.js';
+import { isSameRunningProcess, type ProcessIdentity } from '../../../util/proc-info.js';
+import { processHoldsPort } from '../process/proc-sockets.js';
+import type { ProcessRegistry } from '../process/process-registry.js';
 import { DEFAULT_GRACE_MS, terminateProcessTree } from '../../../util/process-termination.js';
 import { STARTUP_CONFIG_FILE } from './startup-config.js';
 import { resolveVpcsBinary } from './vpcs-binary.js';
@@ -36,6 +37,8 @@ export interface VpcsProcessOptions {
   registry?: ProcessRegistry;
   /** Free text stored with the registry record. */
   label?: string;
+  /** The daemon's environment (VPCS gets only PATH of it) and where `vpcs` is looked up. */
+  env?: NodeJS.ProcessEnv;
   startTimeoutMs?: number;
   /** Time VPCS gets to end after SIGTERM before SIGKILL. */
   stopGraceMs?: number;
@@ -112,26 +115,19 @@ export class VpcsProcess extends EventEmitter {
     if (this.isRunning) return;
     if (this.child) throw new ConflictError('This VPCS process object was already used; create a new one');
     const o = this.options;
-    const binary = await resolveVpcsBinary(o.binary);
+    const binary = await resolveVpcsBinary(o.binary, o.env);
     await mkdir(o.nodeDir, { recursive: true });
     if (!(await isTcpPortFree(o.consolePort))) throw new ConflictError(`Console port ${o.consolePort} is already in use`);
     if (!(await isUdpPortFree(o.localUdpPort))) throw new ConflictError(`UDP port ${o.localUdpPort} is already in use`);
 
     const args = this.arguments();
-    const log = await open(this.logPath, 'a');
-    try {
-      this.logOffset = (await log.stat()).size;
-      await log.write(`--- ${new Date().toISOString()} ${binary} ${args.join(' ')}\n`);
-      // Output goes to a file, not a pipe: VPCS keeps writing safely after a daemon crash.
-      this.child = spawn(binary, args, { cwd: o.nodeDir, detached: true, stdio: ['ignore', log.fd, log.fd] });
-      this.child.once('exit', (code, signal) => this.onExit(code, signal)); // Before any await: it may end at once.
-      await Promise.race([once(this.child, 'spawn'), once(this.child, 'error').then(([err]) => { throw err; })]);
-    } finally {
-      await log.close();
-    }
-    const pid = this.child.pid!;
-    this.leader = identityOf(pid) ?? { pid, startTime: -1, cmdline: [binary, ...args] };
-    await o.registry?.add({ ...this.leader, cwd: o.nodeDir, label: o.label, startedAt: new Date().toISOString(), workers: [] });
+    const launched = await launchRecorded({
+      binary, args, cwd: o.nodeDir, logPath: this.logPath, registry: o.registry, label: o.label, env: o.env,
+      onExit: (code, signal) => this.onExit(code, signal),
+    });
+    this.child = launched.child;
+    this.logOffset = launched.logOffset;
+    this.leader = launched.identity;
 
     try {
       await this.waitUntilReady();
@@ -205,15 +201,8 @@ export class VpcsProcess extends EventEmitter {
     await this.options.registry?.remove(leader.pid);
   }
 
-  private async logTail(maxChars = 2000): Promise<string> {
-    try {
-      const size = (await stat(this.logPath)).size;
-      if (size <= this.logOffset) return '';
-      const text = (await readFile(this.logPath, 'utf8')).slice(this.logOffset);
-      return text.split('\n').filter((l) => l && !l.startsWith('--- ')).join('\n').slice(-maxChars).trim();
-    } catch {
-      return '';
-    }
+  private logTail(): Promise<string> {
+    return logTail(this.logPath, this.logOffset);
   }
 }
 

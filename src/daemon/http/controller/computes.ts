@@ -26,7 +26,7 @@ export function computeRegistryRoutes(router: Router, deps: ComputeRouteDeps): v
   );
   route(router, { method: 'delete', template: COMPUTE_ROUTE, status: 204 }, ({ params }) => computes.remove(params.compute_id));
   route(router, { method: 'get', template: `${COMPUTE_ROUTE}/ports` }, ({ params, req, res }) => forward(deps, params.compute_id, 'GET', '/v2/compute/network/ports', req, res));
-  for (const method of ['get', 'post', 'put'] as const) {
+  for (const method of ['get', 'post', 'put', 'delete'] as const) {
     route(router, { method, template: FORWARD_ROUTE, raw: true }, ({ params, req, res }) => {
       const path = `/v2/compute/${encodeURIComponent(params.emulator)}/${params.action.split('/').map(encodeURIComponent).join('/')}`;
       return forward(deps, params.compute_id, method.toUpperCase(), path, req, res);
@@ -39,8 +39,9 @@ async function forward(deps: ComputeRouteDeps, computeId: string, method: string
   const record = deps.computes.get(computeId);
   const endpoint = computeId === 'local' ? deps.self() : record;
   const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
-  const body = method === 'GET' ? undefined : (req as typeof req & { jsonBody?: unknown }).jsonBody;
-  const answer = await computeRequest(endpoint, method, path + query, { body, timeoutMs: deps.forwardTimeoutMs });
+  // The body goes through as it came (JSON or an image upload): streamed, never parsed or re-encoded.
+  const raw = method !== 'POST' && method !== 'PUT' ? undefined : { stream: req, contentType: req.headers['content-type'], contentLength: req.headers['content-length'] };
+  const answer = await computeRequest(endpoint, method, path + query, { raw, timeoutMs: deps.forwardTimeoutMs });
   if (answer.status >= 400) {
     res.status(answer.status).json({ message: `${computeLabel(record)}: ${errorMessageOf(answer)}`, status: answer.status });
     return;

@@ -12,14 +12,17 @@ export interface JsonLimits {
  * Reads the body whatever its Content-Type and parses it as JSON, as GNS3
  * does (`curl -d '{...}'` sends application/x-www-form-urlencoded). An empty
  * body is `{}`. The parsed value lands on `req.jsonBody`. Bodies beyond the
- * limits are refused here, for every route, before any handler sees them.
- * Paths matching `rawPaths` (file uploads) keep their bytes, unparsed.
+ * limits are refused here, for every route but the streamed ones, before any handler sees them.
+ * Paths matching `rawPaths` (file uploads) keep their bytes in req.body, unparsed.
  */
-export function jsonBody(limits: JsonLimits, rawPaths?: RegExp): RequestHandler[] {
-  const raw = express.raw({ type: () => true, limit: limits.maxBytes });
+export function jsonBody(limits: JsonLimits, streamed: (req: Request) => boolean = () => false, rawPaths?: RegExp): RequestHandler[] {
+  const parser = express.raw({ type: () => true, limit: limits.maxBytes });
+  // Streamed routes (image uploads, the forward route) read the request themselves: the forward
+  // route's JSON is checked against the same limits by the compute it reaches.
+  const raw = (req: Request, res: Response, next: NextFunction) => (streamed(req) ? next() : parser(req, res, next));
   const parse = (req: Request, _res: Response, next: NextFunction) => {
+    if (streamed(req)) return next();
     if (rawPaths?.test(req.path)) {
-      // A file upload: its bytes stay in req.body for the route.
       (req as Request & { jsonBody?: unknown }).jsonBody = {};
       return next();
     }

@@ -1,0 +1,76 @@
+import { failpoint } from '../../failpoints.js';
+import type { NodeContext } from '../node-context.js';
+import { nodeOwner, type Owner } from '../ownership.js';
+import { TUNNEL_HOST } from './qemu-command.js';
+
+/** Port numbers of a wire: QEMU's side and the link's side. */
+export const QEMU_SIDE = 0;
+export const LINK_SIDE = 1;
+
+/** The local UDP tunnel between QEMU and a wire: the port QEMU binds and the one the wire binds. */
+export interface Tunnel {
+  qemuPort: number;
+  wirePort: number;
+}
+
+/**
+ * One 2-port dataplane wire per adapter of a VM. The link's NIO sits on the link side whether the
+ * VM runs or not; while it runs, the QEMU side is a NIO to QEMU's `-netdev socket` tunnel. So
+ * captures, filters and NIO changes on a VM's port are dataplane operations, as on any node.
+ */
+export class AdapterWires {
+  private count = 0;
+  /** The tunnels of the running VM, by adapter. */
+  tunnels: Tunnel[] = [];
+
+  constructor(private readonly nodeId: string, private readonly ctx: NodeContext) {}
+
+  /** The dataplane node id of adapter N's wire. */
+  id(adapter: number): string {
+    return `${this.nodeId}/adapter${adapter}`;
+  }
+
+  private get owner(): Owner {
+    return nodeOwner(this.ctx.projectId, this.nodeId);
+  }
+
+  /** Creates or deletes wires until there is one per adapter; a growth that fails removes the wires it made. */
+  async resize(count: number): Promise<void> {
+    for (let a = this.count; a < count; a++) {
+      try {
+        await this.ctx.dataplane.createNode(this.id(a), 'hub', [QEMU_SIDE, LINK_SIDE].map((port) => ({ port, type: 'access' as const, vlan: 1 })));
+        failpoint('qemu.wires.after-create');
+      } catch (err) {
+        for (let made = this.count; made <= a; made++) await this.ctx.dataplane.deleteNode(this.id(made)).catch(() => undefined);
+        throw err;
+      }
+    }
+    for (let a = count; a < this.count; a++) await this.ctx.dataplane.deleteNode(this.id(a)).catch(() => undefined);
+    this.count = count;
+  }
+
+  /** Allocates each adapter's tunnel ports and connects the wires' QEMU side to them (before QEMU starts). */
+  async plug(): Promise<Tunnel[]> {
+    for (let a = 0; a < this.count; a++) {
+      const qemuPort = await this.ctx.resources.udpPorts.allocate(this.owner, { host: TUNNEL_HOST });
+      const wirePort = await this.ctx.resources.udpPorts.allocate(this.owner, { host: TUNNEL_HOST }).catch((err) => {
+        this.ctx.resources.udpPorts.release(qemuPort, this.owner);
+        throw err;
+      });
+      this.tunnels[a] = { qemuPort, wirePort };
+      await this.ctx.dataplane.addNio(this.id(a), QEMU_SIDE, { bindHost: TUNNEL_HOST, lport: wirePort, rhost: TUNNEL_HOST, rport: qemuPort });
+    }
+    return this.tunnels;
+  }
+
+  /** Disconnects the wires from QEMU and frees the tunnel ports (once QEMU has ended). */
+  async unplug(): Promise<void> {
+    for (const [a, t] of this.tunnels.entries()) {
+      if (!t) continue;
+      await this.ctx.dataplane.removeNio(this.id(a), QEMU_SIDE).catch(() => undefined);
+      this.ctx.resources.udpPorts.release(t.qemuPort, this.owner);
+      this.ctx.resources.udpPorts.release(t.wirePort, this.owner);
+    }
+    this.tunnels = [];
+  }
+}

@@ -1,0 +1,69 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { ConflictError } from '../../errors.js';
+import { childEnvironment } from '../process/launch.js';
+
+const run = promisify(execFile);
+
+/** What `qemu-img info` says about an image. */
+export interface DiskInfo {
+  format: string;
+  virtualSize: number;
+  backingFile?: string;
+  backingFormat?: string;
+}
+
+/** Runs qemu-img with the children's minimal environment; its stderr becomes the error message. */
+async function qemuImg(qemuImgPath: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  try {
+    const { stdout } = await run(qemuImgPath, args, { env: childEnvironment(env), timeout: 120_000, maxBuffer: 16 * 1024 * 1024 });
+    return stdout;
+  } catch (err) {
+    const e = err as { stderr?: string; message: string };
+    throw new ConflictError(`qemu-img ${args[0]} failed: ${(e.stderr || e.message).trim().split('\n').slice(-3).join(' ')}`);
+  }
+}
+
+/** `qemu-img info` of one image (its own layer, not the chain). */
+export async function diskInfo(qemuImgPath: string, path: string, env: NodeJS.ProcessEnv): Promise<DiskInfo> {
+  const info = JSON.parse(await qemuImg(qemuImgPath, ['info', '--output=json', '-U', path], env)) as Record<string, unknown>;
+  return {
+    format: String(info.format),
+    virtualSize: Number(info['virtual-size']),
+    backingFile: (info['full-backing-filename'] ?? info['backing-filename']) as string | undefined,
+    backingFormat: info['backing-filename-format'] as string | undefined,
+  };
+}
+
+/** A qcow2 overlay at `overlay` backed by `image` (never written: every write lands in the overlay). */
+export async function createLinkedClone(qemuImgPath: string, image: string, overlay: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const { format } = await diskInfo(qemuImgPath, image, env);
+  await qemuImg(qemuImgPath, ['create', '-f', 'qcow2', '-F', format, '-b', image, overlay], env);
+}
+
+/** Options of a new disk image (GNS3's POST /qemu/img body without qemu_img and path). */
+export interface DiskCreate {
+  format: string;
+  /** Megabytes. */
+  size: number;
+  preallocation?: string;
+  cluster_size?: number;
+  refcount_bits?: number;
+  lazy_refcounts?: string;
+  subformat?: string;
+  static?: string;
+  zeroed_grain?: string;
+  adapter_type?: string;
+}
+
+/** `qemu-img create` with GNS3's format options. */
+export async function createDisk(qemuImgPath: string, path: string, spec: DiskCreate, env: NodeJS.ProcessEnv): Promise<void> {
+  const { format, size, ...options } = spec;
+  const o = Object.entries(options).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${v}`);
+  await qemuImg(qemuImgPath, ['create', '-f', format, ...(o.length ? ['-o', o.join(',')] : []), path, `${size}M`], env);
+}
+
+/** Grows a disk image by `extendMb` megabytes. */
+export async function extendDisk(qemuImgPath: string, path: string, extendMb: number, env: NodeJS.ProcessEnv): Promise<void> {
+  await qemuImg(qemuImgPath, ['resize', path, `+${extendMb}M`], env);
+}

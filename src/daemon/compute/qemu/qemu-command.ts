@@ -1,0 +1,124 @@
+import { InvalidError } from '../../errors.js';
+import type { QemuDrive } from '../../schemas/qemu.js';
+
+/** One network adapter of a VM: its device model and MAC, and the local UDP tunnel to its wire. */
+export interface AdapterSpec {
+  type: string;
+  mac: string;
+  /** Port QEMU binds (`localaddr`) and port of the dataplane wire it sends to (`udp`). */
+  tunnel?: { qemuPort: number; wirePort: number };
+}
+
+/** Everything the qemu command line is built from. */
+export interface QemuCommandSpec {
+  name: string;
+  uuid: string;
+  ram: number;
+  cpus: number;
+  accel: 'kvm' | 'tcg';
+  bootPriority: string;
+  drives: { drive: QemuDrive; file: string; interface: string }[];
+  cdrom?: string;
+  bios?: string;
+  kernel?: string;
+  initrd?: string;
+  append?: string;
+  /** Serial console: a telnet server on host:port, or none. */
+  console?: { type: 'telnet' | 'vnc'; host: string; port: number };
+  qmpSocket: string;
+  adapters: AdapterSpec[];
+  /** The user's extra arguments, already split. */
+  options: string[];
+  /** Load this savevm snapshot at start (on_close save_vm_state). */
+  loadvm?: string;
+}
+
+/** Host of the VMs' local UDP tunnels: QEMU and the dataplane wire talk over loopback. */
+export const TUNNEL_HOST = '127.0.0.1';
+
+/** The netdev id of adapter N (GNS3 names them so; QMP set_link uses it). */
+export function netdevId(adapter: number): string {
+  return `gns3-${adapter}`;
+}
+
+/** The qemu argv (without the binary). No shell ever sees it: every element is one argument. */
+export function qemuArguments(s: QemuCommandSpec): string[] {
+  const args = ['-name', s.name, '-m', `${s.ram}M`, '-smp', `cpus=${s.cpus}`, '-accel', s.accel, '-boot', `order=${s.bootPriority}`, '-uuid', s.uuid];
+  if (s.bios) args.push('-bios', s.bios);
+  s.drives.forEach(({ drive, file, interface: iface }) => {
+    const index = ['hda', 'hdb', 'hdc', 'hdd'].indexOf(drive);
+    args.push('-drive', `file=${escapeOption(file)},if=${iface},index=${index},media=disk,id=drive${index}`);
+  });
+  if (s.cdrom) args.push('-cdrom', s.cdrom);
+  if (s.kernel) args.push('-kernel', s.kernel);
+  if (s.initrd) args.push('-initrd', s.initrd);
+  if (s.append) args.push('-append', s.append);
+  if (s.console?.type === 'telnet') args.push('-serial', `telnet:${s.console.host}:${s.console.port},server,nowait`);
+  args.push('-chardev', `socket,id=qmp,path=${escapeOption(s.qmpSocket)},server=on,wait=off`, '-mon', 'chardev=qmp,mode=control');
+  if (s.console?.type === 'vnc') args.push('-vnc', `${s.console.host}:${s.console.port - 5900}`);
+  else if (!s.options.some((o) => ['-display', '-nographic', '-vnc', '-curses', '-sdl', '-spice'].includes(o))) args.push('-display', 'none');
+  args.push('-net', 'none');
+  s.adapters.forEach((a, n) => {
+    if (!a.tunnel) return void args.push('-device', `${a.type},mac=${a.mac}`);
+    args.push('-device', `${a.type},mac=${a.mac},netdev=${netdevId(n)}`);
+    args.push('-netdev', `socket,id=${netdevId(n)},udp=${TUNNEL_HOST}:${a.tunnel.wirePort},localaddr=${TUNNEL_HOST}:${a.tunnel.qemuPort}`);
+  });
+  if (s.loadvm) args.push('-loadvm', s.loadvm);
+  return [...args, ...s.options];
+}
+
+/** QEMU option values separate sub-options with commas; a comma inside a value is doubled. */
+function escapeOption(value: string): string {
+  return value.replace(/,/g, ',,');
+}
+
+/**
+ * Splits `options` the way a POSIX shell splits words, without expanding anything: quotes and
+ * backslashes group, and `;`, `|`, `$(…)`, `&`, `>` stay literal characters of the arguments.
+ */
+export function splitOptions(options: string | null | undefined): string[] {
+  const out: string[] = [];
+  let word = '';
+  let inWord = false;
+  let quote: '"' | "'" | null = null;
+  const text = options ?? '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote === "'") {
+      if (c === "'") quote = null;
+      else word += c;
+    } else if (quote === '"') {
+      if (c === '"') quote = null;
+      else if (c === '\\' && i + 1 < text.length && '"\\$`'.includes(text[i + 1])) word += text[++i];
+      else word += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      inWord = true;
+    } else if (c === '\\' && i + 1 < text.length) {
+      word += text[++i];
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) out.push(word);
+      word = '';
+      inWord = false;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  if (quote) throw new InvalidError(`options: unterminated ${quote} quote`);
+  if (inWord) out.push(word);
+  return out;
+}
+
+/** GNS3's base MAC of a QEMU VM: 0c:XX:XX:XX:00:00 from the node id's hex digits. */
+export function defaultBaseMac(nodeId: string): string {
+  return `0c:${nodeId.slice(2, 4)}:${nodeId.slice(4, 6)}:${nodeId.slice(6, 8)}:00:00`;
+}
+
+/** The MAC `offset` addresses after `mac` (adapter N gets base + N, as GNS3 numbers them). */
+export function macPlus(mac: string, offset: number): string {
+  const value = BigInt(`0x${mac.replace(/:/g, '')}`) + BigInt(offset);
+  const hex = (value & 0xffffffffffffn).toString(16).padStart(12, '0');
+  return hex.match(/../g)!.join(':');
+}

@@ -1,0 +1,138 @@
+import { updateSchemaOf, type JsonSchema } from './validation.js';
+
+const UUID = { type: 'string', pattern: '^[a-fA-F0-9]{8}-[a-fA-F0-9]{4}-[a-fA-F0-9]{4}-[a-fA-F0-9]{4}-[a-fA-F0-9]{12}$' };
+const MAC = { type: 'string', minLength: 1, pattern: '^([0-9a-fA-F]{2}[:]){5}([0-9a-fA-F]{2})$' };
+const IMAGE = { type: 'string' };
+const MD5 = { type: ['string', 'null'] };
+
+/** GNS3's QEMU platforms (the suffix of qemu-system-*). */
+export const QEMU_PLATFORMS = ['aarch64', 'alpha', 'arm', 'cris', 'i386', 'lm32', 'm68k', 'microblaze', 'microblazeel', 'mips', 'mips64', 'mips64el', 'mipsel', 'moxie', 'or32', 'ppc', 'ppc64', 'ppcemb', 's390x', 'sh4', 'sh4eb', 'sparc', 'sparc64', 'tricore', 'unicore32', 'x86_64', 'xtensa', 'xtensaeb', ''];
+
+/** The disks of a QEMU VM, as GNS3 names them. */
+export const QEMU_DRIVES = ['hda', 'hdb', 'hdc', 'hdd'] as const;
+export type QemuDrive = (typeof QEMU_DRIVES)[number];
+
+/** GNS3 CUSTOM_ADAPTERS_ARRAY_SCHEMA. */
+export const CUSTOM_ADAPTERS_SCHEMA: JsonSchema = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: {
+      adapter_number: { type: 'integer' },
+      port_name: { type: 'string', minLength: 1 },
+      adapter_type: { type: 'string', minLength: 1 },
+      mac_address: MAC,
+    },
+    required: ['adapter_number'],
+    additionalProperties: false,
+  },
+};
+
+const drives: Record<string, unknown> = {};
+for (const d of QEMU_DRIVES) Object.assign(drives, { [`${d}_disk_image`]: IMAGE, [`${d}_disk_interface`]: { type: 'string' }, [`${d}_disk_image_md5sum`]: MD5 });
+
+/**
+ * GNS3 QEMU_CREATE_SCHEMA. The read-only fields of the node JSON (status, node_directory,
+ * command_line, project_id and emuctl's accel and monitor_status) are accepted and ignored, so
+ * that a node JSON sent back (a controller restoring a topology) validates.
+ */
+export const QEMU_CREATE_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: {
+    node_id: UUID,
+    name: { type: 'string', minLength: 1 },
+    usage: { type: 'string' },
+    linked_clone: { type: 'boolean' },
+    qemu_path: { type: ['string', 'null'], minLength: 1 },
+    platform: { enum: [...QEMU_PLATFORMS, 'null', null] },
+    console: { type: ['integer', 'null'], minimum: 1, maximum: 65535 },
+    console_type: { enum: ['telnet', 'vnc', 'spice', 'spice+agent', 'none'] },
+    ...drives,
+    cdrom_image: IMAGE,
+    cdrom_image_md5sum: MD5,
+    bios_image: IMAGE,
+    bios_image_md5sum: MD5,
+    boot_priority: { enum: ['c', 'd', 'n', 'cn', 'cd', 'dn', 'dc', 'nc', 'nd'] },
+    ram: { type: ['integer', 'null'], minimum: 1 },
+    cpus: { type: ['integer', 'null'], minimum: 1, maximum: 255 },
+    adapters: { type: ['integer', 'null'], minimum: 0, maximum: 275 },
+    adapter_type: { type: ['string', 'null'], minLength: 1 },
+    mac_address: { ...MAC, type: ['string', 'null'] },
+    initrd: IMAGE,
+    initrd_md5sum: MD5,
+    kernel_image: IMAGE,
+    kernel_image_md5sum: MD5,
+    kernel_command_line: { type: ['string', 'null'] },
+    legacy_networking: { type: ['boolean', 'null'] },
+    replicate_network_connection_state: { type: ['boolean', 'null'] },
+    tpm: { type: ['boolean', 'null'] },
+    uefi: { type: ['boolean', 'null'] },
+    create_config_disk: { type: ['boolean', 'null'] },
+    on_close: { enum: ['power_off', 'shutdown_signal', 'save_vm_state'] },
+    cpu_throttling: { type: ['integer', 'null'], minimum: 0, maximum: 800 },
+    process_priority: { enum: ['realtime', 'very high', 'high', 'normal', 'low', 'very low', 'null'] },
+    options: { type: ['string', 'null'] },
+    custom_adapters: CUSTOM_ADAPTERS_SCHEMA,
+    status: { enum: ['started', 'stopped', 'suspended'] },
+    project_id: UUID,
+    node_directory: { type: ['string', 'null'] },
+    command_line: { type: ['string', 'null'] },
+    accel: { type: ['string', 'null'] },
+    monitor_status: { type: ['string', 'null'] },
+  },
+  required: ['name'],
+  additionalProperties: false,
+};
+export const QEMU_UPDATE_SCHEMA = updateSchemaOf(QEMU_CREATE_SCHEMA);
+
+/** GNS3 QEMU_RESIZE_SCHEMA (resize_disk of a node). */
+export const QEMU_RESIZE_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: { drive_name: { enum: [...QEMU_DRIVES] }, extend: { type: 'integer', minimum: 1 } },
+  required: ['drive_name', 'extend'],
+  additionalProperties: false,
+};
+
+/** Body of POST .../qemu/nodes/{node_id}/duplicate. */
+export const QEMU_DUPLICATE_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: { destination_node_id: UUID },
+  required: ['destination_node_id'],
+  additionalProperties: false,
+};
+
+/** GNS3 QEMU_BINARY_FILTER_SCHEMA (GET /qemu/binaries). */
+export const QEMU_BINARY_FILTER_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: { archs: { type: 'array', items: { enum: QEMU_PLATFORMS } } },
+  additionalProperties: false,
+};
+
+/** GNS3 QEMU_IMAGE_CREATE_SCHEMA (POST /qemu/img). */
+export const QEMU_IMAGE_CREATE_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: {
+    qemu_img: { type: 'string' },
+    path: { type: 'string', minLength: 1 },
+    format: { enum: ['qcow2', 'qcow', 'vpc', 'vdi', 'vmdk', 'raw'] },
+    size: { type: 'integer', minimum: 1 },
+    preallocation: { enum: ['off', 'metadata', 'falloc', 'full'] },
+    cluster_size: { type: 'integer' },
+    refcount_bits: { type: 'integer' },
+    lazy_refcounts: { enum: ['on', 'off'] },
+    subformat: { enum: ['dynamic', 'fixed', 'streamOptimized', 'twoGbMaxExtentSparse', 'twoGbMaxExtentFlat', 'monolithicSparse', 'monolithicFlat'] },
+    static: { enum: ['on', 'off'] },
+    zeroed_grain: { enum: ['on', 'off'] },
+    adapter_type: { enum: ['ide', 'lsilogic', 'buslogic', 'legacyESX'] },
+  },
+  required: ['qemu_img', 'path', 'format', 'size'],
+  additionalProperties: false,
+};
+
+/** GNS3 QEMU_IMAGE_UPDATE_SCHEMA (PUT /qemu/img). */
+export const QEMU_IMAGE_UPDATE_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: { qemu_img: { type: 'string' }, path: { type: 'string', minLength: 1 }, extend: { type: 'integer', minimum: 1 } },
+  required: ['qemu_img', 'path'],
+  additionalProperties: false,
+};
