@@ -1,5 +1,6 @@
 import { OperationError } from './errors.js';
 import { consoleAddress, type Node } from './nodes.js';
+import { connectShellConsole, type ShellConsole } from './shell-console.js';
 import { connectVpcsConsole, parsePingOutput, type VpcsConsole } from './vpcs-console.js';
 
 /** What `node exec` reports for one node (`--json`). */
@@ -8,7 +9,7 @@ export interface ExecResult {
   command: string;
   /** What the command printed, without the echo of the command and without the prompt. */
   output: string;
-  /** The command's exit status; VPCS has none, so emuctl gives `ping` one (0 when a reply came) and 0 to the rest. */
+  /** The command's exit status (a shell's `$?`); VPCS has none, so emuctl gives `ping` one (0 when a reply came) and 0 to the rest. */
   exit_code: number;
   duration_ms: number;
 }
@@ -16,6 +17,8 @@ export interface ExecResult {
 /** A console that runs one command at a time and tells its output and status. */
 export interface CommandConsole {
   exec(command: string, timeoutMs: number): Promise<{ output: string; exitCode: number }>;
+  /** One ping of `address`: whether a reply came back, and if not, why. */
+  ping(address: string, timeoutMs: number): Promise<{ ok: boolean; reason?: string }>;
   close(): void;
 }
 
@@ -31,20 +34,42 @@ function vpcsCommands(console: VpcsConsole): CommandConsole {
       const output = await console.run(command, { timeoutMs });
       return { output, exitCode: vpcsExitCode(command, output) };
     },
+    async ping(address, timeoutMs) {
+      const output = await console.run(`ping ${address} -c 1 -w 1000`, { timeoutMs });
+      const result = parsePingOutput(output);
+      return result.received > 0 ? { ok: true } : { ok: false, reason: result.error ?? (output.split('\n').find((l) => l.trim()) ?? 'no reply').trim() };
+    },
     close: () => console.close(),
+  };
+}
+
+function shellCommands(shell: ShellConsole): CommandConsole {
+  return {
+    async exec(command, timeoutMs) {
+      const { output, status } = await shell.run(command, timeoutMs);
+      return { output, exitCode: status };
+    },
+    async ping(address, timeoutMs) {
+      const { output, status } = await shell.run(`ping -c 1 -W 1 ${address}`, timeoutMs);
+      const last = output.split('\n').map((l) => l.trim()).filter(Boolean).pop();
+      return status === 0 ? { ok: true } : { ok: false, reason: last ?? `ping exited with ${status}` };
+    },
+    close: () => shell.close(),
   };
 }
 
 /**
  * Opens the console of a started node for commands: VPCS through its telnet console (one
- * command, then its prompt). Works against emuctl and GNS3 servers alike (consoles are telnet).
+ * command, then its prompt), any other telnet console (a QEMU guest's serial line) as a Unix
+ * shell (each command followed by a marker echoing its status). Works against emuctl and GNS3
+ * servers alike (consoles are telnet).
  */
 export async function openCommandConsole(node: Node, serverUrl: string, timeoutMs: number): Promise<CommandConsole> {
   const where = consoleAddress(node, serverUrl);
   if (!where || node.console_type !== 'telnet') throw new OperationError(`node ${node.name} (${node.node_type}) has no telnet console to run commands on`);
   if (node.status !== 'started') throw new OperationError(`node ${node.name} is ${node.status}: start it with 'emuctl node start ${node.name}'`);
   if (node.node_type === 'vpcs') return vpcsCommands(await connectVpcsConsole(where.host, where.port, { timeoutMs }));
-  throw new OperationError(`node exec runs commands on VPCS consoles; ${node.name} is ${node.node_type}`);
+  return shellCommands(await connectShellConsole(where.host, where.port, { timeoutMs }));
 }
 
 /** Runs one command on the node's console and reports its output, status and duration. */

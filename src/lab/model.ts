@@ -47,11 +47,15 @@ export interface NodeSpec {
   ip?: string;
   gateway?: string;
   dns?: string;
-  /** qemu: disk image, RAM (MB), adapters, vCPUs. */
+  /** qemu: disk image, RAM (MB), adapters, vCPUs, kernel boot, NIC model. */
   image?: string;
   ram?: number;
   adapters?: number;
   cpus?: number;
+  kernel?: string;
+  initrd?: string;
+  kernelCommandLine?: string;
+  adapterType?: string;
   /** Any other GNS3 node properties, sent as they are at creation. */
   properties?: Record<string, unknown>;
 }

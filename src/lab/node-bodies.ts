@@ -12,7 +12,7 @@ export function vpcsScriptOf(spec: NodeSpec): string {
 
 /**
  * The GNS3 node properties a file node is created with, by type: a switch's ports_mapping, a
- * hub's, a qemu node's image, RAM, adapters and CPUs; then the file's own `properties`. A VPCS's
+ * hub's, a qemu node's image, RAM, adapters, CPUs, kernel boot and NIC model; then the file's own `properties`. A VPCS's
  * script is not among them: a GNS3 2.2 controller keeps a startup_script property and sends it
  * back with every later change, which the VPCS update schema refuses (a rename would fail), so
  * the applier writes startup.vpc through the node's files once the node exists.
@@ -30,6 +30,10 @@ export function nodeCreateProperties(spec: NodeSpec): Record<string, unknown> {
     if (spec.ram !== undefined) properties.ram = spec.ram;
     if (spec.adapters !== undefined) properties.adapters = spec.adapters;
     if (spec.cpus !== undefined) properties.cpus = spec.cpus;
+    if (spec.kernel !== undefined) properties.kernel_image = spec.kernel;
+    if (spec.initrd !== undefined) properties.initrd = spec.initrd;
+    if (spec.kernelCommandLine !== undefined) properties.kernel_command_line = spec.kernelCommandLine;
+    if (spec.adapterType !== undefined) properties.adapter_type = spec.adapterType;
   }
   return { ...properties, ...(spec.properties ?? {}) };
 }

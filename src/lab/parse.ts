@@ -27,6 +27,10 @@ interface RawNode {
   ram?: number;
   adapters?: number;
   cpus?: number;
+  kernel?: string;
+  initrd?: string;
+  kernel_command_line?: string;
+  adapter_type?: string;
   properties?: Record<string, unknown>;
 }
 interface RawLink {
@@ -47,6 +51,10 @@ const TYPE_KEYS: Record<string, string[]> = {
   ram: ['qemu'],
   adapters: ['qemu'],
   cpus: ['qemu'],
+  kernel: ['qemu'],
+  initrd: ['qemu'],
+  kernel_command_line: ['qemu'],
+  adapter_type: ['qemu'],
 };
 
 let checkSchema: ReturnType<Ajv['compile']> | undefined;
@@ -110,7 +118,10 @@ class LabReader {
     if (raw.type === 'ethernet_switch') spec.switchPorts = this.switchPorts(path, raw);
     if (raw.type === 'ethernet_hub') spec.hubPorts = raw.port_count;
     if (raw.type === 'vpcs') Object.assign(spec, this.addresses(path, raw));
-    if (raw.type === 'qemu') Object.assign(spec, { image: raw.image, ram: raw.ram, adapters: raw.adapters, cpus: raw.cpus });
+    if (raw.type === 'qemu') {
+      Object.assign(spec, { image: raw.image, ram: raw.ram, adapters: raw.adapters, cpus: raw.cpus, kernel: raw.kernel, initrd: raw.initrd,
+        kernelCommandLine: raw.kernel_command_line, adapterType: raw.adapter_type });
+    }
     return spec;
   }
 

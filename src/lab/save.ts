@@ -64,6 +64,10 @@ function typeSettings(node: Node, state: LabState): Json {
         ...(typeof p.ram === 'number' ? { ram: p.ram } : {}),
         ...(typeof p.adapters === 'number' ? { adapters: p.adapters } : {}),
         ...(typeof p.cpus === 'number' && p.cpus !== 1 ? { cpus: p.cpus } : {}),
+        ...(p.kernel_image ? { kernel: p.kernel_image } : {}),
+        ...(p.initrd ? { initrd: p.initrd } : {}),
+        ...(p.kernel_command_line ? { kernel_command_line: p.kernel_command_line } : {}),
+        ...(p.adapter_type && p.adapter_type !== 'e1000' ? { adapter_type: p.adapter_type } : {}),
       };
     }
     default:

@@ -1,7 +1,6 @@
 import { OperationError, UsageError } from '../client/errors.js';
 import { openCommandConsole, type CommandConsole } from '../client/node-exec.js';
 import type { Node } from '../client/nodes.js';
-import { parsePingOutput } from '../client/vpcs-console.js';
 
 /** `A:B`: A pings B, a node (its address from the lab) or an IPv4 address. */
 export interface PingPair {
@@ -59,10 +58,9 @@ export async function waitForPings(nodes: readonly Node[], serverUrl: string, pa
       const console = await consoleOf(t.from);
       while (Date.now() < deadline) {
         attempts++;
-        const { output } = await console.exec(`ping ${t.address} -c 1 -w 1000`, Math.max(5_000, deadline - Date.now()));
-        const result = parsePingOutput(output);
-        if (result.received > 0) return { ...t, ok: true, attempts, elapsed_ms: Date.now() - started };
-        reason = result.error ?? (output.split('\n').find((line) => line.trim()) ?? 'no reply').trim();
+        const result = await console.ping(t.address, Math.max(5_000, deadline - Date.now()));
+        if (result.ok) return { ...t, ok: true, attempts, elapsed_ms: Date.now() - started };
+        reason = result.reason ?? 'no reply';
         if (Date.now() + RETRY_PAUSE_MS < deadline) await new Promise((r) => setTimeout(r, RETRY_PAUSE_MS));
       }
       return { ...t, ok: false, attempts, elapsed_ms: Date.now() - started, reason };

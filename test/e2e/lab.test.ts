@@ -9,11 +9,12 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { testGuest } from '../helpers/qemu-guest.js';
 import { assertFails, cliEnv, jsonOf, removeTempHome, runInProcess, tempHome } from '../cli/helpers/cli.js';
 
 // Ranges no other test file uses.
-const CONTROLLER_ENV = { EMUCTL_UDP_PORT_RANGE: '36000-36299', EMUCTL_CONSOLE_PORT_RANGE: '28000-28049' };
-const COMPUTE_ENV = { EMUCTL_UDP_PORT_RANGE: '36300-36499', EMUCTL_CONSOLE_PORT_RANGE: '28050-28079' };
+const CONTROLLER_ENV = { EMUCTL_UDP_PORT_RANGE: '36000-36299', EMUCTL_CONSOLE_PORT_RANGE: '28000-28049', EMUCTL_QEMU_ACCEL: 'tcg' };
+const COMPUTE_ENV = { EMUCTL_UDP_PORT_RANGE: '36300-36499', EMUCTL_CONSOLE_PORT_RANGE: '28050-28079', EMUCTL_QEMU_ACCEL: 'tcg' };
 
 const example = (name: string) => fileURLToPath(new URL(`../../../examples/${name}.yml`, import.meta.url));
 
@@ -185,6 +186,40 @@ describe('labs as code against real daemons', () => {
       assert.match((await ok('lab', 'graph', lab)).stdout, /0\/1 ── PC2 0\/0 \(vpcs 192\.168\.50\.2\/24\) {2}\[delay 10\]/);
       const saved = (await ok('lab', 'save', 'two-computes')).stdout;
       assert.match(saved, /\n {2}PC2:\n {4}type: vpcs\n {4}compute: lab-b\n {4}ip: 192\.168\.50\.2\/24\n {4}gateway: 192\.168\.50\.254\n/);
+      await ok('lab', 'down', lab);
+    });
+  });
+
+  describe('examples/qemu-router.yml: a QEMU router between two VPCS subnets', () => {
+    const lab = example('qemu-router');
+
+    it('up, wait across the router, exec on the guest shell with its exit status, inspect, graph, save, down', async () => {
+      const guest = await testGuest();
+      await ok('image', 'upload', guest.kernel, '--name', 'vmlinuz');
+      await ok('image', 'upload', guest.initrd, '--name', 'initrd.img');
+      const up = await ok('lab', 'up', lab);
+      assert.match(up.stdout, /\+ node R1 \(qemu on local\)\n/);
+      const r1 = (await nodesOf((await projectNamed('qemu-router')).project_id)).find((n) => n.name === 'R1');
+      assert.deepEqual([r1.status, r1.properties.adapters, r1.properties.ram, r1.properties.kernel_image, r1.properties.adapter_type], ['started', 2, 128, 'vmlinuz', 'virtio-net-pci']);
+      const wait = await ok('lab', 'wait', lab, '--ping', 'PC1:PC2', '--ping', 'PC2:PC1', '--ping', 'R1:PC2', '--timeout', '180');
+      assert.match(wait.stdout, /✓ R1 pings PC2 \(10\.20\.2\.10\) after [\d.]+ s\n/);
+      const route = await ok('node', 'exec', 'R1', '-p', 'qemu-router', '--', 'ip', '-4', 'route');
+      assert.match(route.stdout, /^10\.20\.1\.0\/24 dev eth0 .*\n10\.20\.2\.0\/24 dev eth1 .*\n$/);
+      assert.doesNotMatch(route.stdout, /__emuctl|ip -4 route/);
+      const status = await run('node', 'exec', 'R1', '-p', 'qemu-router', '--json', '--', '(exit', '3)');
+      assert.equal(status.code, 3, status.stderr);
+      assert.deepEqual(JSON.parse(status.stdout).exit_code, 3);
+      const both = await run('node', 'exec', '-n', 'R1,PC1', '-p', 'qemu-router', '--', 'ping', '-c', '1', '10.20.2.10');
+      assert.equal(both.code, 1, 'VPCS reads "-c" as its own option and pings nothing; the highest status wins');
+      assert.match(both.stdout, /^R1: .*1 packets transmitted, 1 packets received/m);
+      const json = jsonOf(await run('lab', 'inspect', lab, '--json'));
+      assert.deepEqual(json.nodes.map((n: any) => [n.name, n.type, n.status]), [['PC1', 'vpcs', 'started'], ['PC2', 'vpcs', 'started'], ['R1', 'qemu', 'started']]);
+      assert.match(json.nodes.find((n: any) => n.name === 'R1').console, /^127\.0\.0\.1:\d+$/);
+      assert.match((await ok('lab', 'graph', lab)).stdout, /│ R1  qemu │\n└─+┘\n {2}├── 0\/0 ── PC1 0\/0 \(vpcs 10\.20\.1\.10\/24\)\n {2}└── 1\/0 ── PC2 0\/0 \(vpcs 10\.20\.2\.10\/24\) {2}\[delay 5\]\n/);
+      const saved = join(dir, 'qemu-saved.yml');
+      await ok('lab', 'save', 'qemu-router', '-o', saved);
+      assert.match(readFileSync(saved, 'utf8'), /\n {2}R1:\n {4}type: qemu\n {4}ram: 128\n {4}adapters: 2\n {4}kernel: vmlinuz\n {4}initrd: initrd\.img\n {4}kernel_command_line: console=ttyS0 quiet panic=-1 guest\.eth0=10\.20\.1\.1\/24 guest\.eth1=10\.20\.2\.1\/24 guest\.forward=1\n {4}adapter_type: virtio-net-pci\n/);
+      assert.equal((await ok('lab', 'up', saved)).stdout, '✓ No changes: lab qemu-router is up to date\n', 'the saved file describes the lab as it is');
       await ok('lab', 'down', lab);
     });
   });

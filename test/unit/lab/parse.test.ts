@@ -112,7 +112,7 @@ describe('lab files', () => {
 
   it('the shipped schemas/lab.schema.json is the schema the CLI checks with; the examples pass it', () => {
     assert.deepEqual(JSON.parse(readFileSync(repo('schemas/lab.schema.json'), 'utf8')), JSON.parse(JSON.stringify(LAB_FILE_SCHEMA)));
-    for (const example of ['vlans-trunk', 'two-computes']) {
+    for (const example of ['vlans-trunk', 'two-computes', 'qemu-router']) {
       const text = readFileSync(repo(`examples/${example}.yml`), 'utf8');
       assert.match(text, /^# yaml-language-server: \$schema=\.\.\/schemas\/lab\.schema\.json\n/);
       assert.equal(parseLab(text, example).name, example);
