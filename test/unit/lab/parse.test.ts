@@ -110,6 +110,8 @@ describe('lab files', () => {
     assert.match(errorOf('captures: [SW1:0/0-PC1:0/0]', 'captures: [SW1:0/2-PC1:0/0]', 'SW1:0/2-PC1').message, /: captures: "SW1:0\/2-PC1:0\/0" names no link of this file/);
   });
 
+  // After a change to src/lab/file-schema.ts, write the file again with:
+  // node -e "import('./dist/src/lab/file-schema.js').then(m=>require('fs').writeFileSync('schemas/lab.schema.json', JSON.stringify(m.LAB_FILE_SCHEMA,null,2)+'\n'))"
   it('the shipped schemas/lab.schema.json is the schema the CLI checks with; the examples pass it', () => {
     assert.deepEqual(JSON.parse(readFileSync(repo('schemas/lab.schema.json'), 'utf8')), JSON.parse(JSON.stringify(LAB_FILE_SCHEMA)));
     for (const example of ['vlans-trunk', 'two-computes', 'qemu-router']) {
