@@ -341,6 +341,22 @@ captures: [PC1:0/0-SW1:0/0]
       assert.equal(await projectNamed('bad'), undefined);
     });
 
+    it("the node file route keeps to the node's directory: 404 for a missing file, 400 for a path that leaves it", async () => {
+      await ok('lab', 'up', file('files.yml', 'name: files\nnodes:\n  PC1: {type: vpcs, ip: 10.3.0.1/24}\n'));
+      const pid = (await projectNamed('files')).project_id;
+      const pc1 = (await nodesOf(pid))[0];
+      const script = await controller.api('GET', `/v2/projects/${pid}/nodes/${pc1.node_id}/files/startup.vpc`);
+      assert.deepEqual([script.status, script.headers.get('content-type'), script.text], [200, 'application/octet-stream', 'set pcname PC1\nip 10.3.0.1/24\n']);
+      assert.equal((await controller.api('GET', `/v2/projects/${pid}/nodes/${pc1.node_id}/files/nothing.txt`)).status, 404);
+      for (const path of ['..%2F..%2Fproject.gns3', '.hidden', 'a%2F..%2F..%2Fx']) {
+        const r = await controller.api('GET', `/v2/projects/${pid}/nodes/${pc1.node_id}/files/${path}`);
+        assert.equal(r.status, 400, `${path}: ${r.text}`);
+      }
+      const escape = await controller.api('POST', `/v2/compute/projects/${pid}/files/..%2F..%2Fescape`, 'x');
+      assert.equal(escape.status, 400, escape.text);
+      await ok('lab', 'down', 'files');
+    });
+
     it('a server error: exit 1 naming the step that failed and how much was applied', async () => {
       const path = file('refused.yml', 'name: refused\nnodes:\n  SW1: {type: ethernet_switch}\n  PC1: {type: vpcs, properties: {no_such_property: 1}}\nlinks:\n  - [PC1:0/0, SW1:0/0]\n');
       const r = await run('lab', 'up', path);
