@@ -29,7 +29,7 @@ export interface Plan {
   kept: Map<string, string>;
 }
 
-/** Node types that a server creates started (GNS3's builtin switch and hub): nothing to start. */
+/** Node types that a server creates started (GNS3's builtin switch and hub): a new one needs no start. */
 const ALWAYS_STARTED = ['ethernet_switch', 'ethernet_hub'];
 
 /**
@@ -78,7 +78,7 @@ export function planLab(spec: LabSpec, state: LabState): Plan {
     if (existing) {
       const update = nodeUpdate(node, existing, state);
       if (update) steps.push(update);
-      if (existing.status !== 'started' && !ALWAYS_STARTED.includes(existing.node_type)) starts.push(node.name);
+      if (existing.status !== 'started') starts.push(node.name);
     } else {
       const computeId = computeIds.get(node.name)!;
       steps.push({ kind: 'create-node', spec: node, computeId, text: `+ node ${node.name} (${node.template !== undefined ? `template ${node.template}` : node.type} on ${node.compute})` });

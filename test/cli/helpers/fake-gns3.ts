@@ -180,7 +180,8 @@ export async function startFakeGns3(): Promise<FakeGns3> {
       command_line: null, compute_id: body.compute_id, console, console_auto_start: false, console_host: '127.0.0.1', console_type: consoleType,
       custom_adapters: [], first_port_name: null, height: 59, label: { rotation: 0, style: null, text: name, x: null, y: -40 }, locked: false,
       name, node_directory: null, node_id: id, node_type: body.node_type, port_name_format: 'Ethernet{0}', port_segment_size: 0, ports,
-      project_id: pid, properties, status: 'stopped', symbol: ':/symbols/computer.svg', template_id: null, width: 65,
+      // The switch and the hub always run (their compute JSON says "status": "started").
+      project_id: pid, properties, status: ['ethernet_switch', 'ethernet_hub'].includes(body.node_type) ? 'started' : 'stopped', symbol: ':/symbols/computer.svg', template_id: null, width: 65,
       x: body.x ?? 0, y: body.y ?? 0, z: body.z ?? 1,
     };
     nodesOf(pid).set(id, created);
