@@ -9,6 +9,7 @@ import { linkKey, type LinkSpec } from './model.js';
 import { nodeCreateBody, vpcsScriptOf } from './node-bodies.js';
 import type { Plan, Step } from './plan.js';
 import { startAndWait } from './start.js';
+import { createNodeFromTemplate } from './templates.js';
 
 /** How the applier shows progress: runs one step's task, showing its plan line while it runs. */
 export interface StepReporter {
@@ -84,8 +85,9 @@ class Applier {
         return;
       case 'create-node': {
         const { spec, computeId } = step;
-        if (spec.template !== undefined) throw new OperationError('nodes from templates are not supported yet');
-        const node = await createNode(api, this.pid, nodeCreateBody(spec, computeId));
+        const node = spec.template !== undefined
+          ? await createNodeFromTemplate(api, this.pid, spec.template, { name: spec.name, compute_id: computeId, x: spec.x ?? 0, y: spec.y ?? 0 })
+          : await createNode(api, this.pid, nodeCreateBody(spec, computeId));
         if (node.name !== spec.name) throw new OperationError(`the server named the node ${node.name}, not ${spec.name}`);
         this.ids.set(spec.name, node.node_id);
         if (spec.type === 'vpcs') await writeNodeFile(api, this.pid, node.node_id, VPCS_STARTUP_FILE, vpcsScriptOf(spec));

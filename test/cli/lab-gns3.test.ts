@@ -126,6 +126,21 @@ describe('lab against a GNS3 2.2 server', () => {
     assert.equal(sent.filter((s) => s.method === 'PUT' && /\/links\//.test(s.path) && s.body.filters?.delay).length, 1, 'only the VPCS link got its delay');
   });
 
+  it('nodes from templates: GNS3 2.2 template usage (x, y, name, compute_id), idempotent', async () => {
+    const path = file('templates.yml', 'name: from-templates\nnodes:\n  H1: {template: VPCS}\n  S1: {template: Ethernet switch, x: 100, y: -50}\nlinks:\n  - [H1:0/0, S1:0/3]\n');
+    const { r, sent } = await sentBy('lab', 'up', path);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /\+ node H1 \(template VPCS on local\)\n/);
+    assert.deepEqual(refused(sent), []);
+    const uses = sent.filter((s) => s.method === 'POST' && /\/templates\//.test(s.path));
+    assert.deepEqual(uses.map((s) => s.body), [{ name: 'H1', compute_id: 'local', x: 0, y: 0 }, { name: 'S1', compute_id: 'local', x: 100, y: -50 }]);
+    const project = [...gns3.projects.values()].find((p) => p.name === 'from-templates')!;
+    const nodes = jsonOf(await runInProcess(['node', 'list', '-p', project.project_id, '--json'], env));
+    assert.deepEqual(nodes.map((n: any) => [n.name, n.node_type, n.status]).sort(), [['H1', 'vpcs', 'started'], ['S1', 'ethernet_switch', 'started']]);
+    assert.equal((await runInProcess(['lab', 'up', path], env)).stdout, '✓ No changes: lab from-templates is up to date\n');
+    assert.equal((await runInProcess(['lab', 'down', path], env)).code, 0);
+  });
+
   it('down deletes the project', async () => {
     const { r, sent } = await sentBy('lab', 'down', 'on-gns3');
     assert.equal(r.code, 0, r.stderr);

@@ -16,6 +16,10 @@
 //   BODY". The controller keeps the properties a node was created with and sends them all again
 //   with every change that reaches the compute (Node._node_data), so a VPCS created with a
 //   startup_script property cannot be renamed (VPCS_UPDATE_SCHEMA has no startup_script);
+// - the builtin VPCS, Ethernet switch and Ethernet hub templates (TemplateManager: ids are
+//   uuid3(NAMESPACE_DNS, type)); a node made from one is created as POST …/nodes would, its
+//   name the one given or the template's default_name_format; the VPCS template's
+//   base_script_file becomes startup.vpc (`set pcname %h`);
 // - node files (GET/POST …/nodes/{node_id}/files/{path}): raw bytes; a VPCS's startup.vpc is
 //   written from startup_script when it is created (%h → its name) and its `set pcname` line
 //   follows renames; a missing file is a 404;
@@ -24,10 +28,10 @@
 // Nothing runs: node start/stop only changes the status; a VPCS console is a port of the
 // fake's own that closes every connection at once (no telnet, and never another test's
 // VPCS). Every request is recorded.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
-import { COMPUTE_CREATE, COMPUTE_NODE_CREATE, COMPUTE_NODE_UPDATE, LINK, LINK_CAPTURE, NODE_CREATE, NODE_TYPES, NODE_UPDATE, PROJECT_CREATE, PROJECT_UPDATE, schemaError, type Schema } from './gns3-schemas.js';
+import { COMPUTE_CREATE, COMPUTE_NODE_CREATE, COMPUTE_NODE_UPDATE, LINK, LINK_CAPTURE, NODE_CREATE, NODE_TYPES, NODE_UPDATE, PROJECT_CREATE, PROJECT_UPDATE, TEMPLATE_USAGE, schemaError, type Schema } from './gns3-schemas.js';
 
 export const FAKE_GNS3_VERSION = '2.2.42';
 
@@ -40,6 +44,23 @@ const FILTERS = [
   { type: 'corrupt', name: 'Corrupt', parameters: [{ name: 'Chance', minimum: 0, maximum: 100, unit: '%', type: 'int' }] },
   { type: 'bpf', name: 'Berkeley Packet Filter (BPF)', parameters: [{ name: 'Filters', type: 'text' }] },
 ].map((f) => ({ ...f, description: f.name }));
+
+/** Python's uuid.uuid3(uuid.NAMESPACE_DNS, name). */
+function uuid3Dns(name: string): string {
+  const namespace = Buffer.from('6ba7b8109dad11d180b400c04fd430c8', 'hex');
+  const hash = createHash('md5').update(Buffer.concat([namespace, Buffer.from(name)])).digest();
+  hash[6] = (hash[6] & 0x0f) | 0x30;
+  hash[8] = (hash[8] & 0x3f) | 0x80;
+  const hex = hash.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** GNS3 2.2's builtin templates that this fake can run. */
+const TEMPLATES = [
+  { template_type: 'vpcs', name: 'VPCS', default_name_format: 'PC{0}', category: 'guest', symbol: ':/symbols/vpcs_guest.svg', properties: { base_script_file: 'vpcs_base_config.txt' } },
+  { template_type: 'ethernet_switch', console_type: 'none', name: 'Ethernet switch', default_name_format: 'Switch{0}', category: 'switch', symbol: ':/symbols/ethernet_switch.svg' },
+  { template_type: 'ethernet_hub', name: 'Ethernet hub', default_name_format: 'Hub{0}', category: 'switch', symbol: ':/symbols/hub.svg' },
+].map((t) => ({ ...t, template_id: uuid3Dns(t.template_type), builtin: true, compute_id: null }));
 
 const FILTER_NODE_TYPES = ['vpcs', 'traceng', 'vmware', 'dynamips', 'qemu', 'iou', 'cloud', 'nat', 'virtualbox', 'docker'];
 
@@ -306,6 +327,18 @@ export async function startFakeGns3(): Promise<FakeGns3> {
         n.status = action === 'stop' ? 'stopped' : action === 'suspend' ? 'suspended' : 'started';
         return { status: 200, body: n };
       }]),
+    ['GET', '/templates', undefined, () => ({ status: 200, body: TEMPLATES })],
+    ['POST', '/projects/{project_id}/templates/{template_id}', TEMPLATE_USAGE, ({ params, body }) => {
+      const template = TEMPLATES.find((t) => t.template_id === params.template_id);
+      if (!template) throw new HttpError(404, `Template ${params.template_id} doesn't exist`);
+      const { template_type, name, default_name_format, properties, template_id: _id, builtin: _b, compute_id: _c, category: _cat, symbol, ...rest } = template as typeof template & { properties?: Json; console_type?: string };
+      const nodeName = body.name ?? default_name_format.replace('{name}', name).replace('{0}', '1');
+      const { base_script_file: script, ...kept } = (properties ?? {}) as Json;
+      const created = createNode(params.project_id, { name: nodeName, node_type: template_type, compute_id: body.compute_id, properties: kept, x: body.x, y: body.y, ...rest });
+      created.symbol = symbol;
+      if (script) files.set(created.node_id, new Map([['startup.vpc', `set pcname ${created.name}\n`]]));
+      return { status: 201, body: created };
+    }],
     ['GET', '/projects/{project_id}/nodes/{node_id}/files/{path:.+}', undefined, ({ params }) => {
       const n = node(params.project_id, params.node_id);
       if (params.path.startsWith('.') || params.path.includes('/../')) throw new HttpError(403, 'Forbidden');

@@ -256,3 +256,11 @@ export const COMPUTE_NODE_UPDATE: Record<string, Schema> = {
   ethernet_switch: { ...COMPUTE_NODE_CREATE.ethernet_switch, required: undefined },
   ethernet_hub: { ...COMPUTE_NODE_CREATE.ethernet_hub, required: undefined },
 };
+
+/** TEMPLATE_USAGE_SCHEMA: POST /v2/projects/{project_id}/templates/{template_id}. */
+export const TEMPLATE_USAGE: Schema = {
+  type: 'object',
+  properties: { x: { type: 'integer' }, y: { type: 'integer' }, name: { type: ['null', 'string'] }, compute_id: { type: ['null', 'string'] } },
+  additionalProperties: false,
+  required: ['x', 'y'],
+};
