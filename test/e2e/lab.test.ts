@@ -224,6 +224,34 @@ describe('labs as code against real daemons', () => {
     });
   });
 
+  describe('a project built by hand', () => {
+    it('lab save writes its file; lab up of it as a new project gives the same lab', async () => {
+      await ok('project', 'create', 'by-hand', '--use');
+      await ok('switch', 'create', 'SWA', '--ports', '4');
+      await ok('switch', 'set-port', 'SWA', '2', '--type', 'qinq', '--vlan', '300', '--ethertype', '0x9100');
+      await ok('switch', 'set-port', 'SWA', '3', '--vlan', '30');
+      await ok('node', 'create', 'HUB', '--type', 'ethernet_hub');
+      await ok('node', 'create', 'PCA', '--type', 'vpcs');
+      await ok('link', 'create', 'PCA:0/0', 'SWA:0/0');
+      await ok('link', 'create', 'SWA:0/1', 'HUB:0/0');
+      await ok('link', 'filter', 'PCA:0/0-SWA:0/0', '--delay', '15', '--jitter', '3', '--loss', '2');
+      const text = (await ok('lab', 'save', 'by-hand')).stdout;
+      assert.match(text, /\n {2}SWA:\n {4}type: ethernet_switch\n {4}ports:\n {6}2:\n {8}type: qinq\n {8}vlan: 300\n {8}ethertype: "0x9100"\n {6}3:\n {8}vlan: 30\n {4}port_count: 4\n/);
+      assert.match(text, /\n {2}- endpoints:\n {6}- PCA:0\/0\n {6}- SWA:0\/0\n {4}filters:\n {6}delay:\n {8}- 15\n {8}- 3\n {6}packet_loss: 2\n/);
+      const copy = file('by-hand-copy.yml', text.replace('name: by-hand', 'name: by-hand-copy'));
+      await ok('lab', 'up', copy);
+      const view = async (name: string) => {
+        const json = jsonOf(await run('lab', 'inspect', name, '--json'));
+        const pid = json.project_id;
+        const ports = (await nodesOf(pid)).filter((n) => n.node_type !== 'vpcs').map((n) => [n.name, n.properties.ports_mapping]).sort();
+        return { nodes: json.nodes.map((n: any) => [n.name, n.type]), links: json.links.map((l: any) => [l.link, l.filters, l.suspended]), ports };
+      };
+      assert.deepEqual(await view('by-hand-copy'), await view('by-hand'));
+      await ok('lab', 'down', copy);
+      await ok('lab', 'down', 'by-hand');
+    });
+  });
+
   describe('a lab changed in place', () => {
     const v1 = `name: changing
 nodes:
