@@ -1,6 +1,6 @@
 import { compareNames } from '../render/sort.js';
 import type { LabSpec } from './model.js';
-import { filterValue, normalFilters } from './plan.js';
+import { filterValue, normalFilters } from './filters.js';
 import { vpcsSettings, type LabState } from './state.js';
 
 /** What a picture of a lab shows: nodes with a short description, links between ports with their filters. */

@@ -1,7 +1,7 @@
 import { linkName } from '../client/links.js';
 import { consoleAddress } from '../client/nodes.js';
 import { compareNames, sortedByName } from '../render/sort.js';
-import { normalFilters } from './plan.js';
+import { normalFilters } from './filters.js';
 import { vpcsSettings, type LabState } from './state.js';
 
 /** One node of `lab inspect`. */

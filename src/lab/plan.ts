@@ -5,6 +5,7 @@ import { applyStartupSettings } from '../util/vpcs-script.js';
 import { LabFileError } from './locate.js';
 import { endLabel, linkKey, linkLabel, type LabSpec, type LinkSpec, type NodeSpec } from './model.js';
 import { nodeCreateProperties, switchPortsOf, type SwitchPortsMapping } from './node-bodies.js';
+import { filterValue, filterWords, normalFilters } from './filters.js';
 import { vpcsSettings, type LabState } from './state.js';
 
 /** One change to make on the server; `text` is its plan line (`+ node PC3 (vpcs on local)`). */
@@ -215,29 +216,6 @@ function switchPortWords(have: SwitchPortsMapping, want: SwitchPortsMapping): st
     if (old.name !== port.name) words.push(`port ${port.port_number} name ${old.name}→${port.name}`);
   }
   return words;
-}
-
-/** Filters as comparable text: numbers as numbers, strings trimmed, filters that are off left out. */
-export function normalFilters(filters: LinkFilters | Record<string, unknown[]> | undefined): Record<string, (number | string)[]> {
-  const out: Record<string, (number | string)[]> = {};
-  for (const type of Object.keys(filters ?? {}).sort()) {
-    const values = ((filters as Record<string, unknown[]>)[type] ?? []).map((v) => (typeof v === 'string' && !/^-?\d+$/.test(v.trim()) ? v.trim() : Number(v)));
-    if (values.length && values[0] !== 0 && values[0] !== '') out[type] = values;
-  }
-  return out;
-}
-
-/** How a filter reads in a plan line: `delay 20`, `delay 20±5`, `bpf "icmp"`. */
-export function filterValue(type: string, values: (number | string)[] | undefined): string {
-  if (!values) return 'off';
-  if (type === 'delay') return values[1] ? `${values[0]}±${values[1]}` : String(values[0]);
-  if (type === 'bpf') return JSON.stringify(values[0]);
-  return String(values[0]);
-}
-
-function filterWords(filters: Record<string, unknown[]>): string[] {
-  const normal = normalFilters(filters);
-  return Object.keys(normal).map((type) => `${type} ${filterValue(type, normal[type])}`);
 }
 
 /** The in-place change of a link's filters and suspension, if it needs one. */

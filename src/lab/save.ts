@@ -4,7 +4,7 @@ import type { Node } from '../client/nodes.js';
 import { compareNames } from '../render/sort.js';
 import { DEFAULT_HUB_PORTS, DEFAULT_SWITCH_PORTS, endLabel } from './model.js';
 import { switchPortsOf, type SwitchPortsMapping } from './node-bodies.js';
-import { normalFilters } from './plan.js';
+import { normalFilters } from './filters.js';
 import { vpcsSettings, type LabState } from './state.js';
 
 type Json = Record<string, unknown>;

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { Context, Factory } from '../../cli/context.js';
 import { NoMatchError } from '../../cli/errors.js';
 import type { Inspection } from '../../lab/inspect.js';
-import { filterValue } from '../../lab/plan.js';
+import { filterValue } from '../../lab/filters.js';
 import { renderTable } from '../../render/table.js';
 import { labTarget } from './shared.js';
 
