@@ -1,7 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
-import { writeFileAtomic } from '../../util/atomic-write.js';
 import { InvalidError, NotFoundError } from '../errors.js';
+import { replaceFile } from './replace-file.js';
 
 /**
  * The file `relative` names inside a project directory. GNS3 answers 403 to a path that leaves the
@@ -30,5 +30,5 @@ export async function readProjectFile(projectDir: string, relative: string): Pro
 export async function writeProjectFile(projectDir: string, relative: string, data: Buffer): Promise<void> {
   const target = projectFilePath(projectDir, relative);
   await mkdir(dirname(target), { recursive: true });
-  await writeFileAtomic(target, data);
+  await replaceFile(target, data);
 }

@@ -1,6 +1,6 @@
 import { chmod, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { writeFileAtomic } from '../../util/atomic-write.js';
+import { writeFileAtomic } from './atomic-write.js';
 import type { ComputeCreate } from './computes.js';
 
 /** The saved remote computes: a JSON file readable by its owner only (it holds passwords). */

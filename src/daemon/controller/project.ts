@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { InvalidError } from '../errors.js';
-import { writeFileAtomic } from '../../util/atomic-write.js';
+import { writeFileAtomic } from './atomic-write.js';
 
 export type ProjectStatus = 'opened' | 'closed' | 'error';
 
