@@ -12,10 +12,15 @@ import { ComputeRegistry } from './controller/computes.js';
 import { createDataplane } from './dataplane/index.js';
 import { ControllerEvents } from './controller/events.js';
 import { Labs } from './controller/lab.js';
-import { LabLifecycle } from './controller/lab-lifecycle.js';
+import { ProjectArchives } from './controller/archives.js';
+import { DrawingManager } from './controller/drawings.js';
+import { GuiSettings } from './controller/gui-settings.js';
+import { LabLifecycle, removeFromRemoteComputes } from './controller/lab-lifecycle.js';
 import { LinkManager } from './controller/links.js';
 import { NodeManager } from './controller/nodes.js';
 import { ProjectManager } from './controller/projects.js';
+import { SnapshotManager } from './controller/snapshots.js';
+import { TemplateManager } from './controller/templates.js';
 import { createApp } from './http/app.js';
 import { createLogger, type Logger } from './logger.js';
 import { isProcessAlive, readPidRecord } from '../config/pid-file.js';
@@ -75,8 +80,15 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const labs = new Labs();
   const nodes = new NodeManager({ computes, events });
   const links = new LinkManager({ computes, events });
-  projects.addLifecycle(new LabLifecycle({ labs, nodes, links, log }));
+  projects.addLifecycle(new LabLifecycle({ labs, nodes, links, computes, log }));
+  const templates = new TemplateManager({ file: isController ? settings.paths.templatesFile(settings.port) : undefined, events, log });
+  const gui = new GuiSettings(isController ? settings.paths.guiSettingsFile(settings.port) : undefined);
+  const drawings = new DrawingManager({ events });
+  const archives = new ProjectArchives({ projects, labs, computes, log });
+  const snapshots = new SnapshotManager({ projects, archives, events, removeFromRemoteComputes: (p) => removeFromRemoteComputes(p, computes, log) });
   if (isController) {
+    await templates.load();
+    await gui.load();
     await computes.load();
     await projects.load();
     await projects.autoOpen();
@@ -89,7 +101,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     startedAt,
     maxBodyBytes: settings.maxBodyBytes,
     auth: settings.auth,
-    controller: isController ? { projects, computes, labs, nodes, links, forwardTimeoutMs: settings.forwardTimeoutMs, self: () => selfEndpoint(settings, port) } : undefined,
+    controller: isController ? { projects, computes, labs, nodes, links, templates, drawings, snapshots, archives, gui, forwardTimeoutMs: settings.forwardTimeoutMs, self: () => selfEndpoint(settings, port) } : undefined,
     compute: compute ? { compute, udpPortRange: settings.udpPortRange, consolePortRange: settings.consolePortRange } : undefined,
   });
 

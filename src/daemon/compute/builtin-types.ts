@@ -31,6 +31,7 @@ export function builtinNodeTypes(vpcs: VpcsShared): NodeTypeRegistry {
       updateSchema: VPCS_UPDATE_SCHEMA,
       create: (body, ctx) => VpcsNode.create(body as unknown as VpcsCreate, ctx, vpcs) as Promise<ComputeNode>,
       available: () => onPath(vpcs.binary ?? 'vpcs'),
+      startAnswersNode: true,
     });
 }
 

@@ -1,5 +1,6 @@
-import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, rm } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { PCAP_LINK_TYPES, type DataLinkType, type DataplaneApi } from '../dataplane/types.js';
@@ -11,6 +12,7 @@ import type { ComputeApi, Json, NodeAction, PortAddress } from './compute-api.js
 import { ComputeProject } from './compute-project.js';
 import type { NioJson } from './node-context.js';
 import type { NodeTypeRegistry } from './node-types.js';
+import { listProjectFiles, openProjectFile, pathInside, writeProjectFile, type ProjectFile } from './project-files.js';
 import { UdpPortAllocator } from './udp-ports.js';
 
 export interface LocalComputeDeps {
@@ -43,11 +45,13 @@ export class LocalCompute implements ComputeApi {
     return project;
   }
 
-  async createProject(body: { project_id?: string; name?: string | null }): Promise<Json> {
+  /** Opens a project on this compute; `path` (GNS3 sends it to its local compute) must be inside the projects directory. */
+  async createProject(body: { project_id?: string; name?: string | null; path?: string | null }): Promise<Json> {
     const id = body.project_id ?? randomUUID();
     const existing = this.projects.get(id);
     if (existing) return existing.toJSON();
-    const project = new ComputeProject(id, body.name ?? id, join(this.deps.projectsDir, id));
+    const path = body.path ? pathInside(this.deps.projectsDir, relative(this.deps.projectsDir, resolve(body.path)).split(sep).join('/')) : join(this.deps.projectsDir, id);
+    const project = new ComputeProject(id, body.name ?? id, path);
     await mkdir(project.capturesDir, { recursive: true });
     this.projects.set(id, project);
     return project.toJSON();
@@ -68,12 +72,37 @@ export class LocalCompute implements ComputeApi {
     this.projects.delete(projectId);
   }
 
-  /** Closes the project and removes the node files it made (captures are left to the controller). */
+  /** Closes the project and removes its directory, as GNS3's compute does. */
   async deleteProject(projectId: string): Promise<void> {
     const project = this.project(projectId);
-    const nodeTypes = new Set([...project.nodes.values()].map((n) => n.nodeType));
     await this.closeProject(projectId);
-    for (const type of nodeTypes) await rm(join(project.path, 'project-files', type), { recursive: true, force: true });
+    await rm(project.path, { recursive: true, force: true });
+  }
+
+  /** Copies a node's directory onto another node of the same type, which then rewrites what names it (a VPCS's pcname). */
+  async duplicateNode(projectId: string, nodeType: string, nodeId: string, destinationNodeId: string): Promise<void> {
+    const project = this.project(projectId);
+    project.node(nodeType, nodeId);
+    const destination = project.node(nodeType, destinationNodeId);
+    const from = project.nodeDir(nodeType, nodeId);
+    const to = project.nodeDir(nodeType, destinationNodeId);
+    if (existsSync(from)) {
+      await rm(to, { recursive: true, force: true });
+      await cp(from, to, { recursive: true, verbatimSymlinks: true });
+    }
+    await destination.update({ name: destination.name });
+  }
+
+  async listFiles(projectId: string): Promise<ProjectFile[]> {
+    return listProjectFiles(this.project(projectId).path);
+  }
+
+  async readFile(projectId: string, path: string): Promise<Readable> {
+    return openProjectFile(this.project(projectId).path, path);
+  }
+
+  async writeFile(projectId: string, path: string, data: Readable): Promise<void> {
+    await writeProjectFile(this.project(projectId).path, path, data);
   }
 
   async allocateUdpPort(projectId: string): Promise<number> {

@@ -16,6 +16,8 @@ export interface NodeTypeDefinition {
   create(body: Record<string, unknown>, ctx: NodeContext): Promise<ComputeNode>;
   /** Whether this machine can run it (e.g. the vpcs binary is installed). */
   available(): boolean;
+  /** GNS3's `start` answers 200 with the node for emulators (VPCS, QEMU) and 204 for built-in devices. */
+  startAnswersNode?: boolean;
 }
 
 /** The node kinds a compute knows, by GNS3 type name. */

@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Readable } from 'node:stream';
 import { BadGatewayError, GatewayTimeoutError } from '../errors.js';
 
 /** Where and how to reach a compute over HTTP. */
@@ -44,9 +45,12 @@ export function computeLabel(c: ComputeEndpoint): string {
 export function computeRequest(c: ComputeEndpoint, method: string, path: string, opts: { body?: unknown; timeoutMs: number; stream?: false }): Promise<ComputeAnswer>;
 export function computeRequest(c: ComputeEndpoint, method: string, path: string, opts: { body?: unknown; timeoutMs: number; stream: true }): Promise<IncomingMessage>;
 export function computeRequest(c: ComputeEndpoint, method: string, path: string, opts: { body?: unknown; timeoutMs: number; stream?: boolean }): Promise<ComputeAnswer | IncomingMessage> {
-  const payload = opts.body === undefined ? undefined : Buffer.from(JSON.stringify(opts.body));
+  // A stream is sent as is (file uploads); anything else as JSON.
+  const upload = opts.body instanceof Readable ? opts.body : undefined;
+  const payload = opts.body === undefined || upload ? undefined : Buffer.from(JSON.stringify(opts.body));
   const headers: Record<string, string | number> = { accept: 'application/json' };
   if (payload) Object.assign(headers, { 'content-type': 'application/json', 'content-length': payload.length });
+  if (upload) headers['content-type'] = 'application/octet-stream';
   if (c.user) headers.authorization = `Basic ${Buffer.from(`${c.user}:${c.password ?? ''}`).toString('base64')}`;
   const send = c.protocol === 'https' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
@@ -75,7 +79,8 @@ export function computeRequest(c: ComputeEndpoint, method: string, path: string,
         reject(new BadGatewayError(`${computeLabel(c)} broke off its answer: ${err.message}`));
       });
     });
-    req.end(payload);
+    if (upload) upload.once('error', (err) => req.destroy(err)).pipe(req);
+    else req.end(payload);
   });
 }
 

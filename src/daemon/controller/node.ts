@@ -9,10 +9,10 @@ export const NODE_LAYOUT_DEFAULTS = {
   y: 0,
   z: 1,
   locked: false,
-  label: null as unknown,
+  label: null as Record<string, unknown> | null,
   symbol: null as string | null,
-  width: 60,
-  height: 60,
+  width: 65,
+  height: 59,
   console_auto_start: false,
   port_name_format: 'Ethernet{0}',
   port_segment_size: 0,
@@ -21,6 +21,9 @@ export const NODE_LAYOUT_DEFAULTS = {
   template_id: null as string | null,
 };
 export type NodeLayout = typeof NODE_LAYOUT_DEFAULTS;
+
+/** Node types that run as soon as they exist (GNS3's is_always_running): nothing to start, stop or save. */
+export const ALWAYS_RUNNING = ['ethernet_switch', 'ethernet_hub'];
 
 /** Fields of the compute's node JSON that are not settable properties (GNS3 keeps them out of `properties` too). */
 const NOT_PROPERTIES = ['node_id', 'project_id', 'name', 'status', 'console', 'console_type', 'node_directory', 'command_line'];
@@ -50,6 +53,10 @@ export class ControllerNode {
     return this.onCompute ? String(this.computeState.status ?? 'stopped') : 'stopped';
   }
 
+  get alwaysRunning(): boolean {
+    return ALWAYS_RUNNING.includes(this.nodeType);
+  }
+
   get console(): number | null {
     return (this.computeState.console as number | null | undefined) ?? (this.properties.console as number | undefined) ?? null;
   }
@@ -74,7 +81,14 @@ export class ControllerNode {
   absorb(state: Record<string, unknown>): void {
     this.computeState = state;
     for (const [k, v] of Object.entries(state)) if (!NOT_PROPERTIES.includes(k)) this.properties[k] = v;
-    if (typeof state.name === 'string') this.name = state.name;
+    if (typeof state.name === 'string') this.rename(state.name);
+  }
+
+  /** Changes the name; the label follows it (re-centred), as in GNS3. */
+  rename(name: string): void {
+    if (name === this.name) return;
+    this.name = name;
+    if (this.layout.label) this.layout.label = { ...this.layout.label, text: name, x: null };
   }
 
   /** The GNS3 controller node JSON. */
@@ -89,15 +103,17 @@ export class ControllerNode {
       console: this.console,
       console_type: this.consoleType ?? (this.computeState.console_type as string | undefined) ?? 'none',
       console_host: this.consoleHost,
+      node_directory: (this.computeState.node_directory as string | undefined) ?? null,
+      command_line: (this.computeState.command_line as string | undefined) ?? null,
       properties: this.properties,
       ports: this.ports,
       ...this.layout,
     };
   }
 
-  /** The node as the .gns3 topology file keeps it. */
+  /** The node as the .gns3 topology file keeps it (GNS3's topology dump: no live state). */
   toTopology(): Record<string, unknown> {
-    const { status: _s, ports: _p, console_host: _h, project_id: _pid, ...kept } = this.toJSON();
+    const { status: _s, ports: _p, console_host: _h, project_id: _pid, node_directory: _d, command_line: _c, ...kept } = this.toJSON();
     return kept;
   }
 }

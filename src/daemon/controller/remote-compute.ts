@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { ComputeApi, Json, NodeAction, PortAddress } from '../compute/compute-api.js';
 import type { NioJson } from '../compute/node-context.js';
+import type { ProjectFile } from '../compute/project-files.js';
 import { BadGatewayError, UpstreamError } from '../errors.js';
 import { computeLabel, computeRequest, errorMessageOf, type ComputeEndpoint } from './compute-http.js';
 
@@ -48,6 +49,18 @@ export class RemoteCompute implements ComputeApi {
   async nodeAction(projectId: string, nodeType: string, nodeId: string, action: NodeAction): Promise<void> {
     await this.call('POST', `/v2/compute/projects/${projectId}/${nodeType}/nodes/${nodeId}/${action}`, {});
   }
+  async duplicateNode(projectId: string, nodeType: string, nodeId: string, destinationNodeId: string): Promise<void> {
+    await this.call('POST', `/v2/compute/projects/${projectId}/${nodeType}/nodes/${nodeId}/duplicate`, { destination_node_id: destinationNodeId });
+  }
+  listFiles(projectId: string): Promise<ProjectFile[]> {
+    return this.call('GET', `/v2/compute/projects/${projectId}/files`);
+  }
+  readFile(projectId: string, path: string): Promise<Readable> {
+    return this.stream(`/v2/compute/projects/${projectId}/files/${filePath(path)}`);
+  }
+  async writeFile(projectId: string, path: string, data: Readable): Promise<void> {
+    await this.call('POST', `/v2/compute/projects/${projectId}/files/${filePath(path)}`, data);
+  }
   addNio(at: PortAddress, nio: NioJson): Promise<NioJson> {
     return this.call('POST', `${portPath(at)}/nio`, nio);
   }
@@ -63,9 +76,14 @@ export class RemoteCompute implements ComputeApi {
   async stopCapture(at: PortAddress): Promise<void> {
     await this.call('POST', `${portPath(at)}/stop_capture`, {});
   }
-  async pcapStream(at: PortAddress): Promise<Readable> {
+  pcapStream(at: PortAddress): Promise<Readable> {
+    return this.stream(`${portPath(at)}/pcap`);
+  }
+
+  /** A GET whose answer is a byte stream; an error answer keeps the compute's status and message. */
+  private async stream(path: string): Promise<Readable> {
     const c = this.endpoint();
-    const res = await computeRequest(c, 'GET', `${portPath(at)}/pcap`, { timeoutMs: this.timeoutMs, stream: true });
+    const res = await computeRequest(c, 'GET', path, { timeoutMs: this.timeoutMs, stream: true });
     if ((res.statusCode ?? 500) >= 400) {
       const chunks: Buffer[] = [];
       for await (const chunk of res) chunks.push(chunk as Buffer);
@@ -73,6 +91,11 @@ export class RemoteCompute implements ComputeApi {
     }
     return res;
   }
+}
+
+/** A project file path as URL segments. */
+function filePath(path: string): string {
+  return path.split('/').map(encodeURIComponent).join('/');
 }
 
 function portPath(at: PortAddress): string {

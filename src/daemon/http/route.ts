@@ -80,10 +80,13 @@ function numbersAreDigits(params: Record<string, string>): boolean {
   return Object.entries(params).every(([k, v]) => !k.endsWith('_number') || DIGITS.test(v));
 }
 
-/** Path parameters named *_id are UUIDs, except compute_id (GNS3 has the compute `local`). */
+/** Path parameters that end in _id but are not UUIDs: GNS3 has the compute `local` and symbols like `:/symbols/classic/computer.svg`. */
+const NOT_UUID_IDS = ['compute_id', 'symbol_id'];
+
+/** Path parameters named *_id are UUIDs, except those in NOT_UUID_IDS. */
 function checkIds(params: Record<string, string>): void {
   for (const [k, v] of Object.entries(params)) {
-    if (k.endsWith('_id') && k !== 'compute_id') {
+    if (k.endsWith('_id') && !NOT_UUID_IDS.includes(k)) {
       if (!UUID.test(v)) throw new InvalidError(`${k} '${v}' is not a valid UUID`);
       params[k] = v.toLowerCase();
     }

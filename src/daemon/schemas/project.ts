@@ -33,3 +33,11 @@ export const PROJECT_UPDATE_SCHEMA: JsonSchema = updateSchemaOf(PROJECT_CREATE_S
 
 /** Body of open/close: GNS3 accepts an empty object. */
 export const EMPTY_SCHEMA: JsonSchema = { type: 'object', additionalProperties: true };
+
+/** GNS3 VERSION_SCHEMA: the body of `POST /v2/version`. */
+export const VERSION_CHECK_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: { version: { type: 'string' }, local: { type: 'boolean' } },
+  required: ['version'],
+  additionalProperties: false,
+};

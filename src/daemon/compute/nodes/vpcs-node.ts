@@ -37,9 +37,11 @@ const LINK_SIDE = 1;
 export class VpcsNode extends DataplaneNode {
   readonly nodeType = 'vpcs';
   private process?: VpcsProcess;
+  /** The command line of the last start ('' before the first), as GNS3 reports it. */
+  private commandLine = '';
 
   private constructor(id: string, name: string, ctx: NodeContext, private readonly shared: VpcsShared,
-    readonly consolePort: number, private readonly macByte: number, private readonly vpcsUdp: number, private readonly wireUdp: number) {
+    public consolePort: number, private readonly macByte: number, private readonly vpcsUdp: number, private readonly wireUdp: number) {
     super(id, name, ctx);
     this.status = 'stopped';
   }
@@ -55,7 +57,7 @@ export class VpcsNode extends DataplaneNode {
     const node = new VpcsNode(id, body.name, ctx, shared, consolePort, macByte, vpcsUdp, wireUdp);
     await ctx.dataplane.createNode(id, 'hub', [VPCS_SIDE, LINK_SIDE].map((port) => ({ port, type: 'access' as const, vlan: 1 })));
     const script = body.startup_script ?? (await readStartupConfig(node.dir)) ?? '';
-    await writeStartupConfig(node.dir, applyStartupSettings(script, { name: body.name }));
+    await writeStartupConfig(node.dir, scriptFor(script, body.name));
     return node;
   }
 
@@ -65,14 +67,21 @@ export class VpcsNode extends DataplaneNode {
 
   update(body: Partial<VpcsCreate>): Promise<void> {
     return this.lock.run(async () => {
-      if (body.console !== undefined && body.console !== null && body.console !== this.consolePort) throw new ConflictError('The console port of a VPCS cannot be changed');
-      let script = body.startup_script ?? (await readStartupConfig(this.dir)) ?? '';
+      if (body.console !== undefined && body.console !== null && body.console !== this.consolePort) await this.moveConsole(body.console);
       if (body.name !== undefined) this.name = body.name;
       if (body.name !== undefined || body.startup_script !== undefined) {
-        script = applyStartupSettings(script, { name: this.name });
-        await writeStartupConfig(this.dir, script);
+        const script = body.startup_script ?? (await readStartupConfig(this.dir)) ?? '';
+        await writeStartupConfig(this.dir, scriptFor(script, this.name));
       }
     });
+  }
+
+  /** Moves a stopped VPCS's console to another TCP port (GNS3 allows it); a running one keeps its port (409). */
+  private async moveConsole(port: number): Promise<void> {
+    if (this.process?.isRunning) throw new ConflictError(`The console port of VPCS ${this.name} cannot change while it runs: stop it first`);
+    await this.shared.consolePorts.allocate(port);
+    this.shared.consolePorts.release(this.consolePort);
+    this.consolePort = port;
   }
 
   protected dataplanePort(adapter: number, port: number): number {
@@ -110,6 +119,7 @@ export class VpcsNode extends DataplaneNode {
         await this.unplug();
         throw err;
       }
+      this.commandLine = [await resolveVpcsBinary(this.shared.binary), ...proc.arguments()].join(' ');
       this.process = proc;
       this.status = 'started';
     });
@@ -122,9 +132,8 @@ export class VpcsNode extends DataplaneNode {
     });
   }
 
-  override async suspend(): Promise<void> {
-    throw new ConflictError('VPCS cannot be suspended');
-  }
+  /** VPCS cannot pause: GNS3 accepts the call and does nothing, and so does emuctl. */
+  override async suspend(): Promise<void> {}
 
   /** Frees everything: the process, the wire, the console port, the MAC byte. */
   override async destroy(): Promise<void> {
@@ -145,7 +154,7 @@ export class VpcsNode extends DataplaneNode {
       console: this.consolePort,
       console_type: 'telnet',
       node_directory: this.dir,
-      command_line: this.process?.isRunning ? ['vpcs', ...this.process.arguments()].join(' ') : '',
+      command_line: this.commandLine,
       mac_address: `00:50:79:66:68:${this.macByte.toString(16).padStart(2, '0')}`,
     };
   }
@@ -182,4 +191,13 @@ export class MacByteAllocator {
   release(nodeId: string): void {
     for (const [key, owner] of this.owners) if (owner === nodeId) this.owners.delete(key);
   }
+}
+
+/**
+ * The startup script for a VPCS named `name`: `%h` stands for the name (as in GNS3's base script)
+ * and `set pcname` gets it as one word, the only form VPCS takes, so any GNS3 node name works.
+ */
+function scriptFor(script: string, name: string): string {
+  const pcname = name.replace(/\s+/g, '') || 'VPCS';
+  return applyStartupSettings(script.replaceAll('%h', pcname), { name: pcname });
 }

@@ -6,6 +6,7 @@ import type { NodeTypeDefinition } from '../../compute/node-types.js';
 import { ConflictError } from '../../errors.js';
 import { route } from '../route.js';
 import { NIO_NULL_SCHEMA, NIO_TYPE_SCHEMA, NIO_UDP_SCHEMA, NODE_CAPTURE_SCHEMA } from '../../schemas/nio.js';
+import { COMPUTE_NODE_DUPLICATE_SCHEMA } from '../../schemas/nodes.js';
 import { EMPTY_SCHEMA } from '../../schemas/project.js';
 import { validate, type JsonSchema } from '../../schemas/validation.js';
 
@@ -37,8 +38,16 @@ function nodeTypeRoutes(router: Router, compute: LocalCompute, def: NodeTypeDefi
   route(router, { method: 'put', template: t.node, body: def.updateSchema }, ({ params, body }) => compute.updateNode(params.project_id, def.type, params.node_id, body));
   route(router, { method: 'delete', template: t.node, status: 204 }, ({ params }) => compute.deleteNode(params.project_id, def.type, params.node_id));
   for (const action of ['start', 'stop', 'suspend', 'reload'] as const) {
-    route(router, { method: 'post', template: `${t.node}/${action}`, body: EMPTY_SCHEMA, status: 204 }, ({ params }) => compute.nodeAction(params.project_id, def.type, params.node_id, action));
+    const answersNode = action === 'start' && def.startAnswersNode === true;
+    route(router, { method: 'post', template: `${t.node}/${action}`, body: EMPTY_SCHEMA, status: answersNode ? 200 : 204 }, async ({ params }) => {
+      await compute.nodeAction(params.project_id, def.type, params.node_id, action);
+      if (answersNode) return nodeOf(params).toJSON();
+    });
   }
+  route<{ destination_node_id: string }>(router, { method: 'post', template: `${t.node}/duplicate`, body: COMPUTE_NODE_DUPLICATE_SCHEMA, status: 201 }, async ({ params, body }) => {
+    await compute.duplicateNode(params.project_id, def.type, params.node_id, body.destination_node_id.toLowerCase());
+    return true;
+  });
   route(router, { method: 'post', template: t.nio, body: NIO_TYPE_SCHEMA, status: 201 }, ({ params, body }) => compute.addNio(at(params), checkNio(body)));
   route(router, { method: 'put', template: t.nio, body: NIO_FILTERS_SCHEMA, status: 201 }, ({ params, body }) => compute.updateNio(at(params), body));
   route(router, { method: 'delete', template: t.nio, status: 204 }, ({ params }) => compute.removeNio(at(params)));

@@ -25,9 +25,9 @@ function toHttp(err: unknown): { status: number; message: string } {
 }
 
 /** JSON 404 for unknown URLs, 405 (with Allow) when the URL exists for another method. */
-export function notFound(router: Router) {
+export function notFound(...routers: Router[]) {
   return (req: Request, res: Response): void => {
-    const allowed = templatesOf(router).filter((t) => t.pattern.test(req.path)).map((t) => t.method.toUpperCase());
+    const allowed = routers.flatMap(templatesOf).filter((t) => t.pattern.test(req.path)).map((t) => t.method.toUpperCase());
     if (allowed.length && !allowed.includes(req.method)) {
       res.setHeader('Allow', [...new Set(allowed)].join(', '));
       res.status(405).json({ message: `Method ${req.method} not allowed on ${req.path}`, status: 405 });
