@@ -14,7 +14,8 @@ import { validate, type JsonSchema } from '../../schemas/validation.js';
 export function nodeTemplates(nodeType: string) {
   const nodes = `/v2/compute/projects/{project_id}/${nodeType}/nodes`;
   const node = `${nodes}/{node_id}`;
-  const port = `${node}/adapters/{adapter_number}/ports/{port_number}`;
+  // GNS3's own templates (its X-Route) carry the digit patterns of the port numbers.
+  const port = `${node}/adapters/{adapter_number:\\d+}/ports/{port_number:\\d+}`;
   return { nodes, node, nio: `${port}/nio`, startCapture: `${port}/start_capture`, stopCapture: `${port}/stop_capture`, pcap: `${port}/pcap` };
 }
 
