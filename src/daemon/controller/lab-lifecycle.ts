@@ -20,7 +20,7 @@ export class LabLifecycle implements ProjectLifecycle {
       try {
         const node = nodes.build(lab, entry as unknown as NodeCreate & { node_id: string });
         lab.nodes.set(node.id, node);
-        await nodes.placeOnCompute(lab, node);
+        await nodes.placeOnCompute(lab, node, { restoring: true });
       } catch (err) {
         log.error(`project ${project.name}: cannot restore node ${String(entry.name)}: ${(err as Error).message}`);
       }

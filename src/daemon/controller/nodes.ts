@@ -67,8 +67,12 @@ export class NodeManager {
     return new ControllerNode(body.node_id, lab.project.id, body.node_type, computeId, body.name, properties, layout as NodeLayout, body.console_type ?? null, compute, this.deps.computes.hostOf(computeId));
   }
 
-  /** Creates the node on its compute (the compute's project first, once). */
-  async placeOnCompute(lab: Lab, node: ControllerNode): Promise<void> {
+  /**
+   * Creates the node on its compute (the compute's project first, once). A node restored from a
+   * topology (`restoring`) whose console port is taken gets another one, as GNS3 does; a client
+   * that asks for a taken port gets the 409.
+   */
+  async placeOnCompute(lab: Lab, node: ControllerNode, { restoring = false } = {}): Promise<void> {
     if (!lab.computesReady.has(node.computeId)) {
       const local = node.computeId === 'local';
       // The local compute shares the project's directory, as GNS3 sends the path to its local compute.
@@ -76,7 +80,14 @@ export class NodeManager {
       lab.computesReady.add(node.computeId);
     }
     if (node.nodeType === 'vpcs' && (node.properties.mac_address === undefined || node.properties.mac_address === null)) node.properties.mac_address = freeVpcsMac(lab);
-    node.absorb(await node.compute.createNode(lab.project.id, node.nodeType, node.computeBody()));
+    try {
+      node.absorb(await node.compute.createNode(lab.project.id, node.nodeType, node.computeBody()));
+    } catch (err) {
+      const taken = err instanceof ConflictError || (err instanceof UpstreamError && err.status === 409);
+      if (!restoring || !taken || node.properties.console === undefined) throw err;
+      delete node.properties.console;
+      node.absorb(await node.compute.createNode(lab.project.id, node.nodeType, node.computeBody()));
+    }
     node.onCompute = true;
   }
 
