@@ -193,11 +193,18 @@ export class MacByteAllocator {
   }
 }
 
+/** VPCS 0.5b2 keeps a pcname of at most 6 bytes and silently ignores a longer one (measured). */
+const PCNAME_MAX_BYTES = 6;
+
 /**
  * The startup script for a VPCS named `name`: `%h` stands for the name (as in GNS3's base script)
- * and `set pcname` gets it as one word, the only form VPCS takes, so any GNS3 node name works.
+ * and `set pcname` gets it as VPCS takes it, one word of at most 6 bytes, so any GNS3 node name works.
  */
 function scriptFor(script: string, name: string): string {
-  const pcname = name.replace(/\s+/g, '') || 'VPCS';
+  let pcname = '';
+  for (const char of name.replace(/\s+/g, '') || 'VPCS') {
+    if (Buffer.byteLength(pcname + char) > PCNAME_MAX_BYTES) break;
+    pcname += char;
+  }
   return applyStartupSettings(script.replaceAll('%h', pcname), { name: pcname });
 }
