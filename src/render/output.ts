@@ -96,14 +96,19 @@ export class Output {
 
   /** Awaits `task` behind an ora spinner on stderr when interactive; plainly otherwise. */
   async spin<T>(text: string, task: () => Promise<T>): Promise<T> {
-    if (!this.interactive) return task();
-    const { default: ora } = await import('ora');
-    const spinner = ora({ text, stream: this.stderr as NodeJS.WritableStream, color: 'cyan' }).start();
+    const spinner = await this.spinner(text);
     try {
       return await task();
     } finally {
-      spinner.stop();
+      spinner?.stop();
     }
+  }
+
+  /** A started ora spinner on stderr whose text the caller may change, or undefined when not interactive. */
+  async spinner(text: string): Promise<{ text: string; stop(): void } | undefined> {
+    if (!this.interactive) return undefined;
+    const { default: ora } = await import('ora');
+    return ora({ text, stream: this.stderr as NodeJS.WritableStream, color: 'cyan' }).start();
   }
 }
 
