@@ -81,6 +81,8 @@ export class ControllerNode {
   absorb(state: Record<string, unknown>): void {
     this.computeState = state;
     for (const [k, v] of Object.entries(state)) if (!NOT_PROPERTIES.includes(k)) this.properties[k] = v;
+    // A startup script is sent once; the node's file holds it from then on (GNS3 drops it the same way).
+    delete this.properties.startup_script;
     if (typeof state.name === 'string') this.rename(state.name);
   }
 

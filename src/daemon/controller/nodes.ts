@@ -99,7 +99,8 @@ export class NodeManager {
         const value = (body as Record<string, unknown>)[key];
         if (value !== undefined) (node.layout as Record<string, unknown>)[key] = value;
       }
-      if (body.symbol !== undefined) Object.assign(node.layout, symbolSize(node.layout.symbol));
+      // GNS3 derives width and height from the symbol, whatever a client sends.
+      Object.assign(node.layout, symbolSize(node.layout.symbol));
       if (body.label) node.layout.label = { ...body.label, text: node.name };
       const computeChange: Record<string, unknown> = { ...(body.properties ?? {}) };
       for (const key of CONTROLLER_ONLY_PROPERTIES) delete computeChange[key];

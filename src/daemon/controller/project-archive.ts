@@ -48,12 +48,18 @@ export interface ExportTopologyOptions {
   resetMacAddresses: boolean;
 }
 
+/** Node properties only emuctl's computes take (GNS3's VPCS schema refuses a `mac_address`): left out of portable archives. */
+const EMUCTL_ONLY_PROPERTIES: Record<string, string[]> = { vpcs: ['mac_address'] };
+
 /** The topology file content as it goes into an archive (a copy; GNS3's _patch_project_file). */
 export function archiveTopology(topology: Record<string, unknown>, opts: ExportTopologyOptions): Record<string, unknown> {
   const copy = structuredClone(topology) as { topology?: { nodes?: Record<string, unknown>[]; computes?: unknown[] } };
   for (const node of copy.topology?.nodes ?? []) {
-    if (!opts.keepComputeId) node.compute_id = 'local';
     const properties = node.properties as Record<string, unknown> | undefined;
+    if (!opts.keepComputeId) {
+      node.compute_id = 'local';
+      for (const key of EMUCTL_ONLY_PROPERTIES[String(node.node_type)] ?? []) delete properties?.[key];
+    }
     for (const key of Object.keys(properties ?? {})) {
       if (opts.resetMacAddresses && (key === 'mac_address' || key === 'mac_addr')) properties![key] = null;
       // A portable archive names images by file name only: the importing server has its own images directory.

@@ -30,6 +30,14 @@ describe('project archives (GNS3 2.2 .gns3project)', () => {
     const kept = archiveTopology(topology, { keepComputeId: true, resetMacAddresses: false }) as any;
     assert.equal(kept.topology.nodes[0].compute_id, 'c1');
     assert.equal(kept.topology.computes.length, 1);
+    assert.equal(kept.topology.nodes[0].properties.mac_address, '00:50:79:66:68:01');
+  });
+
+  it("a VPCS's MAC (an emuctl extension GNS3's VPCS schema refuses) stays out of portable archives, not out of snapshots", () => {
+    const topology = { topology: { computes: [], nodes: [{ node_type: 'vpcs', compute_id: 'local', properties: { mac_address: '00:50:79:66:68:07' } }] } };
+    assert.deepEqual((archiveTopology(topology, { keepComputeId: false, resetMacAddresses: false }) as any).topology.nodes[0].properties, {});
+    assert.equal((archiveTopology(topology, { keepComputeId: true, resetMacAddresses: false }) as any).topology.nodes[0].properties.mac_address, '00:50:79:66:68:07');
+    assert.equal((archiveTopology(topology, { keepComputeId: true, resetMacAddresses: true }) as any).topology.nodes[0].properties.mac_address, null);
   });
 
   it('archive entry names stay inside the project (zip-slip refused)', () => {

@@ -39,7 +39,10 @@ export function archiveRoutes(router: Router, deps: { projects: ProjectManager; 
     const temp = await mkdtemp(join(tmpdir(), 'emuctl-import-'));
     try {
       const archive = join(temp, 'project.gns3project');
-      await pipeline(req, createWriteStream(archive));
+      await pipeline(req, createWriteStream(archive)).catch((err: NodeJS.ErrnoException) => {
+        // A file system error (disk full) stays what it is; anything else is the client going away mid-upload.
+        throw err.syscall ? err : new InvalidError(`The archive upload broke off: ${err.message}`);
+      });
       return (await archives.import(params.project_id, archive, opts)).toJSON();
     } finally {
       await rm(temp, { recursive: true, force: true });
