@@ -128,9 +128,14 @@ describe('GNS3 2.2 compatibility of the controller and the compute', () => {
     const put = await d.api('PUT', `/v2/projects/${pid}/links/${link.link_id}`, { filters: { delay: [5] } });
     assert.equal(put.status, 201);
     assert.equal((await d.api('PUT', `/v2/projects/${pid}/links/${link.link_id}`, { filters: { latency: [10] } })).status, 400);
-    // Both ends' NIOs carry the filters: each filters the frames that enter from its tunnel.
+    // Both ends' NIOs carry the filters: each filters the frames that enter from its tunnel, so both directions are filtered.
+    const every = { frequency_drop: [5], packet_loss: [10], delay: [5, 1], corrupt: [3], bpf: ['icmp'], rate: [1000], duplicate: [2] };
+    assert.equal((await d.api('PUT', `/v2/projects/${pid}/links/${link.link_id}`, { filters: every })).status, 201);
     const swStats = (await d.api('GET', `/v2/compute/projects/${pid}/ethernet_switch/nodes/${sw.node_id}/stats`)).body;
-    assert.deepEqual(swStats.find((p: any) => p.port_number === 1).nio.filters, { delay: [5] });
+    const pcStats = (await d.api('GET', `/v2/compute/projects/${pid}/vpcs/nodes/${pc.node_id}/stats`)).body;
+    assert.deepEqual(swStats.find((p: any) => p.port_number === 1).nio.filters, every);
+    assert.deepEqual(pcStats.find((p: any) => p.port_number === 0).nio.filters, every);
+    await d.api('PUT', `/v2/projects/${pid}/links/${link.link_id}`, { filters: {} });
   });
 
   it('duplicates nodes on the controller and the compute: next free name, own files, own pcname; a running VPCS is a 409', async () => {
@@ -152,6 +157,27 @@ describe('GNS3 2.2 compatibility of the controller and the compute', () => {
     assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes/${pc.node_id}/duplicate`, { x: 0 })).status, 400);
     const onCompute = await d.api('POST', `/v2/compute/projects/${pid}/vpcs/nodes/${pc.node_id}/duplicate`, { destination_node_id: randomUUID() });
     assert.equal(onCompute.status, 404, 'the compute duplicates onto a node that exists');
+  });
+
+  it('never a 500 for what a client sends: long or odd names, paths in the way', async () => {
+    const long = 'x'.repeat(300);
+    const project = await d.api('POST', '/v2/projects', { name: long });
+    assert.equal(project.status, 201, 'a long project name gets a shorter file name');
+    assert.equal((await d.api('POST', `/v2/projects/${pid}/snapshots`, { name: long })).status, 400);
+    const unicode = await d.api('POST', '/v2/projects', { name: 'Lab «été» ☃' });
+    const exported = await fetch(`${d.url}/v2/projects/${unicode.body.project_id}/export`);
+    assert.equal(exported.status, 200);
+    assert.equal(exported.headers.get('content-disposition'), `attachment; filename="Lab __t__ _.gns3project"; filename*=UTF-8''${encodeURIComponent('Lab «été» ☃.gns3project')}`);
+    await exported.arrayBuffer();
+    const file = `${d.url}/v2/projects/${pid}/files`;
+    assert.equal((await fetch(`${file}/dir/a.txt`, { method: 'POST', body: 'a' })).status, 201);
+    assert.equal((await fetch(`${file}/dir`, { method: 'POST', body: 'b' })).status, 409, 'a directory is in the way');
+    assert.equal((await fetch(`${file}/dir/a.txt/b.txt`, { method: 'POST', body: 'c' })).status, 409, 'a file is in the way');
+    assert.equal((await fetch(`${file}/${'y'.repeat(300)}`, { method: 'POST', body: 'd' })).status, 400);
+    assert.equal((await fetch(`${file}/${'y'.repeat(300)}`)).status, 404);
+    for (const body of [[], 'text', { name: 5, template_type: 'vpcs', compute_id: 'local' }, { name: 'T', template_type: 5, compute_id: 'local' }]) {
+      assert.equal((await d.api('POST', '/v2/templates', body)).status, 400, JSON.stringify(body));
+    }
   });
 
   it('POST /v2/version checks the client version: 200 when equal, 409 otherwise', async () => {

@@ -4,7 +4,7 @@ import { lstat, mkdir, readdir, rename, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { InvalidError, NotFoundError } from '../errors.js';
+import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
 
 /** A file of a project as GNS3's compute lists it. */
 export interface ProjectFile {
@@ -68,13 +68,20 @@ export async function openProjectFile(root: string, relativePath: string): Promi
 /** Writes a file inside `root` from a stream (directories created), through a temporary file renamed into place. */
 export async function writeProjectFile(root: string, relativePath: string, data: Readable): Promise<void> {
   const path = pathInside(root, relativePath);
-  await mkdir(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.part`;
   try {
+    await mkdir(dirname(path), { recursive: true });
     await pipeline(data, createWriteStream(temp));
     await rename(temp, path);
   } catch (err) {
     await unlink(temp).catch(() => {});
-    throw err;
+    throw pathError(err as NodeJS.ErrnoException, relativePath);
   }
+}
+
+/** A path that names no file that can be written (a directory in the way, a file used as a directory, too long) is the client's error. */
+function pathError(err: NodeJS.ErrnoException, relativePath: string): Error {
+  if (err.code === 'ENAMETOOLONG') return new InvalidError(`path '${relativePath}' is too long`);
+  if (err.code === 'EISDIR' || err.code === 'ENOTDIR' || err.code === 'EEXIST') return new ConflictError(`Cannot write '${relativePath}': a file or directory is in the way`);
+  return err;
 }

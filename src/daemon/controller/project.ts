@@ -103,7 +103,7 @@ export class Project {
   }
 }
 
-/** The topology file name for a project name: `<name>.gns3`, with characters unsafe in a file name replaced. */
+/** The topology file name for a project name: `<name>.gns3`, with characters unsafe in a file name replaced, short enough for any file system. */
 export function filenameFor(name: string): string {
-  return `${name.replace(/[^\w .()@+-]/g, '_').replace(/^\.+/, '_')}.gns3`;
+  return `${name.replace(/[^\w .()@+-]/g, '_').replace(/^\.+/, '_').slice(0, 200)}.gns3`;
 }

@@ -17,6 +17,9 @@ export interface Snapshot {
   project_id: string;
 }
 
+/** A file name has at most 255 bytes; the time stamp and extension take 26 of them. */
+const MAX_NAME_BYTES = 200;
+
 /** GNS3's snapshot file names: `<name>_<ddmmyy>_<HHMMSS>.gns3project`, in UTC. */
 const FILE = /^(.+)_(\d{2})(\d{2})(\d{2})_(\d{2})(\d{2})(\d{2})\.gns3project$/;
 
@@ -49,6 +52,7 @@ export class SnapshotManager {
   async create(project: Project, name: string): Promise<Snapshot> {
     if (project.status !== 'opened') throw new ConflictError(`Project '${project.name}' is ${project.status}: open it first`);
     if (/[/\\\0]/.test(name) || name.startsWith('.')) throw new InvalidError(`snapshot name '${name.replace(/\0/g, '\\0')}' must be usable as a file name (no '/', '\\', NUL or leading '.')`);
+    if (Buffer.byteLength(name) > MAX_NAME_BYTES) throw new InvalidError(`snapshot name is too long (at most ${MAX_NAME_BYTES} bytes)`);
     if ((await this.list(project)).some((s) => s.name === name)) throw new ConflictError(`The snapshot name ${name} already exists`);
     const now = new Date();
     const file = `${name}_${stamp(now)}.gns3project`;

@@ -32,7 +32,7 @@ export function archiveRoutes(router: Router, deps: { projects: ProjectManager; 
       resetMacAddresses: yes(query.reset_mac_addresses),
       compress: compression !== 'none',
     });
-    await sendStream(res, stream, 'application/gns3project', { 'Content-Disposition': `attachment; filename="${project.name.replace(/["\\\r\n]/g, '_')}.gns3project"` });
+    await sendStream(res, stream, 'application/gns3project', { 'Content-Disposition': attachment(`${project.name}.gns3project`) });
   });
   route(deps.uploads, { method: 'post', template: IMPORT_ROUTE, status: 201 }, async ({ params, query, req }) => {
     const opts = validate<{ name?: string; path?: string }>(PROJECT_IMPORT_SCHEMA, { ...query }, 'query');
@@ -51,4 +51,10 @@ export function archiveRoutes(router: Router, deps: { projects: ProjectManager; 
   route<{ name?: string; path?: string; reset_mac_addresses?: boolean }>(router, { method: 'post', template: `${PROJECT_ROUTE}/duplicate`, body: PROJECT_DUPLICATE_SCHEMA, status: 201 }, async ({ params, body }) =>
     (await archives.duplicate(projects.get(params.project_id), { name: body.name, path: body.path, resetMacAddresses: body.reset_mac_addresses })).toJSON(),
   );
+}
+
+/** A Content-Disposition for a download: an ASCII file name, and the real one (RFC 6266) when it is not ASCII. */
+function attachment(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return ascii === fileName ? `attachment; filename="${fileName}"` : `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
