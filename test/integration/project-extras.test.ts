@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startTestDaemon, removeHome, type TestDaemon } from '../helpers/daemon.js';
@@ -174,6 +174,20 @@ describe('project extras: drawings, stats, files, load, snapshots, GUI routes', 
     const restart = await d.api('POST', `/v2/projects/${pid}/nodes/${pc.node_id}/start`, {});
     assert.equal(restart.body.status, 'started', 'a restored VPCS starts');
     await d.api('POST', `/v2/projects/${pid}/nodes/${pc.node_id}/stop`, {});
+  });
+
+  it('a snapshot that cannot be read leaves the project as it was (409)', async () => {
+    const snap = (await d.api('POST', `/v2/projects/${pid}/snapshots`, { name: 'broken' })).body;
+    const file = readdirSync(join(project.path, 'snapshots')).find((f) => f.startsWith('broken_'))!;
+    writeFileSync(join(project.path, 'snapshots', file), 'not a zip');
+    const nodesBefore = (await d.api('GET', `/v2/projects/${pid}/nodes`)).body.map((n: any) => n.node_id).sort();
+    const r = await d.api('POST', `/v2/projects/${pid}/snapshots/${snap.snapshot_id}/restore`, {});
+    assert.equal(r.status, 409, r.text);
+    assert.equal((await d.api('GET', `/v2/projects/${pid}`)).body.status, 'opened');
+    assert.deepEqual((await d.api('GET', `/v2/projects/${pid}/nodes`)).body.map((n: any) => n.node_id).sort(), nodesBefore);
+    assert.ok(existsSync(join(project.path, project.filename)));
+    assert.ok(!readdirSync(project.path).some((f) => f.startsWith('.restore-')), 'no staging directory left');
+    assert.equal((await d.api('DELETE', `/v2/projects/${pid}/snapshots/${snap.snapshot_id}`)).status, 204);
   });
 
   it('GUI connect routes: symbols (SVGs of our own), default symbols, appliances, GNS3 VM (off) and IOU licence, kept across a restart', async () => {

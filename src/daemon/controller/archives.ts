@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -103,14 +103,36 @@ export class ProjectArchives {
     }
   }
 
-  /** Extracts a snapshot over a project's directory, keeping ids, computes and the project's own name and auto_* flags. */
-  async restoreInto(project: Project, archive: string): Promise<void> {
-    await extractZip(archive, project.path, { overwrite: true });
-    const { auto_start, auto_open, auto_close } = project.settings;
-    const topology = await rewriteExtractedProject(project.path, {
-      projectId: project.id, name: project.name, keepComputeId: true, newIds: false, settings: { auto_start, auto_open, auto_close },
-    });
-    await this.pushRemoteNodeFiles(project.path, project.id, project.name, topology.topology.nodes);
+  /**
+   * Prepares a snapshot restore beside the project: the archive extracted and rewritten (ids,
+   * computes, the project's own name and auto_* flags kept) in a staging directory inside the
+   * project's, so that a broken archive leaves the project as it was. Returns the staging directory.
+   */
+  async stageRestore(project: Project, archive: string): Promise<{ dir: string; nodes: Record<string, unknown>[] }> {
+    const dir = await mkdtemp(join(project.path, '.restore-'));
+    try {
+      await extractZip(archive, dir);
+      const { auto_start, auto_open, auto_close } = project.settings;
+      const topology = await rewriteExtractedProject(dir, {
+        projectId: project.id, name: project.name, keepComputeId: true, newIds: false, settings: { auto_start, auto_open, auto_close },
+      });
+      return { dir, nodes: topology.topology.nodes };
+    } catch (err) {
+      await rm(dir, { recursive: true, force: true });
+      throw err;
+    }
+  }
+
+  /** Replaces the (closed) project's topology and node files with a staged restore, and sends remote nodes' files to their computes. */
+  async completeRestore(project: Project, staged: { dir: string; nodes: Record<string, unknown>[] }): Promise<void> {
+    await rm(join(project.path, 'project-files'), { recursive: true, force: true });
+    for (const file of await readdir(project.path)) if (file.endsWith('.gns3')) await rm(join(project.path, file), { force: true });
+    for (const entry of await readdir(staged.dir)) {
+      await rm(join(project.path, entry), { recursive: true, force: true });
+      await rename(join(staged.dir, entry), join(project.path, entry));
+    }
+    await rm(staged.dir, { recursive: true, force: true });
+    await this.pushRemoteNodeFiles(project.path, project.id, project.name, staged.nodes);
   }
 
   /** Downloads the exportable files a remote compute holds for the project into `temp`. */

@@ -28,6 +28,8 @@ export function isExportable(path: string, includeSnapshots: boolean): boolean {
   const file = segments[segments.length - 1];
   if (file.endsWith('.gns3') || EMUCTL_FILES.includes(path)) return false;
   if (!includeSnapshots && segments.slice(0, -1).includes('snapshots')) return false;
+  // A snapshot restore being staged (or one a crash left behind).
+  if (segments.some((segment) => segment.startsWith('.restore-'))) return false;
   const i = segments.indexOf('project-files');
   if (i >= 0 && ['tmp', 'captures'].includes(segments[i + 1])) return false;
   if (file.endsWith('.log') || file.endsWith('_log.txt') || file === '.DS_Store') return false;

@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, unlink } from 'node:fs/promises';
+import { mkdir, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
@@ -80,12 +80,10 @@ export class SnapshotManager {
    */
   async restore(project: Project, id: string): Promise<Project> {
     const snapshot = await this.get(project, id);
-    const archive = join(snapshotDir(project), await this.fileOf(project, id));
+    const staged = await this.deps.archives.stageRestore(project, join(snapshotDir(project), await this.fileOf(project, id)));
     await this.deps.projects.close(project.id, { notify: false });
     await this.deps.removeFromRemoteComputes(project);
-    await rm(join(project.path, 'project-files'), { recursive: true, force: true });
-    for (const file of await readdir(project.path)) if (file.endsWith('.gns3')) await unlink(join(project.path, file));
-    await this.deps.archives.restoreInto(project, archive);
+    await this.deps.archives.completeRestore(project, staged);
     await this.deps.projects.reload(project);
     await this.deps.projects.open(project.id);
     this.deps.events.publish('snapshot.restored', { ...snapshot }, project.id);
