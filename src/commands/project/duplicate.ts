@@ -22,12 +22,12 @@ export function projectDuplicateCommand(f: Factory, run = runProjectDuplicate): 
       run({ project, name: flags.name, resetMacAddresses: flags.resetMacAddresses === true }, await f.context(cmd)));
 }
 
-/** Duplicates the project (POST /v2/projects/{project_id}/duplicate) and reports the copy. */
+/** Duplicates the project (POST /v2/projects/{project_id}/duplicate; GNS3 2.2 requires a name) and reports the copy. */
 export async function runProjectDuplicate(opts: ProjectDuplicateOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
   const project = await findProject(api, opts.project);
   const copy = await ctx.out.spin(`Duplicating ${project.name}`, () =>
-    duplicateProject(api, project.project_id, { ...(opts.name ? { name: opts.name } : {}), reset_mac_addresses: opts.resetMacAddresses }));
+    duplicateProject(api, project.project_id, { name: opts.name ?? project.name, reset_mac_addresses: opts.resetMacAddresses }));
   ctx.out.result(copy, () => projectDetails(copy, ctx.out.style));
   ctx.out.success(`Duplicated project ${projectLabel(project)} as ${projectLabel(copy)}`);
 }
