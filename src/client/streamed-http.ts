@@ -4,6 +4,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { StreamServer } from './api.js';
 import { OperationError, UnreachableError } from './errors.js';
+import { UNREACHABLE_CODES } from './http-errors.js';
 
 /** What goes with a streamed request besides its method and path. */
 export interface StreamedRequestOptions {
@@ -14,16 +15,6 @@ export interface StreamedRequestOptions {
   /** Aborts the request and its answer (the promise then rejects with the AbortError). */
   signal?: AbortSignal;
 }
-
-/** Network error codes meaning the server could not be reached (or went away before answering). */
-const UNREACHABLE: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ENOTFOUND: 'host not found',
-  EAI_AGAIN: 'host name lookup failed',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  ECONNRESET: 'connection reset',
-};
 
 /**
  * One request whose body and/or answer is a byte stream (a pcap, an image, a project archive).
@@ -50,7 +41,7 @@ export async function streamedRequest(server: StreamServer, method: string, path
       clearTimeout(timer);
       if (err.name === 'AbortError') reject(err);
       else if (err.code === 'ETIMEDOUT') reject(new UnreachableError(`cannot reach ${base}: no answer within ${timeoutMs / 1000} s`, server.unreachableHint));
-      else if (err.code && UNREACHABLE[err.code]) reject(new UnreachableError(`cannot reach ${base}: ${UNREACHABLE[err.code]}`, server.unreachableHint));
+      else if (err.code && UNREACHABLE_CODES[err.code]) reject(new UnreachableError(`cannot reach ${base}: ${UNREACHABLE_CODES[err.code]}`, server.unreachableHint));
       else reject(new OperationError(`${method === 'GET' ? 'request to' : 'upload to'} ${base} failed: ${err.message}`));
     });
     if (opts.body) {

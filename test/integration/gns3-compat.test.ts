@@ -51,6 +51,16 @@ describe('GNS3 2.2 compatibility of the controller and the compute', () => {
     assert.deepEqual([renamed.body.name, renamed.body.label.text], ['Core1', 'Core1']);
   });
 
+  it('a QEMU node carries the same keys, with its directory, symbol and GNS3 port names', async () => {
+    const r = await d.api('POST', `/v2/projects/${pid}/nodes`, { name: 'R1', node_type: 'qemu', compute_id: 'local', properties: { adapters: 2 } });
+    assert.equal(r.status, 201, r.text);
+    const vm = r.body;
+    assert.deepEqual(NODE_KEYS.filter((k) => !(k in vm)), []);
+    assert.equal(vm.node_directory, join(d.home, 'projects', pid, 'project-files', 'qemu', vm.node_id));
+    assert.deepEqual([vm.symbol, vm.command_line, vm.ports.map((p: any) => p.name)], [':/symbols/qemu_guest.svg', '', ['Ethernet0', 'Ethernet1']]);
+    assert.equal((await d.api('DELETE', `/v2/projects/${pid}/nodes/${vm.node_id}`)).status, 204);
+  });
+
   it('any GNS3 node name works, never a 500: "VPCS 1" is VPCS1 (GNS3 drops spaces) and VPCS gets a one-word name', async () => {
     const r = await d.api('POST', `/v2/projects/${pid}/nodes`, { name: 'VPCS 1', node_type: 'vpcs' });
     assert.equal(r.status, 201, r.text);

@@ -103,6 +103,23 @@ describe('templates (GNS3 2.2)', () => {
     assert.equal(node.template_id, custom.template_id);
   });
 
+  it("a custom qemu template (GNS3 2.2 has no built-in one) gets GNS3's qemu defaults and makes QEMU nodes named {name}-{0}", async () => {
+    assert.ok(!(await d.api('GET', '/v2/templates')).body.some((t: any) => t.template_type === 'qemu'), 'no built-in qemu template');
+    const created = await d.api('POST', '/v2/templates', { name: 'Router', template_type: 'qemu', compute_id: 'local', ram: 128, adapters: 3, port_name_format: 'eth{0}' });
+    assert.equal(created.status, 201, created.text);
+    const t = created.body;
+    assert.deepEqual([t.category, t.symbol, t.default_name_format, t.linked_clone, t.console_type, t.hda_disk_interface, t.on_close, t.custom_adapters],
+      ['guest', ':/symbols/qemu_guest.svg', '{name}-{0}', true, 'telnet', 'none', 'power_off', []]);
+    assert.equal((await d.api('POST', '/v2/templates', { name: 'Bad', template_type: 'qemu', compute_id: 'local', adapter_type: 'nope' })).status, 400);
+    const r1 = await fromTemplate(t.template_id, { x: 5, y: 5 });
+    assert.equal(r1.status, 201, r1.text);
+    assert.deepEqual([r1.body.name, r1.body.node_type, r1.body.symbol, r1.body.port_name_format, r1.body.template_id], ['Router-1', 'qemu', ':/symbols/qemu_guest.svg', 'eth{0}', t.template_id]);
+    assert.deepEqual([r1.body.properties.ram, r1.body.properties.adapters], [128, 3]);
+    assert.deepEqual(r1.body.ports.map((p: any) => p.name), ['eth0', 'eth1', 'eth2']);
+    assert.equal((await fromTemplate(t.template_id)).body.name, 'Router-2');
+    assert.equal((await d.api('DELETE', `/v2/templates/${t.template_id}`)).status, 204);
+  });
+
   it('custom templates are saved atomically in the state directory and survive a restart', async () => {
     const file = join(d.home, 'state', 'templates-0.json');
     assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')).map((t: any) => t.name), ['Core switch']);
