@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { NioJson } from './node-context.js';
+import type { ProjectFile } from './project-files.js';
 
 export type NodeAction = 'start' | 'stop' | 'suspend' | 'reload';
 export type Json = Record<string, unknown>;
@@ -31,6 +32,14 @@ export interface ComputeApi {
   updateNode(projectId: string, nodeType: string, nodeId: string, body: Json): Promise<Json>;
   deleteNode(projectId: string, nodeType: string, nodeId: string): Promise<void>;
   nodeAction(projectId: string, nodeType: string, nodeId: string, action: NodeAction): Promise<void>;
+  /** Copies a node's files onto another node of the same type (GNS3's duplicate). */
+  duplicateNode(projectId: string, nodeType: string, nodeId: string, destinationNodeId: string): Promise<void>;
+
+  /** The files of the project's directory on the compute, with MD5 sums. */
+  listFiles(projectId: string): Promise<ProjectFile[]>;
+  /** A file of the project, by path relative to its directory. */
+  readFile(projectId: string, path: string): Promise<Readable>;
+  writeFile(projectId: string, path: string, data: Readable): Promise<void>;
 
   addNio(at: PortAddress, nio: NioJson): Promise<NioJson>;
   updateNio(at: PortAddress, change: { filters?: Record<string, unknown[]>; suspend?: boolean }): Promise<NioJson>;
@@ -38,9 +47,6 @@ export interface ComputeApi {
 
   startCapture(at: PortAddress, body: { capture_file_name: string; data_link_type?: string }): Promise<{ pcap_file_path: string }>;
   stopCapture(at: PortAddress): Promise<void>;
-  /** A file of the project, by its path inside the project directory (GNS3's …/projects/{id}/files/{path}). */
-  readFile(projectId: string, path: string): Promise<Buffer>;
-  writeFile(projectId: string, path: string, data: Buffer): Promise<void>;
   /** The port's capture from its first byte, following it while it grows; ends when the capture stops. */
   pcapStream(at: PortAddress): Promise<Readable>;
 }

@@ -2,14 +2,13 @@ import type { Router } from 'express';
 import type { Labs } from '../../controller/lab.js';
 import type { NodeCreate, NodeManager } from '../../controller/nodes.js';
 import type { ProjectManager } from '../../controller/projects.js';
-import { InvalidError } from '../../errors.js';
-import { rawBodyOf, route } from '../route.js';
+import { route } from '../route.js';
 import { NODE_CREATE_SCHEMA, NODE_UPDATE_SCHEMA } from '../../schemas/lab.js';
 import { EMPTY_SCHEMA } from '../../schemas/project.js';
+import { NODE_DUPLICATE_SCHEMA } from '../../schemas/project-extras.js';
 
 export const NODES_ROUTE = '/v2/projects/{project_id}/nodes';
 export const NODE_ROUTE = '/v2/projects/{project_id}/nodes/{node_id}';
-export const NODE_FILE_ROUTE = `${NODE_ROUTE}/files/{path:.+}`;
 const ACTIONS = ['start', 'stop', 'suspend', 'reload'] as const;
 
 /** Controller node routes (GNS3 v2). */
@@ -45,21 +44,9 @@ export function nodeRoutes(router: Router, deps: { projects: ProjectManager; lab
     const lab = labOf(params.project_id);
     return (await nodes.update(lab, lab.node(params.node_id), body)).toJSON();
   });
-  // A file of the node's directory, read and written on its compute, as GNS3 does (a VPCS's startup.vpc).
-  const fileOf = (params: Record<string, string>) => {
+  route<{ x: number; y: number; z?: number }>(router, { method: 'post', template: `${NODE_ROUTE}/duplicate`, body: NODE_DUPLICATE_SCHEMA, status: 201 }, async ({ params, body }) => {
     const lab = labOf(params.project_id);
-    const node = lab.node(params.node_id);
-    if (params.path.startsWith('.') || params.path.includes('/../')) throw new InvalidError(`File path '${params.path}' is not inside the node directory`);
-    return { lab, node, path: `project-files/${node.nodeType}/${node.id}/${params.path}` };
-  };
-  route(router, { method: 'get', template: NODE_FILE_ROUTE, raw: true }, async ({ params, res }) => {
-    const { lab, node, path } = fileOf(params);
-    const data = await node.compute.readFile(lab.project.id, path);
-    res.status(200).type('application/octet-stream').end(data);
-  });
-  route(router, { method: 'post', template: NODE_FILE_ROUTE, status: 201 }, async ({ params, req }) => {
-    const { lab, node, path } = fileOf(params);
-    await node.compute.writeFile(lab.project.id, path, rawBodyOf(req));
+    return (await nodes.duplicate(lab, lab.node(params.node_id), body)).toJSON();
   });
   route(router, { method: 'get', template: `${NODE_ROUTE}/links` }, ({ params }) => {
     const lab = labOf(params.project_id);

@@ -13,19 +13,14 @@ export interface JsonLimits {
  * does (`curl -d '{...}'` sends application/x-www-form-urlencoded). An empty
  * body is `{}`. The parsed value lands on `req.jsonBody`. Bodies beyond the
  * limits are refused here, for every route but the streamed ones, before any handler sees them.
- * Paths matching `rawPaths` (file uploads) keep their bytes in req.body, unparsed.
  */
-export function jsonBody(limits: JsonLimits, streamed: (req: Request) => boolean = () => false, rawPaths?: RegExp): RequestHandler[] {
+export function jsonBody(limits: JsonLimits, streamed: (req: Request) => boolean = () => false): RequestHandler[] {
   const parser = express.raw({ type: () => true, limit: limits.maxBytes });
   // Streamed routes (image uploads, the forward route) read the request themselves: the forward
   // route's JSON is checked against the same limits by the compute it reaches.
   const raw = (req: Request, res: Response, next: NextFunction) => (streamed(req) ? next() : parser(req, res, next));
   const parse = (req: Request, _res: Response, next: NextFunction) => {
     if (streamed(req)) return next();
-    if (rawPaths?.test(req.path)) {
-      (req as Request & { jsonBody?: unknown }).jsonBody = {};
-      return next();
-    }
     const buf = req.body as Buffer | undefined;
     const text = Buffer.isBuffer(buf) ? buf.toString('utf8').trim() : '';
     if (!text) {
