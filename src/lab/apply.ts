@@ -5,11 +5,11 @@ import { checkFiltersOffered, createLink, deleteLink, listLinks, updateLink, typ
 import { VPCS_STARTUP_FILE, writeNodeFile } from '../client/node-files.js';
 import { createNode, deleteNode, listNodes, nodeAction, updateNode, type Node } from '../client/nodes.js';
 import { createProject, type Project } from '../client/projects.js';
+import { createNodeFromTemplate, findTemplate } from '../client/templates.js';
 import { linkKey, type LinkSpec } from './model.js';
 import { nodeCreateBody, vpcsScriptOf } from './node-bodies.js';
 import type { Plan, Step } from './plan.js';
 import { startAndWait } from './start.js';
-import { createNodeFromTemplate } from './templates.js';
 
 /** How the applier shows progress: runs one step's task, showing its plan line while it runs. */
 export interface StepReporter {
@@ -86,7 +86,7 @@ class Applier {
       case 'create-node': {
         const { spec, computeId } = step;
         const node = spec.template !== undefined
-          ? await createNodeFromTemplate(api, this.pid, spec.template, { name: spec.name, compute_id: computeId, x: spec.x ?? 0, y: spec.y ?? 0 })
+          ? await createNodeFromTemplate(api, this.pid, (await findTemplate(api, spec.template)).template_id, { name: spec.name, compute_id: computeId, x: spec.x ?? 0, y: spec.y ?? 0 })
           : await createNode(api, this.pid, nodeCreateBody(spec, computeId));
         if (node.name !== spec.name) throw new OperationError(`the server named the node ${node.name}, not ${spec.name}`);
         this.ids.set(spec.name, node.node_id);
