@@ -1,7 +1,7 @@
 // `emuctl lab` against the strict fake GNS3 2.2 server (helpers/fake-gns3.ts): lab up sends
 // only what GNS3 accepts (every answer below 400, node bodies checked by the compute's own
 // schemas), VPCS addresses go to startup.vpc through the node's files, a second up only reads,
-// changes in place use GNS3's routes, save reads back what up wrote, and a filter GNS3 does not
+// changes in place use GNS3's routes, save reads back what up wrote (QEMU nodes too), and a filter GNS3 does not
 // offer on a link stops the run before it is sent.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -138,6 +138,40 @@ describe('lab against a GNS3 2.2 server', () => {
     const nodes = jsonOf(await runInProcess(['node', 'list', '-p', project.project_id, '--json'], env));
     assert.deepEqual(nodes.map((n: any) => [n.name, n.node_type, n.status]).sort(), [['H1', 'vpcs', 'started'], ['S1', 'ethernet_switch', 'started']]);
     assert.equal((await runInProcess(['lab', 'up', path], env)).stdout, '✓ No changes: lab from-templates is up to date\n');
+    assert.equal((await runInProcess(['lab', 'down', path], env)).code, 0);
+  });
+
+  it('a QEMU router: its image, RAM, adapters and kernel boot as GNS3 2.2 qemu properties, port names, a second up that only reads, save', async () => {
+    const lab = [
+      'name: qemu-on-gns3',
+      'nodes:',
+      '  R1: {type: qemu, image: router.qcow2, ram: 512, adapters: 3, cpus: 2, adapter_type: virtio-net-pci, kernel: vmlinuz, initrd: initrd.img, kernel_command_line: console=ttyS0}',
+      '  PC1: {type: vpcs, ip: 10.7.1.10/24, gateway: 10.7.1.1}',
+      '  PC2: {type: vpcs, ip: 10.7.2.10/24, gateway: 10.7.2.1}',
+      'links:',
+      '  - [PC1:0/0, R1:0/0]',
+      '  - [PC2:e0, R1:Ethernet2]',
+      '',
+    ].join('\n');
+    const path = file('qemu.yml', lab);
+    const { r, sent } = await sentBy('lab', 'up', path);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(refused(sent), []);
+    const create = sent.find((s) => s.method === 'POST' && /\/nodes$/.test(s.path) && s.body.node_type === 'qemu')!;
+    assert.deepEqual(create.body.properties, {
+      hda_disk_image: 'router.qcow2', ram: 512, adapters: 3, cpus: 2, kernel_image: 'vmlinuz', initrd: 'initrd.img', kernel_command_line: 'console=ttyS0', adapter_type: 'virtio-net-pci',
+    });
+    const links = sent.filter((s) => s.method === 'POST' && /\/links$/.test(s.path)).map((s) => s.body.nodes.map((e: any) => [e.adapter_number, e.port_number]));
+    assert.deepEqual(links, [[[0, 0], [0, 0]], [[0, 0], [2, 0]]]);
+    const again = await sentBy('lab', 'up', path);
+    assert.equal(again.r.stdout, '✓ No changes: lab qemu-on-gns3 is up to date\n');
+    assert.deepEqual(again.sent.filter((s) => s.method !== 'GET'), []);
+    const saved = await runInProcess(['lab', 'save', 'qemu-on-gns3'], env);
+    assert.equal(saved.code, 0, saved.stderr);
+    assert.match(saved.stdout, /\n {2}R1:\n {4}type: qemu\n/);
+    for (const line of ['image: router.qcow2', 'ram: 512', 'adapters: 3', 'cpus: 2', 'kernel: vmlinuz', 'initrd: initrd.img', 'kernel_command_line: console=ttyS0', 'adapter_type: virtio-net-pci']) {
+      assert.ok(saved.stdout.includes(`\n    ${line}\n`), `${line} in\n${saved.stdout}`);
+    }
     assert.equal((await runInProcess(['lab', 'down', path], env)).code, 0);
   });
 

@@ -12,7 +12,7 @@
 // - close answers 204 with no body; PUT link 201; capture names are joined to the
 //   captures directory as given (GNS3 2.2 does not check them);
 // - a node's name and properties go to its compute, which checks them with its own schema
-//   (vpcs, ethernet_switch, ethernet_hub): a refusal is the controller's 400 "Bad request URL
+//   (vpcs, ethernet_switch, ethernet_hub, qemu): a refusal is the controller's 400 "Bad request URL
 //   BODY". The controller keeps the properties a node was created with and sends them all again
 //   with every change that reaches the compute (Node._node_data), so a VPCS created with a
 //   startup_script property cannot be renamed (VPCS_UPDATE_SCHEMA has no startup_script);
@@ -311,6 +311,10 @@ export async function startFakeGns3(): Promise<FakeGns3> {
     name: `Ethernet${i}`, short_name: `e${i}`, adapter_number: 0, port_number: i, link_type: 'ethernet', data_link_types: { Ethernet: 'DLT_EN10MB' },
   }));
 
+  const adapterPorts = (count: number) => Array.from({ length: count }, (_, i) => ({
+    name: `Ethernet${i}`, short_name: `e${i}`, adapter_number: i, port_number: 0, link_type: 'ethernet', data_link_types: { Ethernet: 'DLT_EN10MB' },
+  }));
+
   const createNode = (pid: string, body: Json): FakeNode => {
     if (!computes.has(body.compute_id)) throw new HttpError(404, `Compute ID ${body.compute_id} doesn't exist`);
     const properties: Json = { ...(body.properties ?? {}) };
@@ -325,6 +329,13 @@ export async function startFakeGns3(): Promise<FakeGns3> {
       ports = ethernetPorts(properties.ports_mapping.length);
     } else if (body.node_type === 'vpcs') {
       ports = ethernetPorts(1);
+      console = consolePort;
+      consoleType = 'telnet';
+    } else if (body.node_type === 'qemu') {
+      // QemuVM's defaults come back from the compute; the ports are StandardPortFactory's, one per adapter.
+      properties.adapters ??= 1;
+      properties.ram ??= 256;
+      ports = adapterPorts(properties.adapters);
       console = consolePort;
       consoleType = 'telnet';
     } else {
@@ -444,6 +455,7 @@ export async function startFakeGns3(): Promise<FakeGns3> {
       Object.assign(n, fields);
       if (properties) Object.assign(n.properties, properties);
       if (properties?.ports_mapping) n.ports = ethernetPorts(properties.ports_mapping.length);
+      if (n.node_type === 'qemu' && properties?.adapters !== undefined) n.ports = adapterPorts(properties.adapters);
       return { status: 200, body: n };
     }],
     ['DELETE', '/projects/{project_id}/nodes/{node_id}', undefined, ({ params }) => {
