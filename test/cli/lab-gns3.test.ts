@@ -52,6 +52,18 @@ describe('lab against a GNS3 2.2 server', () => {
     removeTempHome(dir);
   });
 
+  it('up --profile P --dry-run: the plan against the profile\'s server, nothing sent but reads', async () => {
+    const profileEnv = cliEnv(home);
+    assert.equal((await runInProcess(['profile', 'add', 'gns3', '--url', gns3.url], profileEnv)).code, 0);
+    const from = gns3.requests.length;
+    const r = await runInProcess(['lab', 'up', file('lab.yml', LAB), '--profile', 'gns3', '--dry-run'], profileEnv);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /\+ project on-gns3\n[^]*\+ node PC1 \(vpcs on local\)\n/);
+    const sent = gns3.requests.slice(from);
+    assert.ok(sent.length > 0, 'the profile\'s server was asked');
+    assert.deepEqual([...new Set(sent.map((s) => s.method))], ['GET']);
+  });
+
   it('up: every request is one GNS3 accepts; VPCS scripts are written as startup.vpc files', async () => {
     const { r, sent } = await sentBy('lab', 'up', file('lab.yml', LAB));
     assert.equal(r.code, 0, r.stderr);
