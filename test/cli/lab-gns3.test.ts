@@ -187,6 +187,11 @@ describe('lab against a GNS3 2.2 server', () => {
     assert.equal((await runInProcess(['lab', 'down', path], env)).code, 0);
   });
 
+  it('graph --format svg without Graphviz on the PATH: one line saying how to get it, exit 1', async () => {
+    const r = await runInProcess(['lab', 'graph', join(dir, 'lab.yml'), '--format', 'svg'], { ...env, PATH: join(dir, 'no-such-dir') });
+    assert.deepEqual([r.code, r.stdout, r.stderr], [1, '', "emuctl: SVG needs Graphviz's dot, which is not on the PATH (Debian: apt-get install graphviz); --format dot writes the DOT source instead\n"]);
+  });
+
   it('down deletes the project', async () => {
     const { r, sent } = await sentBy('lab', 'down', 'on-gns3');
     assert.equal(r.code, 0, r.stderr);
