@@ -6,12 +6,14 @@
 //              the got client, chalk) is only parsed until a command line needs it.
 // Left out, and imported by the commands that need them: the daemon (dist/src/daemon,
 // whose worker threads are files of their own), conf, ora and ws. got is bundled with its
-// unused parts left out too, loaded on first use (bundle/lazy-deps.mjs).
+// unused parts left out too, loaded on first use (bundle/lazy-deps.mjs). Node's own modules
+// load when the code that uses them runs, not all at start-up (bundle/lazy-builtins.mjs).
 // `--metafile` also writes dist/cli/meta.json (what is in each file, for esbuild's analyser).
 import { rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { builtinImports, lazyBuiltins } from './bundle/lazy-builtins.mjs';
 import { lazyExternals, lazyImports, lazyListFormat } from './bundle/lazy-deps.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -24,8 +26,8 @@ const daemonDir = join(compiled, 'daemon') + '/';
 const HOST_PACKAGES = /^(conf|ora|ws)$/;
 
 /**
- * A `require` for the core: commander is CommonJS and asks for node's built-in modules
- * with require(), as do the stand-ins of bundle/lazy-deps.mjs.
+ * A `require` for the core, for node's built-in modules: commander is CommonJS and asks for
+ * them with require(), as do bundle/lazy-deps.mjs and bundle/lazy-builtins.mjs.
  */
 const REQUIRE_BANNER = "import { createRequire as __emuctlCreateRequire } from 'node:module';\n"
   + 'const require = __emuctlCreateRequire(import.meta.url);';
@@ -58,25 +60,31 @@ await build({
   }],
 });
 
-const core = await build({
+/** Leaves out the packages only some commands need, and the daemon. */
+const hostImports = {
+  name: 'host-imports',
+  setup(b) {
+    b.onResolve({ filter: HOST_PACKAGES }, (args) => ({ path: args.path, external: true }));
+    b.onResolve({ filter: /^\.\.?\// }, (args) => {
+      const target = resolve(args.resolveDir, args.path);
+      if (!target.startsWith(daemonDir)) return undefined;
+      if (args.kind !== 'dynamic-import') return { errors: [{ text: `the CLI may load the daemon only with import(): ${args.path} in ${args.importer}` }] };
+      // Emitted as written: the way from dist/cli/ to dist/src/daemon/.
+      return { path: relative(outdir, target).replace(/\\/g, '/'), external: true };
+    });
+  },
+};
+
+const coreOptions = {
   ...common,
   entryPoints: [join(compiled, 'cli/core.js')],
   outfile: join(outdir, 'core.js'),
   banner: { js: REQUIRE_BANNER },
-  metafile: true,
-  plugins: [{
-    name: 'host-imports',
-    setup(b) {
-      b.onResolve({ filter: HOST_PACKAGES }, (args) => ({ path: args.path, external: true }));
-      b.onResolve({ filter: /^\.\.?\// }, (args) => {
-        const target = resolve(args.resolveDir, args.path);
-        if (!target.startsWith(daemonDir)) return undefined;
-        if (args.kind !== 'dynamic-import') return { errors: [{ text: `the CLI may load the daemon only with import(): ${args.path} in ${args.importer}` }] };
-        // Emitted as written: the way from dist/cli/ to dist/src/daemon/.
-        return { path: relative(outdir, target).replace(/\\/g, '/'), external: true };
-      });
-    },
-  }, lazyExternals, lazyImports, lazyListFormat],
-});
+};
+const plugins = [hostImports, lazyExternals, lazyImports, lazyListFormat];
+// First the built-in modules the core imports, and which of their names (see lazy-builtins.mjs).
+const survey = await build({ ...coreOptions, plugins, write: false, treeShaking: false, sourcemap: false, legalComments: 'none' });
+const imports = builtinImports(survey.outputFiles.find((file) => file.path.endsWith('.js')).text);
+const core = await build({ ...coreOptions, metafile: true, plugins: [lazyBuiltins(imports), ...plugins] });
 
 if (process.argv.includes('--metafile')) writeFileSync(join(outdir, 'meta.json'), JSON.stringify(core.metafile));
