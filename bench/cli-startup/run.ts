@@ -3,12 +3,13 @@
 // Cases: `--version`, `--help`, `node list` (a project of 6 nodes, the default project of
 // the profile) and `project list --json`; for scale, `node list` from the unbundled
 // modules (dist/src, how the CLI was loaded before the bundle), and the floor of any Node
-// HTTP client: bare node:http making the same three requests as `node list` (projects,
-// then nodes and computes). Within a round the cases are interleaved, so
+// HTTP client: bare node:http making the one request `node list` makes (the nodes of the
+// project, by the UUID the profile keeps), and the three it made before (projects, then
+// nodes and computes). Within a round the cases are interleaved, so
 // drift in machine load hits each alike; each round reports its median per case and the
 // ratio to `node -e 0`, and the summary gives the median and range of those ratios.
 // Usage: npm run build && node dist/bench/cli-startup/run.js [--runs N] [--rounds R]
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -27,7 +28,7 @@ const WARMUP = 3;
 
 const home = mkdtempSync(join(tmpdir(), 'emuctl-bench-'));
 const port = await freePort();
-const env = { PATH: process.env.PATH, HOME: home, EMUCTL_HOME: home, EMUCTL_URL: `http://127.0.0.1:${port}` };
+const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, EMUCTL_HOME: home, EMUCTL_URL: `http://127.0.0.1:${port}` };
 
 /** Runs node with `args`; returns wall milliseconds; fails loudly on a non-zero exit. */
 function timeRun(args: string[]): number {
@@ -57,11 +58,13 @@ const median = (values: number[]): number => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-// The requests of `node list`, with nothing but node:http.
-const RAW_HTTP = `const http = require('node:http');
+// The requests of `node list`, with nothing but node:http: GET_JSON then one of the two below.
+const GET_JSON = `const http = require('node:http');
 const get = (p) => new Promise((ok, ko) => http.get(process.env.EMUCTL_URL + '/v2/' + p, (r) => {
   let b = ''; r.on('data', (c) => (b += c)); r.on('end', () => ok(JSON.parse(b)));
-}).on('error', ko));
+}).on('error', ko));`;
+const RAW_HTTP_NOW = `${GET_JSON}\nget('projects/' + process.env.BENCH_PROJECT_ID + '/nodes');`;
+const RAW_HTTP_BEFORE = `${GET_JSON}
 get('projects').then((ps) => Promise.all([get('projects/' + ps.find((p) => p.name === 'bench').project_id + '/nodes'), get('computes')]));`;
 const UNBUNDLED = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
@@ -73,7 +76,8 @@ const cases: [string, string[]][] = [
   ['emuctl node list', emuctl('node', 'list')],
   ['emuctl project list --json', emuctl('project', 'list', '--json')],
   ['node list, unbundled (dist/src)', [UNBUNDLED, 'node', 'list']],
-  ['floor: node:http, same 3 requests', ['-e', RAW_HTTP]],
+  ['floor: node:http, the 1 request of node list', ['-e', RAW_HTTP_NOW]],
+  ['node:http, the 3 requests node list made before', ['-e', RAW_HTTP_BEFORE]],
 ];
 
 /** One round: every case RUNS times, interleaved; the median of each case. */
@@ -94,6 +98,8 @@ try {
   for (let i = 0; i < 4; i++) timeRun(emuctl('project', 'create', `other-${i}`));
   for (let i = 1; i <= 3; i++) timeRun(emuctl('switch', 'create', `SW${i}`));
   for (let i = 1; i <= 3; i++) timeRun(emuctl('node', 'create', `HUB${i}`, '--type', 'ethernet_hub'));
+  const shown = execFileSync(process.execPath, emuctl('project', 'show', '--json'), { env, encoding: 'utf8' });
+  env.BENCH_PROJECT_ID = (JSON.parse(shown) as { project_id: string }).project_id;
 
   console.log(`CLI start-up: ${ROUNDS} rounds of ${RUNS} runs per case (after ${WARMUP} warm-up), node ${process.version}, `
     + `${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}\n`);
