@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
-import { OperationError, UnreachableError } from './errors.js';
 import { isLoopbackUrl } from './active-profile.js';
 import { apiPath, type ApiClient, type StreamServer } from './api.js';
+import { streamedRequest } from './streamed-http.js';
 import type { Link } from './links.js';
 
 /** GNS3's data_link_type names (DESIGN.md: EN10MB 1, PPP_SERIAL 50, C_HDLC 104, FRELAY 107, ATM_RFC1483 11). */
@@ -68,48 +68,7 @@ export interface PcapResponse {
  * A refusal (409 not capturing, 404) is an OperationError with the server's message.
  */
 export async function openLinkPcap(server: PcapServer, projectId: string, linkId: string, signal?: AbortSignal): Promise<PcapResponse> {
-  const base = server.url.replace(/\/+$/, '');
-  const url = new URL(`${base}/v2/${apiPath('projects', projectId, 'links', linkId, 'pcap')}`);
-  const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
-  const headers: Record<string, string> = {};
-  if (server.user !== undefined) headers.authorization = `Basic ${Buffer.from(`${server.user}:${server.password ?? ''}`).toString('base64')}`;
-  const timeoutMs = server.connectTimeoutMs ?? 10_000;
-  server.debug?.(`→ GET ${url.toString()} (streamed)`);
-  const response = await new Promise<IncomingMessage>((resolve, reject) => {
-    const req = request(url, { method: 'GET', headers, agent: false, signal }, resolve);
-    const timer = setTimeout(() => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })), timeoutMs);
-    req.once('response', () => clearTimeout(timer));
-    req.once('error', (err: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      if (err.name === 'AbortError') reject(err);
-      else if (err.code === 'ETIMEDOUT') reject(new UnreachableError(`cannot reach ${base}: no answer within ${timeoutMs / 1000} s`, server.unreachableHint));
-      else if (err.code === 'ECONNREFUSED' || err.code === 'ENOTFOUND' || err.code === 'EHOSTUNREACH' || err.code === 'ECONNRESET') {
-        reject(new UnreachableError(`cannot reach ${base}: ${err.code === 'ECONNREFUSED' ? 'connection refused' : err.message}`, server.unreachableHint));
-      } else reject(new OperationError(`request to ${base} failed: ${err.message}`));
-    });
-    req.end();
-  });
-  server.debug?.(`← ${response.statusCode} GET ${url.pathname}`);
-  if (response.statusCode !== 200) {
-    const text = await readBody(response);
-    const auth = response.statusCode === 401 ? " (check the profile's user and password)" : '';
-    throw new OperationError(`${serverMessage(text) ?? `GET ${url.pathname}: HTTP ${response.statusCode}`}${auth}`, response.statusCode);
-  }
+  const response = await streamedRequest(server, 'GET', apiPath('projects', projectId, 'links', linkId, 'pcap'), { signal });
   const date = response.headers.date ? new Date(response.headers.date) : undefined;
   return { body: response, serverDate: date && !Number.isNaN(date.getTime()) ? date : undefined };
-}
-
-async function readBody(response: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of response) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function serverMessage(text: string): string | undefined {
-  try {
-    const parsed = JSON.parse(text) as { message?: unknown };
-    return typeof parsed.message === 'string' ? parsed.message : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,7 +1,7 @@
 import { OperationError, UnreachableError } from './errors.js';
 
 /** Network error codes meaning the server could not be reached (or stopped answering). */
-const UNREACHABLE_CODES: Record<string, string> = {
+export const UNREACHABLE_CODES: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
   ENOTFOUND: 'host not found',
   EAI_AGAIN: 'host name lookup failed',

@@ -86,3 +86,9 @@ export async function closeProject(api: ApiClient, projectId: string): Promise<P
 export async function findProject(api: ApiClient, ref: string): Promise<Project> {
   return resolveOne(await listProjects(api), ref, PROJECT_KIND);
 }
+
+/** POST /v2/projects/{project_id}/duplicate: a copy under `name` (GNS3 numbers a taken name). */
+export function duplicateProject(api: ApiClient, projectId: string, fields: { name: string; reset_mac_addresses?: boolean }): Promise<Project> {
+  return api.post<Project>(apiPath('projects', projectId, 'duplicate'), fields);
+}
+

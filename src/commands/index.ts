@@ -19,6 +19,7 @@ export const NOUNS: readonly Noun[] = [
   { name: 'profile', load: async () => (await import('./profile/index.js')).profileCommand },
   { name: 'project', load: async () => (await import('./project/index.js')).projectCommand },
   { name: 'node', load: async () => (await import('./node/index.js')).nodeCommand },
+  { name: 'template', load: async () => (await import('./template/index.js')).templateCommand },
   { name: 'link', load: async () => (await import('./link/index.js')).linkCommand },
   { name: 'switch', load: async () => (await import('./switch/index.js')).switchCommand },
   { name: 'image', load: async () => (await import('./image/index.js')).imageCommand },

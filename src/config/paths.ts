@@ -27,6 +27,10 @@ export function pathsUnder(home: string) {
     computesFile: (port: number) => join(home, 'state', `computes-${port}.json`),
     /** Where pid files and process registries live. */
     runDir: join(home, 'run'),
+    /** Custom (non built-in) templates of a controller listening on `port`. */
+    templatesFile: (port: number) => join(home, 'state', `templates-${port}.json`),
+    /** GNS3 VM and IOU licence settings a controller on `port` was given (GUI settings it keeps but cannot use). */
+    guiSettingsFile: (port: number) => join(home, 'state', `gui-settings-${port}.json`),
     /** Pid file of the daemon listening on `port`: JSON {pid, url, startedAt, startTime, cmdline}. */
     pidFile: (port: number) => join(home, 'run', `daemon-${port}.pid`),
     /** Log file of a detached daemon listening on `port`. */

@@ -17,11 +17,16 @@ import { ComputeRegistry } from './controller/computes.js';
 import { createDataplane } from './dataplane/index.js';
 import { ControllerEvents } from './controller/events.js';
 import { Labs } from './controller/lab.js';
-import { LabLifecycle } from './controller/lab-lifecycle.js';
+import { ProjectArchives } from './controller/archives.js';
+import { DrawingManager } from './controller/drawings.js';
+import { GuiSettings } from './controller/gui-settings.js';
+import { LabLifecycle, removeFromRemoteComputes } from './controller/lab-lifecycle.js';
 import { LinkManager } from './controller/links.js';
 import { LiveState } from './controller/live-state.js';
 import { NodeManager } from './controller/nodes.js';
 import { ProjectManager } from './controller/projects.js';
+import { SnapshotManager } from './controller/snapshots.js';
+import { TemplateManager } from './controller/templates.js';
 import { createApp } from './http/app.js';
 import { StreamSlots } from './http/streams.js';
 import { LogThrottle } from './log-throttle.js';
@@ -95,8 +100,15 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   computes.setReports(new LiveState({ labs, nodes, links, events, log }));
   if (compute && isController) computes.followLocal(compute.events);
   wireNotifications(notifications, { controller: isController ? events : undefined, compute: compute?.events });
-  projects.addLifecycle(new LabLifecycle({ labs, nodes, links, log }));
+  projects.addLifecycle(new LabLifecycle({ labs, nodes, links, computes, log }));
+  const templates = new TemplateManager({ file: isController ? settings.paths.templatesFile(settings.port) : undefined, events, log });
+  const gui = new GuiSettings(isController ? settings.paths.guiSettingsFile(settings.port) : undefined);
+  const drawings = new DrawingManager({ events });
+  const archives = new ProjectArchives({ projects, labs, computes, log });
+  const snapshots = new SnapshotManager({ projects, archives, events, removeFromRemoteComputes: (p) => removeFromRemoteComputes(p, computes, log) });
   if (isController) {
+    await templates.load();
+    await gui.load();
     await computes.load();
     await projects.load();
     await projects.autoOpen();
@@ -113,7 +125,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     streams,
     auth: settings.auth,
     loginBackoff: { maxFailures: settings.authMaxFailures, backoffMs: settings.authBackoffMs },
-    controller: isController ? { projects, computes, labs, nodes, links, forwardTimeoutMs: settings.forwardTimeoutMs, self: () => selfEndpoint(settings, port) } : undefined,
+    controller: isController ? { projects, computes, labs, nodes, links, templates, drawings, snapshots, archives, gui, forwardTimeoutMs: settings.forwardTimeoutMs, self: () => selfEndpoint(settings, port) } : undefined,
     compute: compute ? { compute, capabilities, images, env, udpPortRange: settings.udpPortRange, consolePortRange: settings.consolePortRange } : undefined,
     notifications,
   });

@@ -95,23 +95,33 @@ export class Output {
   }
 
   /** Awaits `task` behind an ora spinner on stderr when interactive; plainly otherwise. */
-  async spin<T>(text: string, task: () => Promise<T>, started?: (spinner: { text: string }) => void): Promise<T> {
-    if (!this.interactive) return task();
-    const { default: ora } = await import('ora');
-    const spinner = ora({ text, stream: this.stderr as NodeJS.WritableStream, color: 'cyan' }).start();
-    started?.(spinner);
+  async spin<T>(text: string, task: () => Promise<T>): Promise<T> {
+    const spinner = await this.spinner(text);
     try {
       return await task();
     } finally {
-      spinner.stop();
+      spinner?.stop();
     }
+  }
+
+  /** A started ora spinner on stderr whose text the caller may change, or undefined when not interactive. */
+  async spinner(text: string): Promise<{ text: string; stop(): void } | undefined> {
+    if (!this.interactive) return undefined;
+    const { default: ora } = await import('ora');
+    return ora({ text, stream: this.stderr as NodeJS.WritableStream, color: 'cyan' }).start();
   }
 }
 
 /** Awaits `task` behind an ora spinner whose text the task updates (a progress line), on a terminal only. */
 export async function spinWithProgress<T>(out: Output, text: string, task: (update: (text: string) => void) => Promise<T>): Promise<T> {
-  let update: (text: string) => void = () => undefined;
-  return out.spin(text, () => task((t) => update(t)), (spinner) => (update = (t) => (spinner.text = t)));
+  const spinner = await out.spinner(text);
+  try {
+    return await task((t) => {
+      if (spinner) spinner.text = t;
+    });
+  } finally {
+    spinner?.stop();
+  }
 }
 
 /** The output of a real process: process.stdout, process.stderr and the environment. */

@@ -3,6 +3,8 @@
 // GNS3 would take badly (a filter it does not offer, a capture name that is a path) is
 // refused before anything is sent.
 import assert from 'node:assert/strict';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { assertFails, cliEnv, jsonOf, removeTempHome, runBin, runInProcess, tempHome } from './helpers/cli.js';
 import { FAKE_GNS3_VERSION, GNS3_FILTER_TYPES, startFakeGns3, type FakeGns3 } from './helpers/fake-gns3.js';
@@ -161,6 +163,65 @@ describe('the CLI against a GNS3 2.2 server', () => {
     assert.match((await ok('compute', 'list')).stdout, /gns3-host/);
     assert.equal(jsonOf(await run('compute', 'show', 'local', '--json')).name, 'gns3-host');
     assert.match((await ok('version')).stdout, new RegExp(`server: +GNS3 ${FAKE_GNS3_VERSION.replace(/\./g, '\\.')}`));
+  });
+
+  it('template list, show, create (GNS3 fills in its type\'s defaults), delete; a built-in one cannot be deleted', async () => {
+    const list = await ok('template', 'list');
+    assert.match(list.stdout, /^VPCS +vpcs +guest +yes +PC\{0\} +\(any\) +19021f99-e36f-394d-b4a1-8aaa902ab9cc$/m);
+    assert.match(list.stdout, /^Cloud +cloud +guest +yes /m);
+    const created = await sentBy(['template', 'create', 'Edge', '-t', 'ethernet_switch', '--name-format', 'Edge{0}', '--json']);
+    assert.equal(created.r.code, 0, created.r.stderr);
+    assert.deepEqual(created.sent.filter((s) => s.method === 'POST').map((s) => [s.status, s.body.compute_id]), [[201, 'local']]);
+    const template = JSON.parse(created.r.stdout);
+    assert.deepEqual([template.builtin, template.console_type, template.ports_mapping.length, template.category], [false, 'none', 8, 'switch']);
+    assert.match((await ok('template', 'show', 'Edge')).stdout, /^type: +ethernet_switch$/m);
+    assertFails(await run('template', 'create', 'Bad', '-t', 'vpcs', '--set', 'colour=red'), 1, /^emuctl: JSON schema error adding template .*Additional properties are not allowed \('colour' was unexpected\)\n$/);
+    assertFails(await run('template', 'delete', 'VPCS'), 1, /^emuctl: Template ID 19021f99-e36f-394d-b4a1-8aaa902ab9cc cannot be deleted because it is a builtin\n$/);
+  });
+
+  it('node create --template: the server names the node from default_name_format; compute_id local is sent', async () => {
+    const { r, sent } = await sentBy(['node', 'create', 'PC{0}', '--template', 'VPCS', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(sent.filter((s) => s.method === 'POST').map((s) => [s.path.replace(/^.*\/templates\//, 'templates/'), s.status, s.body.compute_id]),
+      [['templates/19021f99-e36f-394d-b4a1-8aaa902ab9cc', 201, 'local']]);
+    const pc = JSON.parse(r.stdout);
+    assert.deepEqual([pc.name, pc.node_type, pc.template_id], ['PC2', 'vpcs', '19021f99-e36f-394d-b4a1-8aaa902ab9cc'], 'PC1 is taken: GNS3 allocates PC2');
+    const edge = jsonOf(await run('node', 'create', 'Edge{0}', '-T', 'Edge', '--json'));
+    assert.deepEqual([edge.name, edge.node_type], ['Edge1', 'ethernet_switch']);
+    await ok('node', 'delete', 'PC2');
+    await ok('node', 'delete', 'Edge1');
+    await ok('template', 'delete', 'Edge');
+  });
+
+  it('project snapshot create, list, restore, delete; a running node keeps GNS3 from taking one', async () => {
+    await ok('node', 'start', 'PC1');
+    assertFails(await run('project', 'snapshot', 'create', 'running'), 1, /^emuctl: Project must be stopped in order to export it\n$/);
+    await ok('node', 'stop', 'PC1');
+    await ok('project', 'snapshot', 'create', 'before');
+    assertFails(await run('project', 'snapshot', 'create', 'before'), 1, /^emuctl: The snapshot name before already exists\n$/);
+    await ok('node', 'create', 'Later', '-t', 'ethernet_hub');
+    assert.match((await ok('project', 'snapshot', 'list')).stdout, /^before +\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ +[0-9a-f-]{36}$/m);
+    await ok('project', 'snapshot', 'restore', 'before');
+    assert.equal(gns3.sent('POST', /\/restore$/).at(-1)!.status, 201);
+    const names = jsonOf(await run('node', 'list', '--json')).map((n: { name: string }) => n.name).sort();
+    assert.deepEqual(names, ['HUB1', 'PC1', 'SW1'], 'the topology is the snapshot\'s');
+    await ok('project', 'snapshot', 'delete', 'before');
+    assert.equal((await ok('project', 'snapshot', 'list')).stdout, 'no snapshots of project lab\n');
+  });
+
+  it('project export, import (GNS3 reads the ZIP), duplicate (GNS3 requires a name: the CLI sends the project\'s)', async () => {
+    const file = join(home, 'lab.gns3project');
+    await ok('project', 'export', 'lab', '-o', file);
+    assert.ok(existsSync(file));
+    const imported = jsonOf(await run('project', 'import', file, '--json'));
+    assert.deepEqual([imported.name, imported.status], ['lab-1', 'closed'], 'GNS3 gives the copy a free name');
+    const dup = await sentBy(['project', 'duplicate', 'lab', '--json']);
+    assert.equal(dup.r.code, 0, dup.r.stderr);
+    assert.deepEqual(dup.sent.filter((s) => s.method === 'POST').map((s) => [s.status, s.body.name]), [[201, 'lab']]);
+    assert.equal(JSON.parse(dup.r.stdout).name, 'lab-2');
+    writeFileSync(join(home, 'junk.gns3project'), 'not a zip');
+    assertFails(await run('project', 'import', join(home, 'junk.gns3project')), 1, /^emuctl: Cannot import project, not a GNS3 project \(invalid zip\)\n$/);
+    for (const name of ['lab-1', 'lab-2']) await ok('project', 'delete', name);
   });
 
   it('delete: link, node, switch, project', async () => {

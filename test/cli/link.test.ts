@@ -64,7 +64,7 @@ describe('link commands against the daemon', () => {
     assertFails(await run('link', 'create', 'SW1:Ethernet42', 'SW2:1'), 1, /^emuctl: node SW1 has no port named "Ethernet42"; its ports: Ethernet0 \(0\/0\), /);
     assertFails(await run('link', 'create', 'SW1:0/42', 'SW2:1'), 1, /^emuctl: Port 0\/42 doesn't exist on node SW1\n$/);
     assertFails(await run('link', 'create', 'SW1:0', 'SW2:1'), 1, /^emuctl: Port 0\/0 of SW1 is already connected\n$/);
-    assertFails(await run('link', 'create', 'SW1:5', 'SW1:0/5'), 1, /^emuctl: Cannot connect a port to itself\n$/);
+    assertFails(await run('link', 'create', 'SW1:5', 'SW1:0/5'), 1, /^emuctl: Cannot connect to itself\n$/);
     assert.equal((await links()).length, 3, 'nothing was created');
   });
 

@@ -67,7 +67,8 @@ describe('node commands against the daemon', () => {
     assertFails(await run('node', 'create', 'SW1', '--type', 'ethernet_switch'), 1, /^emuctl: A node named 'SW1' already exists in this project\n$/);
     assertFails(await run('node', 'create', 'R1', '--type', 'router'), 1, /^emuctl: Unknown node_type 'router' \(known: ethernet_switch, ethernet_hub, vpcs, qemu\)\n$/);
     assertFails(await run('node', 'create', 'PC9', '--type', 'vpcs', '--ram', '128'), 2, /^emuctl: --image, --ram, --kernel and the other QEMU options need --type qemu\n$/);
-    assertFails(await run('node', 'create', 'R1'), 2, /required option '-t, --type <type>' not specified/);
+    assertFails(await run('node', 'create', 'R1'), 2, /^emuctl: give the node a --type or a --template \(one of the two\)\n$/);
+    assertFails(await run('node', 'create', 'R1', '-t', 'vpcs', '-T', 'VPCS'), 2, /--type or a --template/);
     assertFails(await run('node', 'create', 'R1', '-t', 'vpcs', '--project', 'nolab'), 1, /^emuctl: no project matches "nolab"; known: lab /);
     const otherHome = tempHome();
     const noDefault = await runInProcess(['node', 'list'], cliEnv(otherHome, { EMUCTL_URL: daemon.url }));

@@ -129,7 +129,7 @@ describe('end to end: two VPCS on a switch ping each other, and the link capture
     assert.ok(vpcsPid > 0);
     await d.api('POST', `/v2/projects/${pid}/nodes/${pc2.node_id}/start`, {});
     await d.api('POST', `/v2/projects/${pid}/nodes/${pc2.node_id}/stop`, {});
-    assert.equal((await d.api('POST', `/v2/projects/${pid}/close`)).status, 201);
+    assert.equal((await d.api('POST', `/v2/projects/${pid}/close`)).status, 204);
     assert.equal((await d.api('POST', `/v2/projects/${pid}/open`)).status, 201);
     const byName = async () => new Map(((await d.api('GET', `/v2/projects/${pid}/nodes`)).body as any[]).map((n) => [n.name, n]));
     let nodes = await byName();

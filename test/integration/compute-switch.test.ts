@@ -75,7 +75,7 @@ describe('compute: ethernet switch, NIOs and captures', () => {
     const lportB = await allocate();
     const added = await d.api('POST', nioPath(0), nio(lportA, a.port));
     assert.equal(added.status, 201, added.text);
-    assert.equal(added.headers.get('x-route'), '/v2/compute/projects/{project_id}/ethernet_switch/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/nio');
+    assert.equal(added.headers.get('x-route'), '/v2/compute/projects/{project_id}/ethernet_switch/nodes/{node_id}/adapters/{adapter_number:\\d+}/ports/{port_number:\\d+}/nio');
     assert.deepEqual({ ...added.body, filters: undefined, suspend: undefined }, { ...nio(lportA, a.port), filters: undefined, suspend: undefined });
     assert.equal((await d.api('POST', nioPath(1), nio(lportB, b.port))).status, 201);
 

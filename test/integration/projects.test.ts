@@ -36,8 +36,9 @@ describe('projects', () => {
     assert.ok(!existsSync(file), 'old topology file removed');
 
     const closed = await d.api('POST', `/v2/projects/${p.project_id}/close`);
-    assert.equal(closed.status, 201);
-    assert.equal(closed.body.status, 'closed');
+    assert.equal(closed.status, 204);
+    assert.equal(closed.text, '');
+    assert.equal((await d.api('GET', `/v2/projects/${p.project_id}`)).body.status, 'closed');
     const opened = await d.api('POST', `/v2/projects/${p.project_id}/open`, {});
     assert.equal(opened.status, 201);
     assert.equal(opened.body.status, 'opened');

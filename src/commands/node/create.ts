@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import type { Context, Factory } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { computeIdFor, createNode, type NodeCreate } from '../../client/nodes.js';
+import { createNodeFromTemplate, findTemplate } from '../../client/templates.js';
 import { parsePositiveInt } from '../shared/options.js';
 import { projectOption, resolveProject } from '../shared/project.js';
 import { nodeLabel } from './render.js';
@@ -24,11 +25,13 @@ export interface QemuCreateOptions {
   option?: string[];
 }
 
-/** Options of `node create`. */
+/** Options of `node create`: a node type or a template, one of the two. */
 export interface NodeCreateOptions extends QemuCreateOptions {
   name: string;
   /** GNS3 node_type: ethernet_switch, ethernet_hub, vpcs, qemu (a remote GNS3 server knows more). */
-  type: string;
+  type?: string;
+  /** Template name or id (GNS3's way: the node gets the template's settings). */
+  template?: string;
   /** Compute name or id; `local` when absent. */
   compute?: string;
   project?: string;
@@ -36,12 +39,13 @@ export interface NodeCreateOptions extends QemuCreateOptions {
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-/** `emuctl node create NAME --type T [--compute C] [-p P] [QEMU options]`. */
+/** `emuctl node create NAME (--type T | --template T) [--compute C] [-p P] [QEMU options]`. */
 export function nodeCreateCommand(f: Factory, run = runNodeCreate): Command {
   return new Command('create')
-    .description('create a node (ethernet_switch, ethernet_hub, vpcs or qemu)')
+    .description('create a node, of a type (ethernet_switch, ethernet_hub, vpcs or qemu) or from a template')
     .argument('<name>', 'name of the new node')
-    .addOption(new Option('-t, --type <type>', 'node type: ethernet_switch, ethernet_hub, vpcs or qemu').makeOptionMandatory())
+    .option('-t, --type <type>', 'node type: ethernet_switch, ethernet_hub, vpcs or qemu')
+    .option('-T, --template <template>', 'template name or id (see emuctl template list)')
     .option('-c, --compute <compute>', 'compute to run it on, by name or id (default: local)')
     .addOption(projectOption())
     .option('--image <image>', 'qemu: disk image (hda) on the compute, see image list')
@@ -55,8 +59,8 @@ export function nodeCreateCommand(f: Factory, run = runNodeCreate): Command {
     .option('--append <cmdline>', 'qemu: kernel command line')
     .option('--option <args>', 'qemu: extra qemu arguments, split like a shell would (repeatable)', collect)
     .action(async (name: string, flags: Omit<NodeCreateOptions, 'name'>, cmd: Command) => {
-      const { type, compute, project, ...qemu } = flags;
-      await run({ name, type, compute, project, ...qemu }, await f.context(cmd));
+      const { type, template, compute, project, ...qemu } = flags;
+      await run({ name, type, template, compute, project, ...qemu }, await f.context(cmd));
     });
 }
 
@@ -70,15 +74,23 @@ export function qemuProperties(o: QemuCreateOptions): Record<string, unknown> | 
   return Object.keys(p).length ? p : undefined;
 }
 
-/** Creates the node (POST /v2/projects/{project_id}/nodes) and reports it. */
+/** Creates the node (POST …/nodes, or POST …/templates/{template_id} with --template) and reports it. */
 export async function runNodeCreate(opts: NodeCreateOptions, ctx: Context): Promise<void> {
+  if ((opts.type === undefined) === (opts.template === undefined)) throw new UsageError('give the node a --type or a --template (one of the two)');
   const properties = qemuProperties(opts);
   if (properties && opts.type !== 'qemu') throw new UsageError('--image, --ram, --kernel and the other QEMU options need --type qemu');
   const project = await resolveProject(ctx, opts.project);
   const api = await ctx.api();
-  const body: NodeCreate = { name: opts.name, node_type: opts.type, compute_id: await computeIdFor(api, opts.compute) };
-  if (properties) body.properties = properties;
-  const node = await createNode(api, project.project_id, body);
+  const computeId = await computeIdFor(api, opts.compute);
+  let node;
+  if (opts.template !== undefined) {
+    const template = await findTemplate(api, opts.template);
+    node = await createNodeFromTemplate(api, project.project_id, template.template_id, { x: 0, y: 0, name: opts.name, compute_id: computeId });
+  } else {
+    const body: NodeCreate = { name: opts.name, node_type: opts.type!, compute_id: computeId };
+    if (properties) body.properties = properties;
+    node = await createNode(api, project.project_id, body);
+  }
   ctx.out.result(node);
   ctx.out.success(`Created ${node.node_type} ${nodeLabel(node)} on compute ${node.compute_id}`);
 }

@@ -32,6 +32,7 @@ export function builtinNodeTypes(vpcs: VpcsShared, qemu: QemuShared): NodeTypeRe
       updateSchema: VPCS_UPDATE_SCHEMA,
       create: (body, ctx) => VpcsNode.create(body as unknown as VpcsCreate, ctx, vpcs) as Promise<ComputeNode>,
       available: () => findExecutable(vpcs.binary ?? 'vpcs', vpcs.env) !== undefined,
+      startAnswersNode: true,
     })
     .register({
       type: 'qemu',
@@ -39,5 +40,6 @@ export function builtinNodeTypes(vpcs: VpcsShared, qemu: QemuShared): NodeTypeRe
       updateSchema: QEMU_UPDATE_SCHEMA,
       create: (body, ctx) => QemuNode.create(body, ctx, qemu) as Promise<ComputeNode>,
       available: () => findExecutables(/^qemu-system-/, qemu.env).length > 0,
+      startAnswersNode: true,
     });
 }

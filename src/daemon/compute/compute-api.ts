@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { NioJson } from './node-context.js';
+import type { ProjectFile } from './project-files.js';
 
 export type NodeAction = 'start' | 'stop' | 'suspend' | 'reload';
 export type Json = Record<string, unknown>;
@@ -31,6 +32,14 @@ export interface ComputeApi {
   updateNode(projectId: string, nodeType: string, nodeId: string, body: Json): Promise<Json>;
   deleteNode(projectId: string, nodeType: string, nodeId: string): Promise<void>;
   nodeAction(projectId: string, nodeType: string, nodeId: string, action: NodeAction): Promise<void>;
+  /** Copies a node's files onto another node of the same type (GNS3's duplicate). */
+  duplicateNode(projectId: string, nodeType: string, nodeId: string, destinationNodeId: string): Promise<void>;
+
+  /** The files of the project's directory on the compute, with MD5 sums. */
+  listFiles(projectId: string): Promise<ProjectFile[]>;
+  /** A file of the project, by path relative to its directory. */
+  readFile(projectId: string, path: string): Promise<Readable>;
+  writeFile(projectId: string, path: string, data: Readable): Promise<void>;
 
   addNio(at: PortAddress, nio: NioJson): Promise<NioJson>;
   updateNio(at: PortAddress, change: { filters?: Record<string, unknown[]>; suspend?: boolean }): Promise<NioJson>;

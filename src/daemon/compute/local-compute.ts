@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { PCAP_LINK_TYPES, type DataLinkType, type DataplaneApi } from '../dataplane/types.js';
@@ -14,6 +14,7 @@ import { ComputeProject } from './compute-project.js';
 import type { NioJson } from './node-context.js';
 import type { NodeTypeRegistry } from './node-types.js';
 import { nodeOwner, projectOwner } from './ownership.js';
+import { copyNodeDirectory, listProjectFiles, openProjectFile, pathInside, writeProjectFile, type ProjectFile } from './project-files.js';
 import type { ComputeResources } from './resources.js';
 import { SingleFlight } from '../../util/single-flight.js';
 
@@ -54,13 +55,17 @@ export class LocalCompute implements ComputeApi {
     return project;
   }
 
-  /** Creates the project, or returns it when it exists; concurrent calls for one id make it once. */
-  async createProject(body: { project_id?: string; name?: string | null }): Promise<Json> {
+  /**
+   * Creates the project, or returns it when it exists; concurrent calls for one id make it once.
+   * `path` (GNS3 sends it to its local compute) must be inside the projects directory.
+   */
+  async createProject(body: { project_id?: string; name?: string | null; path?: string | null }): Promise<Json> {
     const id = body.project_id ?? randomUUID();
     const project = await this.projectCreations.run(id, async () => {
       const existing = this.projects.get(id);
       if (existing) return existing;
-      const created = new ComputeProject(id, body.name ?? id, join(this.deps.projectsDir, id));
+      const path = body.path ? pathInside(this.deps.projectsDir, relative(this.deps.projectsDir, resolve(body.path)).split(sep).join('/')) : join(this.deps.projectsDir, id);
+      const created = new ComputeProject(id, body.name ?? id, path);
       await mkdir(created.capturesDir, { recursive: true });
       this.projects.set(id, created);
       return created;
@@ -83,12 +88,33 @@ export class LocalCompute implements ComputeApi {
     this.projects.delete(projectId);
   }
 
-  /** Closes the project and removes the node files it made (captures are left to the controller). */
+  /** Closes the project and removes its directory, as GNS3's compute does. */
   async deleteProject(projectId: string): Promise<void> {
     const project = this.project(projectId);
-    const nodeTypes = new Set([...project.nodes.values()].map((n) => n.nodeType));
     await this.closeProject(projectId);
-    for (const type of nodeTypes) await rm(join(project.path, 'project-files', type), { recursive: true, force: true });
+    await rm(project.path, { recursive: true, force: true });
+  }
+
+  /** Copies a node's files onto another node of the same type, which then rewrites what names it (a VPCS's pcname). */
+  async duplicateNode(projectId: string, nodeType: string, nodeId: string, destinationNodeId: string): Promise<void> {
+    const project = this.project(projectId);
+    const source = project.node(nodeType, nodeId);
+    const destination = project.node(nodeType, destinationNodeId);
+    if (source.copyFilesTo) await source.copyFilesTo(destination);
+    else await copyNodeDirectory(project.nodeDir(nodeType, nodeId), project.nodeDir(nodeType, destinationNodeId));
+    await destination.update({ name: destination.name });
+  }
+
+  async listFiles(projectId: string): Promise<ProjectFile[]> {
+    return listProjectFiles(this.project(projectId).path);
+  }
+
+  async readFile(projectId: string, path: string): Promise<Readable> {
+    return openProjectFile(this.project(projectId).path, path);
+  }
+
+  async writeFile(projectId: string, path: string, data: Readable): Promise<void> {
+    await writeProjectFile(this.project(projectId).path, path, data);
   }
 
   /** A UDP port held by the project until a NIO takes it as its lport (or it is released). */

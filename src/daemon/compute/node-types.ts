@@ -5,6 +5,8 @@ import type { DataplaneNode } from './nodes/dataplane-node.js';
 /** A node that the compute runs. */
 export interface ComputeNode extends DataplaneNode {
   update(body: Record<string, unknown>): Promise<void>;
+  /** Copies this node's files onto `destination` (GNS3's duplicate) when a plain copy of its directory will not do. */
+  copyFilesTo?(destination: ComputeNode): Promise<void>;
 }
 
 /** One kind of node the compute can run, in the registry. */
@@ -16,6 +18,8 @@ export interface NodeTypeDefinition {
   create(body: Record<string, unknown>, ctx: NodeContext): Promise<ComputeNode>;
   /** Whether this machine can run it (e.g. the vpcs binary is installed). */
   available(): boolean;
+  /** GNS3's `start` answers 200 with the node for emulators (VPCS, QEMU) and 204 for built-in devices. */
+  startAnswersNode?: boolean;
 }
 
 /** The node kinds a compute knows, by GNS3 type name. */

@@ -1,4 +1,6 @@
 import type { Logger } from '../logger.js';
+import { restoreDrawing } from './drawings.js';
+import { LOCAL_COMPUTE_ID, type ComputeRegistry } from './computes.js';
 import type { Lab, Labs } from './lab.js';
 import { ControllerLink, type LinkEnd } from './link.js';
 import type { LinkManager } from './links.js';
@@ -9,7 +11,7 @@ import { readRunning, writeRunning } from './running-nodes.js';
 
 /** Builds a project's lab on its computes when it opens, and tears it down when it closes. */
 export class LabLifecycle implements ProjectLifecycle {
-  constructor(private readonly deps: { labs: Labs; nodes: NodeManager; links: LinkManager; log: Logger }) {}
+  constructor(private readonly deps: { labs: Labs; nodes: NodeManager; links: LinkManager; computes: ComputeRegistry; log: Logger }) {}
 
   async opened(project: Project): Promise<void> {
     const lab = this.deps.labs.of(project);
@@ -23,7 +25,7 @@ export class LabLifecycle implements ProjectLifecycle {
       try {
         const node = nodes.build(lab, entry as unknown as NodeCreate & { node_id: string });
         lab.nodes.set(node.id, node);
-        await nodes.placeOnCompute(lab, node);
+        await nodes.placeOnCompute(lab, node, { restoring: true });
       } catch (err) {
         log.error(`project ${project.name}: cannot restore node ${String(entry.name)}: ${(err as Error).message}`);
       }
@@ -43,6 +45,7 @@ export class LabLifecycle implements ProjectLifecycle {
         log.error(`project ${project.name}: cannot restore link ${String(entry.link_id)}: ${(err as Error).message}`);
       }
     }
+    for (const entry of project.topology.drawings) restoreDrawing(lab, entry);
     if (project.settings.auto_start) {
       const running = await readRunning(project);
       for (const node of lab.nodes.values()) {
@@ -55,10 +58,30 @@ export class LabLifecycle implements ProjectLifecycle {
     const { labs } = this.deps;
     const lab = labs.of(project);
     await writeRunning(project, [...lab.nodes.values()].filter((n) => n.status === 'started').map((n) => n.id));
-    // Closing the project on each compute frees its nodes, NIOs, UDP ports and captures at once.
-    const computes = new Map([...lab.nodes.values()].filter((n) => n.onCompute).map((n) => [n.computeId, n.compute]));
-    for (const compute of computes.values()) await compute.closeProject(project.id).catch(() => {});
+    // Closing the project on each compute that knows it (nodes or not) frees its nodes, NIOs, UDP ports and captures at once.
+    for (const computeId of lab.computesReady) {
+      await Promise.resolve().then(() => this.deps.computes.api(computeId).closeProject(project.id)).catch(() => {});
+    }
     for (const node of lab.nodes.values()) node.onCompute = false;
     labs.forget(project.id);
+  }
+
+  /** A deleted project leaves no files on its remote computes (the local compute shares the project's directory). */
+  async deleting(project: Project): Promise<void> {
+    await removeFromRemoteComputes(project, this.deps.computes, this.deps.log);
+  }
+}
+
+/** Deletes a (closed) project on the remote computes its nodes use, files included; a compute that fails is logged, not fatal. */
+export async function removeFromRemoteComputes(project: Project, computes: ComputeRegistry, log: Logger): Promise<void> {
+  const remote = new Set(project.topology.nodes.map((n) => String(n.compute_id ?? LOCAL_COMPUTE_ID)).filter((id) => id !== LOCAL_COMPUTE_ID));
+  for (const computeId of remote) {
+    await Promise.resolve()
+      .then(async () => {
+        const api = computes.api(computeId);
+        await api.createProject({ project_id: project.id, name: project.name });
+        await api.deleteProject(project.id);
+      })
+      .catch((err) => log.warn(`project ${project.name}: cannot delete its files on compute ${computeId}: ${(err as Error).message}`));
   }
 }

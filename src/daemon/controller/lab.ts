@@ -2,6 +2,7 @@ import { AsyncLock } from '../../util/async-lock.js';
 import { SingleFlight } from '../../util/single-flight.js';
 import { NotFoundError } from '../errors.js';
 import { writeRunning } from './running-nodes.js';
+import type { Drawing } from './drawing.js';
 import type { ControllerLink } from './link.js';
 import type { ControllerNode } from './node.js';
 import type { Project } from './project.js';
@@ -10,9 +11,10 @@ import type { Project } from './project.js';
 export class Lab {
   readonly nodes = new Map<string, ControllerNode>();
   readonly links = new Map<string, ControllerLink>();
+  readonly drawings = new Map<string, Drawing>();
   /** Computes on which the project has been created. */
   readonly computesReady = new Set<string>();
-  /** Serialises topology changes (link creation touches two nodes' ports). */
+  /** Serialises topology changes (node creation, and link creation, which touches two nodes' ports). */
   readonly lock = new AsyncLock();
   private readonly projectCreations = new SingleFlight<string, void>();
 
@@ -33,6 +35,19 @@ export class Lab {
     const node = this.nodes.get(nodeId);
     if (!node) throw new NotFoundError(`Node ID ${nodeId} doesn't exist`);
     return node;
+  }
+
+  /** True when a node has that name; `except` is a node being renamed. */
+  nameTaken(name: string, except?: ControllerNode): boolean {
+    for (const n of this.nodes.values()) if (n.name === name && n !== except) return true;
+    return false;
+  }
+
+  /** The drawing, or NotFoundError. */
+  drawing(drawingId: string): Drawing {
+    const drawing = this.drawings.get(drawingId);
+    if (!drawing) throw new NotFoundError(`Drawing ID ${drawingId} doesn't exist`);
+    return drawing;
   }
 
   /** The link, or NotFoundError. */
@@ -65,6 +80,7 @@ export class Lab {
       this.stale = false;
       this.project.topology.nodes = [...this.nodes.values()].map((n) => n.toTopology());
       this.project.topology.links = [...this.links.values()].map((l) => l.toTopology());
+      this.project.topology.drawings = [...this.drawings.values()].map((d) => d.toTopology());
       await this.project.save();
       await writeRunning(this.project, [...this.nodes.values()].filter((n) => n.status === 'started').map((n) => n.id));
     }

@@ -8,12 +8,6 @@ import type { ComputeRegistry } from './computes.js';
 import type { ControllerEvents } from './events.js';
 import type { Lab } from './lab.js';
 import { ControllerLink, type LinkEnd } from './link.js';
-import { findNodeType } from './node-types.js';
-
-/** Nodes that always run (switch, hub): captures and filters prefer their end of a link, as GNS3 chooses. */
-function alwaysRunning(nodeType: string): boolean {
-  return findNodeType(nodeType)?.alwaysRunning ?? false;
-}
 
 export interface LinkEndBody {
   node_id: string;
@@ -40,7 +34,7 @@ export class LinkManager {
       if (body.nodes.length !== 2) throw new InvalidError(`A link has exactly two ends (got ${body.nodes.length})`);
       const ends = body.nodes.map((e) => this.endOf(lab, e)) as [LinkEnd, LinkEnd];
       const [a, b] = ends;
-      if (a.node.id === b.node.id && a.adapter_number === b.adapter_number && a.port_number === b.port_number) throw new ConflictError('Cannot connect a port to itself');
+      if (a.node.id === b.node.id) throw new ConflictError('Cannot connect to itself');
       const typeA = a.node.port(a.adapter_number, a.port_number).link_type;
       const typeB = b.node.port(b.adapter_number, b.port_number).link_type;
       if (typeA !== typeB) throw new ConflictError(`Cannot connect an ${typeA} port to a ${typeB} port`);
@@ -82,13 +76,13 @@ export class LinkManager {
 
   private async addNios(lab: Lab, link: ControllerLink, unused: Set<LinkEnd>): Promise<void> {
     const [a, b] = link.ends;
-    const filterEnd = this.filterEnd(link);
+    // Each NIO filters the frames that enter from its tunnel, so the same filters on both ends act on both directions, as GNS3's do.
     const nioFor = (end: LinkEnd, other: LinkEnd) => ({
       type: 'nio_udp' as const,
       lport: end.lport!,
       rhost: this.deps.computes.hostOf(other.node.computeId),
       rport: other.lport!,
-      filters: end === filterEnd ? link.filters : {},
+      filters: link.filters,
       suspend: link.suspend,
     });
     await a.node.lock.run(() => a.node.compute.addNio(this.at(lab, a), nioFor(a, b)));
@@ -102,13 +96,12 @@ export class LinkManager {
     }
   }
 
-  /** Changes filters, suspend, style or labels; filters and suspend reach the dataplane at once. */
+  /** Changes filters, suspend, style or labels; filters (on both ends) and suspend reach the dataplane at once. */
   update(lab: Lab, link: ControllerLink, body: Partial<LinkCreate>): Promise<ControllerLink> {
     return lab.lock.run(async () => {
       if (body.filters !== undefined) {
         const filters = validateFilters(body.filters) as Record<string, unknown[]>;
-        const end = this.filterEnd(link);
-        await end.node.compute.updateNio(this.at(lab, end), { filters });
+        for (const end of link.ends) await end.node.compute.updateNio(this.at(lab, end), { filters });
         link.filters = filters;
       }
       if (body.suspend !== undefined && body.suspend !== link.suspend) {
@@ -190,16 +183,11 @@ export class LinkManager {
   private captureEnd(link: ControllerLink): LinkEnd {
     const running = link.ends.filter((e) => e.node.status === 'started');
     const pick =
-      running.find((e) => e.node.computeId === 'local' && alwaysRunning(e.node.nodeType)) ??
-      running.find((e) => alwaysRunning(e.node.nodeType)) ??
+      running.find((e) => e.node.computeId === 'local' && e.node.alwaysRunning) ??
+      running.find((e) => e.node.alwaysRunning) ??
       running.find((e) => e.node.computeId === 'local') ??
       running[0];
     if (!pick) throw new ConflictError('Cannot capture because there is no running device on this link');
     return pick;
-  }
-
-  /** Filters apply to frames entering one end: the always-running one when there is one. */
-  private filterEnd(link: ControllerLink): LinkEnd {
-    return link.ends.find((e) => alwaysRunning(e.node.nodeType)) ?? link.ends[0];
   }
 }

@@ -1,6 +1,7 @@
 import { macPlus } from '../compute/qemu/qemu-command.js';
 import { ConflictError, InvalidError } from '../errors.js';
 import type { NodePort } from './node-ports.js';
+import { ETHERNET_HUB_TEMPLATE, ETHERNET_SWITCH_TEMPLATE, QEMU_TEMPLATE, VPCS_TEMPLATE, type TemplateSpec, type TemplateType } from './template-types.js';
 
 const ETHERNET = { Ethernet: 'DLT_EN10MB' };
 
@@ -24,6 +25,8 @@ export interface ControllerNodeType {
   prepare?(properties: Record<string, unknown>, others: Record<string, unknown>[]): void;
   /** Controller fields the compute needs too (GNS3 sends custom_adapters to QEMU). */
   computeFields?(node: NodeView): Record<string, unknown>;
+  /** What templates of this type look like (GNS3 2.2's template schema), built-in one included. */
+  template: TemplateSpec;
 }
 
 /** Ethernet ports from the compute's ports_mapping (switch, hub). */
@@ -36,9 +39,12 @@ function ethernetPort(name: string, adapter: number, port: number, extra: Record
   return { name, short_name: name.replace(/^Ethernet/, 'e'), adapter_number: adapter, port_number: port, link_type: 'ethernet', data_link_types: ETHERNET, ...extra };
 }
 
-/** VPCS MACs are 00:50:79:66:68:XX; the controller picks XX unique in the project, whichever compute runs each VPCS. */
+/**
+ * VPCS MACs are 00:50:79:66:68:XX; the controller picks XX unique in the project, whichever compute
+ * runs each VPCS (also for a node restored without one: portable archives leave it out).
+ */
 function freeVpcsMac(properties: Record<string, unknown>, others: Record<string, unknown>[]): void {
-  if (properties.mac_address !== undefined) return;
+  if (properties.mac_address !== undefined && properties.mac_address !== null) return;
   const used = new Set(others.map((p) => String(p.mac_address ?? '').toLowerCase()));
   for (let b = 0; b < 256; b++) {
     const mac = `00:50:79:66:68:${b.toString(16).padStart(2, '0')}`;
@@ -99,14 +105,15 @@ function formatPortName(format: string, values: Record<string, number>): string 
 
 /** The node types the controller can place on a compute: the one list it learns them from. */
 const TYPES: ControllerNodeType[] = [
-  { type: 'ethernet_switch', alwaysRunning: true, ports: mappedPorts },
-  { type: 'ethernet_hub', alwaysRunning: true, ports: mappedPorts },
-  { type: 'vpcs', alwaysRunning: false, ports: () => [ethernetPort('Ethernet0', 0, 0)], prepare: freeVpcsMac },
+  { type: 'ethernet_switch', alwaysRunning: true, ports: mappedPorts, template: ETHERNET_SWITCH_TEMPLATE },
+  { type: 'ethernet_hub', alwaysRunning: true, ports: mappedPorts, template: ETHERNET_HUB_TEMPLATE },
+  { type: 'vpcs', alwaysRunning: false, ports: () => [ethernetPort('Ethernet0', 0, 0)], prepare: freeVpcsMac, template: VPCS_TEMPLATE },
   {
     type: 'qemu',
     alwaysRunning: false,
     ports: standardPorts,
     computeFields: (node) => (node.layout.custom_adapters?.length ? { custom_adapters: node.layout.custom_adapters } : {}),
+    template: QEMU_TEMPLATE,
   },
 ];
 const BY_TYPE = new Map(TYPES.map((t) => [t.type, t]));
@@ -126,4 +133,20 @@ export function nodeTypeOf(type: string): ControllerNodeType {
 /** The rules of a node type when known (a node restored from a topology file may name another). */
 export function findNodeType(type: string): ControllerNodeType | undefined {
   return BY_TYPE.get(type);
+}
+
+/** The template types: one per node type. */
+export function templateTypes(): TemplateType[] {
+  return TYPES.map((t) => ({ type: t.type, ...t.template }));
+}
+
+/** The template type of that name, if this controller knows it. */
+export function templateType(type: string): TemplateType | undefined {
+  const found = BY_TYPE.get(type);
+  return found && { type: found.type, ...found.template };
+}
+
+/** The symbol templates of a node type give their nodes by default. */
+export function defaultSymbolOf(nodeType: string): string | undefined {
+  return BY_TYPE.get(nodeType)?.template.symbol;
 }

@@ -10,10 +10,10 @@ export const NODE_LAYOUT_DEFAULTS = {
   y: 0,
   z: 1,
   locked: false,
-  label: null as unknown,
+  label: null as Record<string, unknown> | null,
   symbol: null as string | null,
-  width: 60,
-  height: 60,
+  width: 65,
+  height: 59,
   console_auto_start: false,
   port_name_format: 'Ethernet{0}',
   port_segment_size: 0,
@@ -53,6 +53,11 @@ export class ControllerNode {
     return this.onCompute ? String(this.computeState.status ?? 'stopped') : 'stopped';
   }
 
+  /** GNS3's is_always_running (switch, hub): nothing to start, stop or save. */
+  get alwaysRunning(): boolean {
+    return findNodeType(this.nodeType)?.alwaysRunning ?? false;
+  }
+
   get console(): number | null {
     return (this.computeState.console as number | null | undefined) ?? (this.properties.console as number | undefined) ?? null;
   }
@@ -81,7 +86,16 @@ export class ControllerNode {
   absorb(state: Record<string, unknown>): void {
     this.computeState = state;
     for (const [k, v] of Object.entries(state)) if (!NOT_PROPERTIES.includes(k)) this.properties[k] = v;
-    if (typeof state.name === 'string') this.name = state.name;
+    // A startup script is sent once; the node's file holds it from then on (GNS3 drops it the same way).
+    delete this.properties.startup_script;
+    if (typeof state.name === 'string') this.rename(state.name);
+  }
+
+  /** Changes the name; the label follows it (re-centred), as in GNS3. */
+  rename(name: string): void {
+    if (name === this.name) return;
+    this.name = name;
+    if (this.layout.label) this.layout.label = { ...this.layout.label, text: name, x: null };
   }
 
   /** The GNS3 controller node JSON. */
@@ -104,7 +118,7 @@ export class ControllerNode {
     };
   }
 
-  /** The node as the .gns3 topology file keeps it. */
+  /** The node as the .gns3 topology file keeps it (GNS3's topology dump: no live state). */
   toTopology(): Record<string, unknown> {
     const { status: _s, ports: _p, console_host: _h, project_id: _pid, command_line: _c, node_directory: _d, ...kept } = this.toJSON();
     return kept;

@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { NodeAction } from '../compute/compute-api.js';
-import { ConflictError } from '../errors.js';
-import type { ComputeRegistry } from './computes.js';
+import { ConflictError, NotFoundError, UpstreamError } from '../errors.js';
+import { LOCAL_COMPUTE_ID, type ComputeRegistry } from './computes.js';
 import type { ControllerEvents } from './events.js';
 import type { Lab } from './lab.js';
 import { ControllerNode, NODE_LAYOUT_DEFAULTS, type NodeLayout } from './node.js';
-import { nodeTypeOf } from './node-types.js';
+import { allocateNodeName, explicitNodeName } from './node-names.js';
+import { defaultSymbolOf, findNodeType, nodeTypeOf } from './node-types.js';
+import { DEFAULT_SYMBOL, symbolSize } from './symbols.js';
+
+/** Template fields the controller turns into something else: GNS3 sends a base script's content instead of its name. */
+const CONTROLLER_ONLY_PROPERTIES = ['base_script_file', 'category'];
 
 export interface NodeCreate extends Partial<NodeLayout> {
   name: string;
@@ -17,53 +22,83 @@ export interface NodeCreate extends Partial<NodeLayout> {
   properties?: Record<string, unknown>;
 }
 
+/**
+ * How a node gets its name: `explicit` (a client named it: a taken name is a 409) or `allocate`
+ * (templates and duplicates: the first free name, as GNS3 allocates it).
+ */
+export type Naming = 'explicit' | 'allocate';
+
 /** Creates, changes and runs the nodes of a lab on their computes. */
 export class NodeManager {
   constructor(private readonly deps: { computes: ComputeRegistry; events: ControllerEvents }) {}
 
-  /** Creates a node on its compute (default `local`) and records it in the project. */
-  async create(lab: Lab, body: NodeCreate): Promise<ControllerNode> {
-    const type = nodeTypeOf(body.node_type);
-    const nodeId = body.node_id ?? randomUUID();
-    if (lab.nodes.has(nodeId)) throw new ConflictError(`Node ID ${nodeId} already exists`);
-    this.assertNameFree(lab, body.name);
-    const node = this.build(lab, { ...body, node_id: nodeId });
-    type.prepare?.(node.properties, [...lab.nodes.values()].map((n) => n.properties));
-    await this.placeOnCompute(lab, node);
-    lab.nodes.set(node.id, node);
-    await lab.persist();
-    this.publish('node.created', lab, node);
-    return node;
+  /** Creates a node on its compute (default `local`) and records it in the project; creates in a project take turns, so names and MACs stay unique. */
+  async create(lab: Lab, body: NodeCreate, naming: Naming = 'explicit'): Promise<ControllerNode> {
+    nodeTypeOf(body.node_type);
+    return lab.lock.run(async () => {
+      const nodeId = body.node_id ?? randomUUID();
+      if (lab.nodes.has(nodeId)) throw new ConflictError(`Node ID ${nodeId} already exists`);
+      const taken = (name: string) => lab.nameTaken(name);
+      const name = naming === 'allocate' ? allocateNodeName(body.name, taken) : explicitNodeName(body.name, taken);
+      const node = this.build(lab, { ...body, name, node_id: nodeId });
+      await this.placeOnCompute(lab, node);
+      lab.nodes.set(node.id, node);
+      await lab.persist();
+      this.publish('node.created', lab, node);
+      return node;
+    });
   }
 
   /** A node object from a create body or a topology entry, not yet on its compute. */
   build(lab: Lab, body: NodeCreate & { node_id: string }): ControllerNode {
-    const computeId = body.compute_id ?? 'local';
+    const computeId = body.compute_id ?? LOCAL_COMPUTE_ID;
     const compute = this.deps.computes.api(computeId);
     const layout = { ...NODE_LAYOUT_DEFAULTS } as Record<string, unknown>;
     for (const key of Object.keys(layout)) if ((body as unknown as Record<string, unknown>)[key] !== undefined) layout[key] = (body as unknown as Record<string, unknown>)[key];
+    layout.symbol ??= defaultSymbolOf(body.node_type) ?? DEFAULT_SYMBOL;
+    Object.assign(layout, symbolSize(layout.symbol as string));
+    layout.label = { ...defaultLabel(layout.height as number), ...(layout.label as Record<string, unknown> | null), text: body.name };
     const properties = { ...(body.properties ?? {}) };
+    for (const key of CONTROLLER_ONLY_PROPERTIES) delete properties[key];
     if (body.console !== undefined && body.console !== null) properties.console = body.console;
     return new ControllerNode(body.node_id, lab.project.id, body.node_type, computeId, body.name, properties, layout as NodeLayout, body.console_type ?? null, compute, this.deps.computes.hostOf(computeId));
   }
 
-  /** Creates the node on its compute (the compute's project first, once). */
-  async placeOnCompute(lab: Lab, node: ControllerNode): Promise<void> {
-    await lab.readyOn(node.computeId, () => node.compute.createProject({ project_id: lab.project.id, name: lab.project.name }));
-    node.absorb(await node.compute.createNode(lab.project.id, node.nodeType, node.computeBody()));
+  /**
+   * Creates the node on its compute (the compute's project first, once), after its type's own
+   * preparation (a VPCS's MAC). A node restored from a topology (`restoring`) whose console port is
+   * taken gets another one, as GNS3 does; a client that asks for a taken port gets the 409.
+   */
+  async placeOnCompute(lab: Lab, node: ControllerNode, { restoring = false } = {}): Promise<void> {
+    // The local compute shares the project's directory, as GNS3 sends the path to its local compute.
+    const path = node.computeId === LOCAL_COMPUTE_ID ? { path: lab.project.path } : {};
+    await lab.readyOn(node.computeId, () => node.compute.createProject({ project_id: lab.project.id, name: lab.project.name, ...path }));
+    findNodeType(node.nodeType)?.prepare?.(node.properties, [...lab.nodes.values()].filter((n) => n !== node).map((n) => n.properties));
+    try {
+      node.absorb(await node.compute.createNode(lab.project.id, node.nodeType, node.computeBody()));
+    } catch (err) {
+      const taken = err instanceof ConflictError || (err instanceof UpstreamError && err.status === 409);
+      if (!restoring || !taken || node.properties.console === undefined) throw err;
+      delete node.properties.console;
+      node.absorb(await node.compute.createNode(lab.project.id, node.nodeType, node.computeBody()));
+    }
     node.onCompute = true;
   }
 
   /** Renames, moves or changes properties; the compute gets the changes that are its business. */
   async update(lab: Lab, node: ControllerNode, body: Partial<NodeCreate>): Promise<ControllerNode> {
     return node.lock.run(async () => {
-      if (body.name !== undefined && body.name !== node.name) this.assertNameFree(lab, body.name);
+      const name = body.name === undefined ? undefined : explicitNodeName(body.name, (n) => lab.nameTaken(n, node));
       for (const key of Object.keys(NODE_LAYOUT_DEFAULTS)) {
         const value = (body as Record<string, unknown>)[key];
         if (value !== undefined) (node.layout as Record<string, unknown>)[key] = value;
       }
+      // GNS3 derives width and height from the symbol, whatever a client sends.
+      Object.assign(node.layout, symbolSize(node.layout.symbol));
+      if (body.label) node.layout.label = { ...body.label, text: node.name };
       const computeChange: Record<string, unknown> = { ...(body.properties ?? {}) };
-      if (body.name !== undefined) computeChange.name = body.name;
+      for (const key of CONTROLLER_ONLY_PROPERTIES) delete computeChange[key];
+      if (name !== undefined && name !== node.name) computeChange.name = name;
       if (Object.keys(computeChange).length > 0) {
         node.absorb(await node.compute.updateNode(lab.project.id, node.nodeType, node.id, computeChange));
       }
@@ -71,6 +106,36 @@ export class NodeManager {
       this.publish('node.updated', lab, node);
       return node;
     });
+  }
+
+  /**
+   * Duplicates a stopped node (GNS3's duplicate): same type, compute and properties under the next
+   * free name, at (x, y, z); then the compute copies the node's files (a VPCS's startup script).
+   */
+  async duplicate(lab: Lab, node: ControllerNode, at: { x: number; y: number; z?: number }): Promise<ControllerNode> {
+    if (node.status !== 'stopped' && !node.alwaysRunning) throw new ConflictError('Cannot duplicate node data while the node is running');
+    const { mac_address: _mac, console: _console, ...properties } = node.properties;
+    const copy = await this.create(lab, {
+      ...node.layout,
+      name: node.name,
+      node_type: node.nodeType,
+      compute_id: node.computeId,
+      console_type: node.consoleType,
+      properties: structuredClone(properties),
+      x: at.x,
+      y: at.y,
+      z: at.z ?? 0,
+      locked: false,
+    }, 'allocate');
+    try {
+      await node.compute.duplicateNode(lab.project.id, node.nodeType, node.id, copy.id);
+    } catch (err) {
+      await this.remove(lab, copy).catch(() => {});
+      if (err instanceof NotFoundError || (err instanceof UpstreamError && err.status === 404)) throw new ConflictError('This node type cannot be duplicated');
+      throw err;
+    }
+    await this.refresh(lab, copy);
+    return copy;
   }
 
   /** start, stop, suspend or reload a node. */
@@ -116,9 +181,10 @@ export class NodeManager {
     });
     this.deps.events.publish('node.deleted', node.toJSON(), lab.project.id);
   }
+}
 
-  private assertNameFree(lab: Lab, name: string): void {
-    for (const n of lab.nodes.values()) if (n.name === name) throw new ConflictError(`A node named '${name}' already exists in this project`);
-  }
+/** GNS3's default node label: the name centred above the symbol, in the client's default style. */
+function defaultLabel(symbolHeight: number): Record<string, unknown> {
+  return { y: -Math.round(symbolHeight / 2 + 10), style: null, x: null, rotation: 0 };
 }
 

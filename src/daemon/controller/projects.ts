@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, unlink } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { ControllerEvents } from './events.js';
@@ -42,16 +42,11 @@ export class ProjectManager {
     }
   }
 
-  private async loadOne(dirName: string, dir: string): Promise<Project | undefined> {
-    const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.gns3'));
-    if (files.length === 0) return undefined;
-    const file = files.sort()[0];
+  private async loadOne(dirName: string, dir: string, file?: string): Promise<Project | undefined> {
+    file ??= (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.gns3')).sort()[0];
+    if (!file) return undefined;
     try {
-      const data = JSON.parse(await readFile(join(dir, file), 'utf8')) as Record<string, unknown>;
-      if (data.type !== 'topology' || typeof data.project_id !== 'string' || typeof data.name !== 'string') throw new Error('not a GNS3 topology file');
-      const project = new Project(data.project_id, data.name, dir, pickSettings(data), file);
-      project.revision = typeof data.revision === 'number' ? data.revision : project.revision;
-      project.topology = { ...project.topology, ...(data.topology as Partial<Topology>) };
+      const project = await readProjectFile(dir, file);
       project.status = 'closed';
       return project;
     } catch (err) {
@@ -62,6 +57,62 @@ export class ProjectManager {
       broken.error = message;
       return broken;
     }
+  }
+
+  /** Registers the (closed) project whose files are in `dir`, e.g. after an import. */
+  async register(dir: string): Promise<Project> {
+    const project = await this.loadOne(basename(dir), dir);
+    if (!project || project.status === 'error') throw new ConflictError(project?.error ?? `No project file in ${dir}`);
+    this.assertNameFree(project.name);
+    if (this.projects.has(project.id)) throw new ConflictError(`Project ID ${project.id} already exists`);
+    this.projects.set(project.id, project);
+    this.deps.events.publish('project.created', project.toJSON(), project.id);
+    return project;
+  }
+
+  /** Re-reads a closed project's .gns3 file (after a snapshot restore rewrote it). */
+  async reload(project: Project): Promise<void> {
+    const fresh = await readProjectFile(project.path, project.filename);
+    project.settings = fresh.settings;
+    project.revision = fresh.revision;
+    project.topology = fresh.topology;
+  }
+
+  /**
+   * Opens the project of a .gns3 file inside the projects directory (GNS3's `POST /v2/projects/load`):
+   * the project already known, or a new one registered from that file.
+   */
+  async loadFile(path: string): Promise<Project> {
+    const file = resolve(path);
+    if (!file.endsWith('.gns3')) throw new InvalidError(`'${path}' is not a .gns3 project file`);
+    this.resolvePath('', dirname(file));
+    const found = await readProjectFile(dirname(file), basename(file)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') throw new NotFoundError(`Project file ${path} doesn't exist`);
+      throw new ConflictError(`Cannot load project file ${path}: ${err.message}`);
+    });
+    if (!this.projects.has(found.id)) {
+      this.assertNameFree(found.name);
+      found.status = 'closed';
+      this.projects.set(found.id, found);
+      this.deps.events.publish('project.created', found.toJSON(), found.id);
+    }
+    return this.open(found.id);
+  }
+
+  /** A project name not used yet: `base`, else `base-1`, `base-2`… (as GNS3 names imports and duplicates). */
+  freeName(base: string): string {
+    const names = new Set(this.list().map((p) => p.name));
+    if (!names.has(base)) return base;
+    for (let i = 1; ; i++) if (!names.has(`${base}-${i}`)) return `${base}-${i}`;
+  }
+
+  /** The directory a new project gets: `path` if given (inside the projects directory), else `<projects_dir>/<id>`. */
+  directoryFor(id: string, path?: string | null): string {
+    return this.resolvePath(id, path ?? undefined);
+  }
+
+  has(id: string): boolean {
+    return this.projects.has(id);
   }
 
   /** Opens the projects whose auto_open is set (after load and lifecycle registration). */
@@ -139,13 +190,14 @@ export class ProjectManager {
     return project;
   }
 
-  async close(id: string): Promise<Project> {
+  /** Closes a project; `notify: false` for a close that is internal (a snapshot restore closes and reopens). */
+  async close(id: string, { notify = true } = {}): Promise<Project> {
     const project = this.get(id);
     if (project.status !== 'opened') return project;
     for (const l of this.lifecycles) await l.closing?.(project);
     await project.flushed();
     project.status = 'closed';
-    this.deps.events.publish('project.closed', project.toJSON(), id);
+    if (notify) this.deps.events.publish('project.closed', project.toJSON(), id);
     return project;
   }
 
@@ -181,6 +233,16 @@ export class ProjectManager {
     if (path !== root && path.startsWith(root + sep)) return path;
     throw new InvalidError(`path must be inside the projects directory ${root}`);
   }
+}
+
+/** A project read from its .gns3 file (status `opened` until the caller says otherwise). */
+async function readProjectFile(dir: string, file: string): Promise<Project> {
+  const data = JSON.parse(await readFile(join(dir, file), 'utf8')) as Record<string, unknown>;
+  if (data.type !== 'topology' || typeof data.project_id !== 'string' || typeof data.name !== 'string') throw new Error('not a GNS3 topology file');
+  const project = new Project(data.project_id, data.name, dir, pickSettings(data), file);
+  project.revision = typeof data.revision === 'number' ? data.revision : project.revision;
+  project.topology = { ...project.topology, ...(data.topology as Partial<Topology>) };
+  return project;
 }
 
 function pickSettings(data: Record<string, unknown>): ProjectSettings {

@@ -1,17 +1,18 @@
 import type { Readable } from 'node:stream';
 import type { ComputeApi, Json, NodeAction, PortAddress } from '../compute/compute-api.js';
 import type { NioJson } from '../compute/node-context.js';
+import type { ProjectFile } from '../compute/project-files.js';
 import { BadGatewayError, UpstreamError } from '../errors.js';
-import { computeLabel, computeRequest, errorMessageOf, type ComputeEndpoint } from './compute-http.js';
+import { computeLabel, computeRequest, errorMessageOf, type ComputeEndpoint, type RawBody } from './compute-http.js';
 
 /** A compute reached over HTTP with GNS3's compute API; its errors keep their status and name the compute. */
 export class RemoteCompute implements ComputeApi {
   constructor(private readonly endpoint: () => ComputeEndpoint, private readonly timeoutMs: number) {}
 
-  /** One JSON call; a 4xx/5xx from the compute is passed on with its own status and message. */
-  async call<T = Json>(method: string, path: string, body?: unknown): Promise<T> {
+  /** One call with a JSON answer (and a JSON or `raw` body); a 4xx/5xx from the compute is passed on with its own status and message. */
+  async call<T = Json>(method: string, path: string, body?: unknown, raw?: RawBody): Promise<T> {
     const c = this.endpoint();
-    const answer = await computeRequest(c, method, path, { body, timeoutMs: this.timeoutMs });
+    const answer = await computeRequest(c, method, path, { body, raw, timeoutMs: this.timeoutMs });
     if (answer.status >= 400) throw new UpstreamError(`${computeLabel(c)}: ${errorMessageOf(answer)}`, answer.status);
     if (answer.status === 204 || answer.body.length === 0) return undefined as T;
     try {
@@ -52,6 +53,18 @@ export class RemoteCompute implements ComputeApi {
   async nodeAction(projectId: string, nodeType: string, nodeId: string, action: NodeAction): Promise<void> {
     await this.call('POST', `/v2/compute/projects/${projectId}/${nodeType}/nodes/${nodeId}/${action}`, {});
   }
+  async duplicateNode(projectId: string, nodeType: string, nodeId: string, destinationNodeId: string): Promise<void> {
+    await this.call('POST', `/v2/compute/projects/${projectId}/${nodeType}/nodes/${nodeId}/duplicate`, { destination_node_id: destinationNodeId });
+  }
+  listFiles(projectId: string): Promise<ProjectFile[]> {
+    return this.call('GET', `/v2/compute/projects/${projectId}/files`);
+  }
+  readFile(projectId: string, path: string): Promise<Readable> {
+    return this.stream(`/v2/compute/projects/${projectId}/files/${filePath(path)}`);
+  }
+  async writeFile(projectId: string, path: string, data: Readable): Promise<void> {
+    await this.call('POST', `/v2/compute/projects/${projectId}/files/${filePath(path)}`, undefined, { stream: data, contentType: 'application/octet-stream' });
+  }
   addNio(at: PortAddress, nio: NioJson): Promise<NioJson> {
     return this.call('POST', `${portPath(at)}/nio`, nio);
   }
@@ -67,9 +80,14 @@ export class RemoteCompute implements ComputeApi {
   async stopCapture(at: PortAddress): Promise<void> {
     await this.call('POST', `${portPath(at)}/stop_capture`, {});
   }
-  async pcapStream(at: PortAddress): Promise<Readable> {
+  pcapStream(at: PortAddress): Promise<Readable> {
+    return this.stream(`${portPath(at)}/pcap`);
+  }
+
+  /** A GET whose answer is a byte stream; an error answer keeps the compute's status and message. */
+  private async stream(path: string): Promise<Readable> {
     const c = this.endpoint();
-    const res = await computeRequest(c, 'GET', `${portPath(at)}/pcap`, { timeoutMs: this.timeoutMs, stream: true });
+    const res = await computeRequest(c, 'GET', path, { timeoutMs: this.timeoutMs, stream: true });
     if ((res.statusCode ?? 500) >= 400) {
       const chunks: Buffer[] = [];
       for await (const chunk of res) chunks.push(chunk as Buffer);
@@ -77,6 +95,11 @@ export class RemoteCompute implements ComputeApi {
     }
     return res;
   }
+}
+
+/** A project file path as URL segments. */
+function filePath(path: string): string {
+  return path.split('/').map(encodeURIComponent).join('/');
 }
 
 function portPath(at: PortAddress): string {

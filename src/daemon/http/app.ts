@@ -1,17 +1,22 @@
 import express, { type Express, type Request, Router } from 'express';
+import type { ProjectArchives } from '../controller/archives.js';
 import type { ComputeEndpoint } from '../controller/compute-http.js';
 import type { ComputeRegistry } from '../controller/computes.js';
+import type { DrawingManager } from '../controller/drawings.js';
+import type { GuiSettings } from '../controller/gui-settings.js';
 import type { Labs } from '../controller/lab.js';
 import type { LinkManager } from '../controller/links.js';
 import type { NodeManager } from '../controller/nodes.js';
 import type { ProjectManager } from '../controller/projects.js';
+import type { SnapshotManager } from '../controller/snapshots.js';
+import type { TemplateManager } from '../controller/templates.js';
 import type { LocalCompute } from '../compute/local-compute.js';
 import type { ImageStore } from '../compute/qemu/images.js';
 import type { Logger } from '../logger.js';
 import type { NotificationHub } from '../notifications/hub.js';
 import { computeHostRoutes } from './compute/host.js';
 import { computeNodeRoutes } from './compute/nodes.js';
-import { computeProjectRoutes } from './compute/projects.js';
+import { COMPUTE_FILE_ROUTE, computeProjectRoutes } from './compute/projects.js';
 import { computeQemuRoutes, QEMU_IMAGE_ROUTE } from './compute/qemu.js';
 import { templatePattern } from './route.js';
 import { basicAuth } from './middleware/basic-auth.js';
@@ -19,10 +24,16 @@ import type { LoginBackoff } from './middleware/login-failures.js';
 import { errorMapper, notFound } from './middleware/errors.js';
 import { jsonBody, type JsonLimits } from './middleware/json-body.js';
 import type { StreamSlots } from './streams.js';
+import { archiveRoutes, IMPORT_ROUTE } from './controller/archives.js';
 import { computeRegistryRoutes, FORWARD_ROUTE } from './controller/computes.js';
+import { drawingRoutes } from './controller/drawings.js';
+import { guiRoutes } from './controller/gui.js';
 import { linkRoutes } from './controller/links.js';
 import { nodeRoutes } from './controller/nodes.js';
+import { NODE_FILE_ROUTE, PROJECT_FILE_ROUTE, projectFileRoutes } from './controller/project-files.js';
 import { projectRoutes } from './controller/projects.js';
+import { snapshotRoutes } from './controller/snapshots.js';
+import { templateRoutes } from './controller/templates.js';
 import { versionRoutes } from './controller/version.js';
 import { notificationRoutes } from './notifications/routes.js';
 
@@ -32,6 +43,11 @@ export interface ControllerDeps {
   labs: Labs;
   nodes: NodeManager;
   links: LinkManager;
+  templates: TemplateManager;
+  drawings: DrawingManager;
+  snapshots: SnapshotManager;
+  archives: ProjectArchives;
+  gui: GuiSettings;
   forwardTimeoutMs: number;
   /** How the controller reaches its own compute routes, for forwarded calls to `local`. */
   self: () => ComputeEndpoint;
@@ -92,6 +108,12 @@ export function createApp(deps: AppDeps): Express {
     computeRegistryRoutes(router, deps.controller);
     nodeRoutes(router, deps.controller);
     linkRoutes(router, { ...deps.controller, streams: deps.streams, log: deps.log });
+    templateRoutes(router, deps.controller);
+    drawingRoutes(router, deps.controller);
+    snapshotRoutes(router, deps.controller);
+    projectFileRoutes(router, deps.controller);
+    archiveRoutes(router, deps.controller);
+    guiRoutes(router, deps.controller);
   }
   notificationRoutes(router, { hub: deps.notifications, log: deps.log, streams: deps.streams, projects: deps.controller?.projects, compute: !!deps.compute });
   app.use(router);
@@ -100,9 +122,9 @@ export function createApp(deps: AppDeps): Express {
   return app;
 }
 
-const STREAMED = [QEMU_IMAGE_ROUTE, FORWARD_ROUTE].map(templatePattern);
+const STREAMED = [QEMU_IMAGE_ROUTE, FORWARD_ROUTE, IMPORT_ROUTE, PROJECT_FILE_ROUTE, NODE_FILE_ROUTE, COMPUTE_FILE_ROUTE].map(templatePattern);
 
-/** Requests whose body the route reads as a stream (image uploads, forwarded calls), never buffered as JSON. */
+/** Requests whose body the route reads as a stream (image uploads, forwarded calls, project archives and files), never buffered as JSON. */
 function streamedRequest(req: Request): boolean {
   return (req.method === 'POST' || req.method === 'PUT') && STREAMED.some((p) => p.test(req.path));
 }

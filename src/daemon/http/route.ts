@@ -8,7 +8,7 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 /** The contract of one route: its GNS3 template, body schema and success status. */
 export interface RouteSpec {
   method: HttpMethod;
-  /** GNS3 template, e.g. `/v2/projects/{project_id}`; `{action:.+}` matches one or more segments. */
+  /** GNS3 template, e.g. `/v2/projects/{project_id}`; `{action:.+}` matches one or more segments, `{port_number:\d+}` digits. */
   template: string;
   /** Body schema; the query string is merged into the body before validation, as GNS3 does. */
   body?: JsonSchema;
@@ -44,7 +44,7 @@ export function templatesOf(router: Router): MountedTemplate[] {
 
 /** Mounts one route: sets X-Route, checks path parameters, parses and validates the body, maps the result. */
 export function route<B = any>(router: Router, spec: RouteSpec, handler: RouteHandler<B>): void {
-  const expressPath = spec.template.replace(/\{(\w+):\.\+\}/g, '*$1').replace(/\{(\w+)\}/g, ':$1');
+  const expressPath = spec.template.replace(/\{(\w+):\.\+\}/g, '*$1').replace(/\{(\w+)(?::\\d\+)?\}/g, ':$1');
   if (!mounted.has(router)) mounted.set(router, []);
   mounted.get(router)!.push({ method: spec.method, pattern: templatePattern(spec.template), template: spec.template });
   router[spec.method](expressPath, async (req: Request, res: Response, next: NextFunction) => {
@@ -80,10 +80,13 @@ function numbersAreDigits(params: Record<string, string>): boolean {
   return Object.entries(params).every(([k, v]) => !k.endsWith('_number') || DIGITS.test(v));
 }
 
-/** Path parameters named *_id are UUIDs, except compute_id (GNS3 has the compute `local`). */
+/** Path parameters that end in _id but are not UUIDs: GNS3 has the compute `local` and symbols like `:/symbols/classic/computer.svg`. */
+const NOT_UUID_IDS = ['compute_id', 'symbol_id'];
+
+/** Path parameters named *_id are UUIDs, except those in NOT_UUID_IDS. */
 function checkIds(params: Record<string, string>): void {
   for (const [k, v] of Object.entries(params)) {
-    if (k.endsWith('_id') && k !== 'compute_id') {
+    if (k.endsWith('_id') && !NOT_UUID_IDS.includes(k)) {
       if (!isUuid(v)) throw new InvalidError(`${k} '${v}' is not a valid UUID`);
       params[k] = v.toLowerCase();
     }
@@ -93,8 +96,8 @@ function checkIds(params: Record<string, string>): void {
 /** The regular expression a route template matches request paths with. */
 export function templatePattern(template: string): RegExp {
   const source = template
-    .split(/(\{\w+(?::\.\+)?\})/)
-    .map((part) => (part.startsWith('{') ? (part.includes(':') ? '.+' : part.endsWith('_number}') ? '\\d+' : '[^/]+') : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .split(/(\{\w+(?::\.\+|:\\d\+)?\})/)
+    .map((part) => (part.startsWith('{') ? (part.endsWith(':.+}') ? '.+' : part.includes('_number') ? '\\d+' : '[^/]+') : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('');
   return new RegExp(`^${source}/?$`);
 }

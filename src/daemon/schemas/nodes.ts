@@ -89,3 +89,11 @@ export const COMPUTE_PROJECT_UPDATE_SCHEMA: JsonSchema = {
   properties: { variables: { type: ['array', 'null'] } },
   additionalProperties: false,
 };
+
+/** Body of a compute node's duplicate: the node (already created) that receives the copy. */
+export const COMPUTE_NODE_DUPLICATE_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: { destination_node_id: UUID },
+  required: ['destination_node_id'],
+  additionalProperties: false,
+};

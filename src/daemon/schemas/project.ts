@@ -37,3 +37,4 @@ export const PROJECT_UPDATE_SCHEMA: JsonSchema = updateSchemaOf(PROJECT_CREATE_S
 
 /** Body of open/close: GNS3 accepts an empty object. */
 export const EMPTY_SCHEMA: JsonSchema = { type: 'object', additionalProperties: true };
+

@@ -1,6 +1,6 @@
-import { updateSchemaOf, type JsonSchema } from './validation.js';
+import { updateSchemaOf, UUID_SCHEMA, type JsonSchema } from './validation.js';
 
-const UUID = { type: 'string', pattern: '^[a-fA-F0-9]{8}-[a-fA-F0-9]{4}-[a-fA-F0-9]{4}-[a-fA-F0-9]{4}-[a-fA-F0-9]{12}$' };
+const UUID = UUID_SCHEMA;
 const MAC = { type: 'string', minLength: 1, pattern: '^([0-9a-fA-F]{2}[:]){5}([0-9a-fA-F]{2})$' };
 const IMAGE = { type: 'string' };
 const MD5 = { type: ['string', 'null'] };
@@ -90,14 +90,6 @@ export const QEMU_RESIZE_SCHEMA: JsonSchema = {
   type: 'object',
   properties: { drive_name: { enum: [...QEMU_DRIVES] }, extend: { type: 'integer', minimum: 1 } },
   required: ['drive_name', 'extend'],
-  additionalProperties: false,
-};
-
-/** Body of POST .../qemu/nodes/{node_id}/duplicate. */
-export const QEMU_DUPLICATE_SCHEMA: JsonSchema = {
-  type: 'object',
-  properties: { destination_node_id: UUID },
-  required: ['destination_node_id'],
   additionalProperties: false,
 };
 

@@ -11,6 +11,16 @@
 //   later change, as ubridge does;
 // - close answers 204 with no body; PUT link 201; capture names are joined to the
 //   captures directory as given (GNS3 2.2 does not check them);
+// - templates (controller/template_manager.py, template.py): GNS3's seven built-in ones with
+//   their uuid3 ids; a custom one is checked against TEMPLATE_CREATE_SCHEMA, then against its
+//   type's schema with its defaults filled in (vpcs, ethernet_switch and ethernet_hub are
+//   modelled; other GNS3 types get the base defaults only); a node from a template is named
+//   from default_name_format by update_allocated_node_name ({0} → first free number);
+// - snapshots (snapshot.py): a taken name is a 409, a running project cannot be exported or
+//   snapshotted (409), a restore gives the nodes and links new ids and leaves the project opened;
+// - export is a real ZIP (project.gns3 at its root), import reads one (409 for a bad ZIP or no
+//   project.gns3), duplicate needs a name (PROJECT_DUPLICATE_SCHEMA); imported and duplicated
+//   projects are closed and take a free name (`name-1`);
 // - no emuctl-only routes: an unknown route is aiohttp's plain-text "404: Not Found";
 // - every answer has X-Route (the route template) and Connection: close.
 // Nothing runs: node start/stop only changes the status; a VPCS console is a port of the
@@ -19,7 +29,12 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
-import { COMPUTE_CREATE, LINK, LINK_CAPTURE, NODE_CREATE, NODE_TYPES, NODE_UPDATE, PROJECT_CREATE, PROJECT_UPDATE, schemaError, type Schema } from './gns3-schemas.js';
+import yauzl from 'yauzl';
+import yazl from 'yazl';
+import {
+  COMPUTE_CREATE, LINK, LINK_CAPTURE, NODE_CREATE, NODE_TYPES, NODE_UPDATE, PROJECT_CREATE, PROJECT_DUPLICATE, PROJECT_UPDATE, schemaError, SNAPSHOT_CREATE,
+  TEMPLATE_CREATE, TEMPLATE_TYPE_SCHEMAS, TEMPLATE_USAGE, BASE_TEMPLATE_PROPERTIES, type Schema,
+} from './gns3-schemas.js';
 
 export const FAKE_GNS3_VERSION = '2.2.42';
 
@@ -59,10 +74,69 @@ class HttpError extends Error {
 interface Call {
   params: Record<string, string>;
   body: Json;
+  /** The request body as received (import reads a ZIP). */
+  raw: Buffer;
   route: string;
 }
 
-type Handler = (call: Call) => { status: number; body?: unknown };
+/** A JSON answer, or bytes (`data`) with their content type and headers. */
+interface Answer {
+  status: number;
+  body?: unknown;
+  data?: { bytes: Buffer; contentType: string; headers?: Record<string, string> };
+}
+
+type Handler = (call: Call) => Answer | Promise<Answer>;
+
+/** GNS3's built-in templates (TemplateManager.load_templates), with their uuid3(NAMESPACE_DNS, type) ids. */
+const BUILTIN_TEMPLATES = [
+  { template_id: '39e257dc-8412-3174-b6b3-0ee3ed6a43e9', template_type: 'cloud', name: 'Cloud', default_name_format: 'Cloud{0}', category: 'guest', symbol: ':/symbols/cloud.svg' },
+  { template_id: 'df8f4ea9-33b7-3e96-86a2-c39bc9bb649c', template_type: 'nat', name: 'NAT', default_name_format: 'NAT{0}', category: 'guest', symbol: ':/symbols/cloud.svg' },
+  {
+    template_id: '19021f99-e36f-394d-b4a1-8aaa902ab9cc', template_type: 'vpcs', name: 'VPCS', default_name_format: 'PC{0}', category: 'guest', symbol: ':/symbols/vpcs_guest.svg',
+    properties: { base_script_file: 'vpcs_base_config.txt' },
+  },
+  { template_id: '1966b864-93e7-32d5-965f-001384eec461', template_type: 'ethernet_switch', console_type: 'none', name: 'Ethernet switch', default_name_format: 'Switch{0}', category: 'switch', symbol: ':/symbols/ethernet_switch.svg' },
+  { template_id: 'b4503ea9-d6b6-3695-9fe4-1db3b39290b0', template_type: 'ethernet_hub', name: 'Ethernet hub', default_name_format: 'Hub{0}', category: 'switch', symbol: ':/symbols/hub.svg' },
+  { template_id: 'dd0f6f3a-ba58-3249-81cb-a1dd88407a47', template_type: 'frame_relay_switch', name: 'Frame Relay switch', default_name_format: 'FRSW{0}', category: 'switch', symbol: ':/symbols/frame_relay_switch.svg' },
+  { template_id: 'aaa764e2-b383-300f-8a0e-3493bbfdb7d2', template_type: 'atm_switch', name: 'ATM switch', default_name_format: 'ATMSW{0}', category: 'switch', symbol: ':/symbols/atm_switch.svg' },
+].map((t) => ({ ...t, builtin: true, compute_id: null }));
+
+/** Node types that always run (Node.is_always_running): they never keep a project from being exported. */
+const ALWAYS_RUNNING = ['cloud', 'nat', 'ethernet_switch', 'ethernet_hub', 'frame_relay_switch', 'atm_switch'];
+
+/** A ZIP of the entries, as GNS3's exports are. */
+function zipOf(entries: Record<string, Buffer>): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  for (const [name, bytes] of Object.entries(entries)) zip.addBuffer(bytes, name);
+  zip.end();
+  const chunks: Buffer[] = [];
+  return new Promise((resolve, reject) => {
+    zip.outputStream.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject);
+  });
+}
+
+/** One entry of a ZIP held in memory; undefined when there is none by that name; rejects when the bytes are no ZIP. */
+function zipEntry(bytes: Buffer, name: string): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(bytes, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err ?? new Error('no zip'));
+      zip.on('entry', (entry: yauzl.Entry) => {
+        if (entry.fileName !== name) return zip.readEntry();
+        zip.openReadStream(entry, (e, stream) => {
+          if (e || !stream) return reject(e ?? new Error('no stream'));
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
+            zip.close();
+            resolve(Buffer.concat(chunks));
+          }).on('error', reject);
+        });
+      });
+      zip.on('end', () => resolve(undefined)).on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
 
 export interface FakeGns3 {
   url: string;
@@ -80,6 +154,8 @@ export async function startFakeGns3(): Promise<FakeGns3> {
   const nodes = new Map<string, Map<string, FakeNode>>();
   const links = new Map<string, Map<string, FakeLink>>();
   const computes = new Map<string, Json>();
+  const templates = new Map<string, Json>(BUILTIN_TEMPLATES.map((t) => [t.template_id, t]));
+  const snapshots = new Map<string, Map<string, { json: Json; nodes: FakeNode[]; links: FakeLink[] }>>();
   const requests: Recorded[] = [];
   let port = 0;
   const consoles = createTcpServer((socket) => socket.destroy());
@@ -107,13 +183,98 @@ export async function startFakeGns3(): Promise<FakeGns3> {
   };
   const capturesDir = (pid: string) => `/opt/gns3/projects/${pid}/project-files/captures`;
 
-  /** Project.update_allocated_node_name: spaces removed; a taken name gets the first free number. */
+  /**
+   * Project.update_allocated_node_name: spaces removed; a taken name gets its trailing number
+   * replaced by {0}; {0} and {id} are the first free number; else a number is appended.
+   */
   const allocateName = (pid: string, wanted: string): string => {
     const taken = new Set([...nodesOf(pid).values()].map((n) => n.name));
-    const base = wanted.replace(/ /g, '');
+    let base = wanted.replace(/ /g, '');
+    if (taken.has(base)) base = base.replace(/[0-9]+$/, '{0}');
+    if (base.includes('{0}') || base.includes('{id}')) {
+      for (let i = 1; ; i++) {
+        const name = base.replace(/\{(0|id)\}/g, String(i)).replace(/\{name\}/g, 'Node');
+        if (/\{[^}]*\}/.test(name)) throw new HttpError(409, `${base} is not a valid replacement string in the node name`);
+        if (!taken.has(name)) return name;
+      }
+    }
     if (!taken.has(base)) return base;
-    const stem = base.replace(/[0-9]+$/, '');
-    for (let i = 1; ; i++) if (!taken.has(`${stem}${i}`)) return `${stem}${i}`;
+    for (let i = 1; ; i++) if (!taken.has(`${base}${i}`)) return `${base}${i}`;
+  };
+
+  /** Controller.get_free_project_name: the name, else `name-1`, `name-2`… */
+  const freeProjectName = (base: string): string => {
+    const names = new Set([...projects.values()].map((p) => p.name));
+    if (!names.has(base)) return base;
+    for (let i = 1; ; i++) if (!names.has(`${base}-${i}`)) return `${base}-${i}`;
+  };
+
+  /** A project as POST /projects makes it (status opened), or as an import registers it (closed). */
+  const addProject = (fields: Json, status: 'opened' | 'closed'): Project => {
+    const id = fields.project_id ?? randomUUID();
+    const created: Project = {
+      auto_close: true, auto_open: false, auto_start: false, drawing_grid_size: 25, filename: `${fields.name}.gns3`, grid_size: 75,
+      scene_height: 1000, scene_width: 2000, show_grid: false, show_interface_labels: false, show_layers: false, snap_to_grid: false,
+      supplier: null, variables: null, zoom: 100, ...fields, name: String(fields.name), path: `/opt/gns3/projects/${id}`, project_id: id, status,
+    };
+    projects.set(id, created);
+    nodes.set(id, new Map());
+    links.set(id, new Map());
+    snapshots.set(id, new Map());
+    return created;
+  };
+
+  /** Nodes and links copied into a project with new ids (import_project renumbers them all). */
+  const copyTopology = (pid: string, from: { nodes: Json[]; links: Json[] }) => {
+    const ids = new Map<string, string>();
+    // Straight to the maps: unlike a client's node or link call, this opens no project.
+    const projectNodes = nodes.get(pid)!;
+    const projectLinks = links.get(pid)!;
+    projectNodes.clear();
+    projectLinks.clear();
+    for (const n of from.nodes) {
+      const copy = { ...structuredClone(n), node_id: randomUUID(), project_id: pid, status: 'stopped' } as unknown as FakeNode;
+      ids.set(n.node_id, copy.node_id);
+      projectNodes.set(copy.node_id, copy);
+    }
+    for (const l of from.links) {
+      const copy = { ...structuredClone(l), link_id: randomUUID(), project_id: pid, capturing: false } as unknown as FakeLink;
+      copy.nodes = copy.nodes.map((e) => ({ ...e, node_id: ids.get(e.node_id) }));
+      projectLinks.set(copy.link_id, copy);
+    }
+  };
+
+  /** Project.is_running: a node that is not always running and not stopped keeps a project from being exported. */
+  const assertStopped = (pid: string) => {
+    if ([...nodesOf(pid).values()].some((n) => !ALWAYS_RUNNING.includes(n.node_type) && n.status !== 'stopped')) {
+      throw new HttpError(409, 'Project must be stopped in order to export it');
+    }
+  };
+
+  /** A template as Template() makes it: old categories as text, checked against its type's schema with its defaults filled in. */
+  const checkedTemplate = (settings: Json): Json => {
+    const template: Json = { ...settings };
+    const categories = ['router', 'switch', 'guest', 'firewall'];
+    if (typeof template.category === 'number') template.category = categories[template.category] ?? template.category;
+    const type = TEMPLATE_TYPE_SCHEMAS[template.template_type];
+    const defaults: Json = type ? { category: type.category, default_name_format: type.default_name_format, symbol: type.symbol } : {};
+    for (const [key, field] of Object.entries(type?.fields ?? {})) defaults[key] = structuredClone(field.default);
+    for (const [key, value] of Object.entries(defaults)) template[key] ??= value;
+    if (type) {
+      const error = schemaError(template, { type: 'object', properties: { ...BASE_TEMPLATE_PROPERTIES, ...type.fields }, additionalProperties: false });
+      if (error) throw new HttpError(400, `JSON schema error adding template with JSON data '${JSON.stringify(settings)}': ${error}`);
+    }
+    return { ...template, builtin: false };
+  };
+  const template = (id: string): Json => {
+    const t = templates.get(id);
+    if (!t) throw new HttpError(404, `Template ID ${id} doesn't exist`);
+    return t;
+  };
+  const snapshot = (pid: string, id: string) => {
+    const found = snapshots.get(project(pid).project_id)!.get(id);
+    if (!found) throw new HttpError(404, `Snapshot ID ${id} doesn't exist`);
+    return found;
   };
 
   const ethernetPorts = (count: number) => Array.from({ length: count }, (_, i) => ({
@@ -145,7 +306,7 @@ export async function startFakeGns3(): Promise<FakeGns3> {
       command_line: null, compute_id: body.compute_id, console, console_auto_start: false, console_host: '127.0.0.1', console_type: consoleType,
       custom_adapters: [], first_port_name: null, height: 59, label: { rotation: 0, style: null, text: name, x: null, y: -40 }, locked: false,
       name, node_directory: null, node_id: id, node_type: body.node_type, port_name_format: 'Ethernet{0}', port_segment_size: 0, ports,
-      project_id: pid, properties, status: 'stopped', symbol: ':/symbols/computer.svg', template_id: null, width: 65,
+      project_id: pid, properties, status: 'stopped', symbol: body.symbol ?? ':/symbols/computer.svg', template_id: body.template_id ?? null, width: 65,
       x: body.x ?? 0, y: body.y ?? 0, z: body.z ?? 1,
     };
     nodesOf(pid).set(id, created);
@@ -200,16 +361,7 @@ export async function startFakeGns3(): Promise<FakeGns3> {
     ['GET', '/projects', undefined, () => ({ status: 200, body: [...projects.values()] })],
     ['POST', '/projects', PROJECT_CREATE, ({ body }) => {
       if ([...projects.values()].some((p) => p.name === body.name)) throw new HttpError(409, `Project "${body.name}" already exists`);
-      const id = body.project_id ?? randomUUID();
-      const created: Project = {
-        auto_close: true, auto_open: false, auto_start: false, drawing_grid_size: 25, filename: `${body.name}.gns3`, grid_size: 75,
-        scene_height: 1000, scene_width: 2000, show_grid: false, show_interface_labels: false, show_layers: false, snap_to_grid: false,
-        supplier: null, variables: null, zoom: 100, ...body, name: body.name, path: `/opt/gns3/projects/${id}`, project_id: id, status: 'opened',
-      };
-      projects.set(id, created);
-      nodes.set(id, new Map());
-      links.set(id, new Map());
-      return { status: 201, body: created };
+      return { status: 201, body: addProject(body, 'opened') };
     }],
     ['GET', '/projects/{project_id}', undefined, ({ params }) => {
       const p = projects.get(params.project_id);
@@ -328,6 +480,87 @@ export async function startFakeGns3(): Promise<FakeGns3> {
       if (!link(params.project_id, params.link_id).capturing) throw new HttpError(409, 'This link has no active packet capture');
       throw new HttpError(409, 'This fake records no frames');
     }],
+
+    ['GET', '/templates', undefined, () => ({ status: 200, body: [...templates.values()] })],
+    ['POST', '/templates', TEMPLATE_CREATE, ({ body }) => {
+      const id = body.template_id ?? randomUUID();
+      if (templates.has(id)) throw new HttpError(409, `Template ID '${id}' already exists`);
+      const created = checkedTemplate({ ...body, template_id: id });
+      templates.set(id, created);
+      return { status: 201, body: created };
+    }],
+    ['GET', '/templates/{template_id}', undefined, ({ params }) => ({ status: 200, body: template(params.template_id) })],
+    ['DELETE', '/templates/{template_id}', undefined, ({ params }) => {
+      if (template(params.template_id).builtin) throw new HttpError(409, `Template ID ${params.template_id} cannot be deleted because it is a builtin`);
+      templates.delete(params.template_id);
+      return { status: 204 };
+    }],
+    ['POST', '/projects/{project_id}/templates/{template_id}', TEMPLATE_USAGE, ({ params, body }) => {
+      project(params.project_id);
+      const { template_id, template_type, builtin, compute_id, name, default_name_format, category: _c, properties, ...fields } = template(params.template_id);
+      // Project.add_node_from_template: a built-in template's compute is the client's choice.
+      const computeId = builtin ? body.compute_id : compute_id ?? body.compute_id;
+      if (!computes.has(computeId)) throw new HttpError(404, `Compute ID ${computeId} doesn't exist`);
+      const nodeName = body.name ?? String(default_name_format ?? '{name}-{0}').replace('{name}', name);
+      const { symbol, ...others } = fields;
+      const created = createNode(params.project_id, { name: nodeName, node_type: template_type, compute_id: computeId, x: body.x, y: body.y, symbol, template_id,
+        properties: { ...properties, ...Object.fromEntries(Object.entries(others).filter(([, v]) => v !== null && v !== '')) } });
+      return { status: 201, body: created };
+    }],
+
+    ['GET', '/projects/{project_id}/snapshots', undefined, ({ params }) => ({
+      status: 200, body: [...snapshots.get(project(params.project_id).project_id)!.values()].map((s) => s.json).sort((a, b) => a.created_at - b.created_at || a.name.localeCompare(b.name)),
+    })],
+    ['POST', '/projects/{project_id}/snapshots', SNAPSHOT_CREATE, ({ params, body }) => {
+      const pid = project(params.project_id).project_id;
+      const existing = snapshots.get(pid)!;
+      if ([...existing.values()].some((s) => s.json.name === body.name)) throw new HttpError(409, `The snapshot name ${body.name} already exists`);
+      assertStopped(pid);
+      const json = { snapshot_id: randomUUID(), name: body.name, created_at: Math.floor(Date.now() / 1000), project_id: pid };
+      existing.set(json.snapshot_id, { json, nodes: structuredClone([...nodesOf(pid).values()]), links: structuredClone([...linksOf(pid).values()]) });
+      return { status: 201, body: json };
+    }],
+    ['DELETE', '/projects/{project_id}/snapshots/{snapshot_id}', undefined, ({ params }) => {
+      snapshot(params.project_id, params.snapshot_id);
+      snapshots.get(params.project_id)!.delete(params.snapshot_id);
+      return { status: 204 };
+    }],
+    ['POST', '/projects/{project_id}/snapshots/{snapshot_id}/restore', undefined, ({ params }) => {
+      const saved = snapshot(params.project_id, params.snapshot_id);
+      copyTopology(params.project_id, saved);
+      return { status: 201, body: project(params.project_id) };
+    }],
+
+    ['GET', '/projects/{project_id}/export', undefined, async ({ params }) => {
+      const p = project(params.project_id);
+      assertStopped(p.project_id);
+      const { status: _s, path: _p, filename: _f, ...settings } = p;
+      const topology = { ...settings, revision: 9, type: 'topology', version: FAKE_GNS3_VERSION,
+        topology: { computes: [], drawings: [], links: [...linksOf(p.project_id).values()], nodes: [...nodesOf(p.project_id).values()] } };
+      const bytes = await zipOf({ 'project.gns3': Buffer.from(JSON.stringify(topology)) });
+      return { status: 200, data: { bytes, contentType: 'application/gns3project', headers: { 'Content-Disposition': `attachment; filename="${p.name}.gns3project"` } } };
+    }],
+    ['POST', '/projects/{project_id}/import', undefined, async ({ params, body, raw }) => {
+      const file = await zipEntry(raw, 'project.gns3').catch(() => {
+        throw new HttpError(409, 'Cannot import project, not a GNS3 project (invalid zip)');
+      });
+      if (!file) throw new HttpError(409, 'Cannot import project, project.gns3 file could not be found');
+      let topology: Json;
+      try {
+        topology = JSON.parse(file.toString('utf8'));
+      } catch {
+        throw new HttpError(409, 'Cannot import project, the project.gns3 file is corrupted');
+      }
+      const created = addProject({ project_id: params.project_id, name: freeProjectName(body.name ?? topology.name) }, 'closed');
+      copyTopology(created.project_id, { nodes: (topology.topology?.nodes ?? []).map((n: Json) => ({ ...n, compute_id: 'local' })), links: topology.topology?.links ?? [] });
+      return { status: 201, body: created };
+    }],
+    ['POST', '/projects/{project_id}/duplicate', PROJECT_DUPLICATE, ({ params, body }) => {
+      const source = project(params.project_id);
+      const created = addProject({ name: freeProjectName(body.name) }, 'closed');
+      copyTopology(created.project_id, { nodes: [...nodesOf(source.project_id).values()], links: [...linksOf(source.project_id).values()] });
+      return { status: 201, body: created };
+    }],
   ];
 
   const compiled = routes.map(([method, template, schema, handler]) => {
@@ -339,10 +572,12 @@ export async function startFakeGns3(): Promise<FakeGns3> {
     return { method, template: `/v2${template}`, regex: new RegExp(`^/v2${pattern}$`), names, schema, handler };
   });
 
-  const answer = (res: ServerResponse, status: number, route: string | undefined, body?: unknown) => {
+  const answer = (res: ServerResponse, status: number, route: string | undefined, body?: unknown, data?: Answer['data']) => {
     const headers: Record<string, string> = { Connection: 'close', Server: `Python/3.11 GNS3/${FAKE_GNS3_VERSION}` };
     if (route) headers['X-Route'] = route;
-    if (body === undefined) {
+    if (data) {
+      res.writeHead(status, { ...headers, ...data.headers, 'Content-Type': data.contentType }).end(data.bytes);
+    } else if (body === undefined) {
       res.writeHead(status, { ...headers, 'Content-Type': 'application/octet-stream' }).end();
     } else {
       res.writeHead(status, { ...headers, 'Content-Type': 'application/json' }).end(JSON.stringify(body));
@@ -353,7 +588,8 @@ export async function startFakeGns3(): Promise<FakeGns3> {
     const url = new URL(req.url ?? '/', 'http://fake');
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
+    const raw = Buffer.concat(chunks);
+    const text = raw.toString('utf8');
     const matching = compiled.map((r) => ({ r, m: r.regex.exec(url.pathname) })).filter((x) => x.m);
     const found = matching.find((x) => x.r.method === req.method);
     if (!found) {
@@ -366,7 +602,8 @@ export async function startFakeGns3(): Promise<FakeGns3> {
     const { r, m } = found;
     let body: Json = {};
     try {
-      if (text) body = JSON.parse(text);
+      // A raw upload (import) is no JSON body: the route reads the bytes.
+      if (text && !r.template.endsWith('/import')) body = JSON.parse(text);
     } catch (err) {
       answer(res, 400, r.template, { message: `Invalid JSON ${(err as Error).message}`, status: 400, path: r.template, request: { malformed_json: text }, method: req.method });
       return 400;
@@ -384,8 +621,8 @@ export async function startFakeGns3(): Promise<FakeGns3> {
     }
     const params = Object.fromEntries(r.names.map((name, i) => [name, decodeURIComponent(m![i + 1])]));
     try {
-      const out = r.handler({ params, body, route: r.template });
-      answer(res, out.status, r.template, out.body);
+      const out = await r.handler({ params, body, raw, route: r.template });
+      answer(res, out.status, r.template, out.body, out.data);
       return (recorded.status = out.status);
     } catch (err) {
       const status = err instanceof HttpError ? err.status : 500;

@@ -1,5 +1,6 @@
 // The request schemas of GNS3 2.2.42's controller, as the strict fake GNS3 server
-// (fake-gns3.ts) applies them. Written from gns3server/schemas/{project,node,link,compute}.py
+// (fake-gns3.ts) applies them. Written from gns3server/schemas/{project,node,link,compute,
+// template,snapshot,vpcs_template,ethernet_switch_template,ethernet_hub_template}.py
 // (property names, types, enums, required, additionalProperties), with the error messages
 // that python-jsonschema gives, which GNS3 puts in its 400 answers.
 
@@ -16,6 +17,9 @@ export interface Schema {
   minimum?: number;
   maximum?: number;
   pattern?: string;
+  anyOf?: Schema[];
+  /** A template field's default (GNS3 fills it in with its ValidatorWithDefaults). */
+  default?: unknown;
 }
 
 const UUID: Schema = { type: 'string', minLength: 36, maxLength: 36, pattern: '^[a-fA-F0-9]{8}-[a-fA-F0-9]{4}-[a-fA-F0-9]{4}-[a-fA-F0-9]{4}-[a-fA-F0-9]{12}$' };
@@ -139,6 +143,68 @@ export const COMPUTE_CREATE: Schema = {
   required: ['protocol', 'host', 'port'],
 };
 
+/** PROJECT_DUPLICATE_SCHEMA: PROJECT_CREATE_SCHEMA (so `name` is required) plus reset_mac_addresses. */
+export const PROJECT_DUPLICATE: Schema = {
+  ...PROJECT_CREATE,
+  properties: { ...PROJECT_CREATE.properties, reset_mac_addresses: { type: 'boolean' } },
+};
+
+export const SNAPSHOT_CREATE: Schema = { type: 'object', properties: { name: { minLength: 1 } }, additionalProperties: false, required: ['name'] };
+
+/** The template types GNS3 2.2 knows (BASE_TEMPLATE_PROPERTIES.template_type). */
+export const TEMPLATE_TYPES = ['cloud', 'ethernet_hub', 'ethernet_switch', 'docker', 'dynamips', 'vpcs', 'traceng', 'virtualbox', 'vmware', 'iou', 'qemu'];
+
+/** BASE_TEMPLATE_PROPERTIES. */
+export const BASE_TEMPLATE_PROPERTIES: Record<string, Schema> = {
+  template_id: UUID,
+  template_type: { enum: TEMPLATE_TYPES },
+  name: { type: 'string', minLength: 1 },
+  compute_id: { type: ['null', 'string'] },
+  default_name_format: { type: 'string', minLength: 1 },
+  symbol: { type: 'string', minLength: 1 },
+  category: { anyOf: [{ type: 'integer' }, { enum: ['router', 'switch', 'guest', 'firewall'] }] },
+  builtin: { type: 'boolean' },
+};
+
+/** TEMPLATE_CREATE_SCHEMA: the base properties, more allowed (the type's schema checks them next). */
+export const TEMPLATE_CREATE: Schema = { type: 'object', properties: BASE_TEMPLATE_PROPERTIES, required: ['name', 'template_type', 'compute_id'] };
+
+/** TEMPLATE_USAGE_SCHEMA (POST /projects/{project_id}/templates/{template_id}). */
+export const TEMPLATE_USAGE: Schema = {
+  type: 'object',
+  properties: { x: { type: 'integer' }, y: { type: 'integer' }, name: { type: ['null', 'string'] }, compute_id: { type: ['null', 'string'] } },
+  additionalProperties: false,
+  required: ['x', 'y'],
+};
+
+const ports = (n: number, extra: Record<string, unknown>) => Array.from({ length: n }, (_, i) => ({ ...extra, name: `Ethernet${i}`, port_number: i }));
+
+/**
+ * The <type>_TEMPLATE_OBJECT_SCHEMA of the types the fake models (each also has the base
+ * properties, with these defaults, and no other property).
+ */
+export const TEMPLATE_TYPE_SCHEMAS: Record<string, { fields: Record<string, Schema>; category: string; default_name_format: string; symbol: string }> = {
+  vpcs: {
+    fields: {
+      base_script_file: { type: 'string', minLength: 1, default: 'vpcs_base_config.txt' },
+      console_type: { enum: ['telnet', 'none'], default: 'telnet' },
+      console_auto_start: { type: 'boolean', default: false },
+    },
+    category: 'guest', default_name_format: 'PC{0}', symbol: ':/symbols/vpcs_guest.svg',
+  },
+  ethernet_switch: {
+    fields: {
+      ports_mapping: { type: 'array', default: ports(8, { ethertype: '', vlan: 1, type: 'access' }) },
+      console_type: { enum: ['telnet', 'none'], default: 'none' },
+    },
+    category: 'switch', default_name_format: 'Switch{0}', symbol: ':/symbols/ethernet_switch.svg',
+  },
+  ethernet_hub: {
+    fields: { ports_mapping: { type: 'array', default: ports(8, {}) } },
+    category: 'switch', default_name_format: 'Hub{0}', symbol: ':/symbols/hub.svg',
+  },
+};
+
 /** Python's repr of a JSON value, as jsonschema puts it in messages. */
 function repr(value: unknown): string {
   if (value === null) return 'None';
@@ -166,6 +232,7 @@ export function schemaError(value: unknown, schema: Schema): string | undefined 
     }
   }
   if (schema.enum && !schema.enum.some((e) => e === value)) return `${repr(value)} is not one of ${repr(schema.enum)}`;
+  if (schema.anyOf && !schema.anyOf.some((sub) => schemaError(value, sub) === undefined)) return `${repr(value)} is not valid under any of the given schemas`;
   if (typeof value === 'string') {
     if (schema.minLength !== undefined && value.length < schema.minLength) return `${repr(value)} is too short`;
     if (schema.maxLength !== undefined && value.length > schema.maxLength) return `${repr(value)} is too long`;

@@ -30,20 +30,24 @@ describe('node verbs', () => {
     assert.deepEqual([json.opts, json.ctx.globals.json], [{ project: 'lab' }, true]);
   });
 
-  it('node create: NAME --type T [--compute C] [-p P]; --type is required', async () => {
+  it('node create: NAME (--type T | --template T) [--compute C] [-p P]', async () => {
     assert.deepEqual((await parseWithSpy('node', nodeCreateCommand, ['node', 'create', 'PC1', '--type', 'vpcs'])).opts,
-      { name: 'PC1', type: 'vpcs', compute: undefined, project: undefined });
+      { name: 'PC1', type: 'vpcs', template: undefined, compute: undefined, project: undefined });
     assert.deepEqual((await parseWithSpy('node', nodeCreateCommand, ['node', 'create', 'SW1', '-t', 'ethernet_switch', '-c', 'remote', '-p', 'lab'])).opts,
-      { name: 'SW1', type: 'ethernet_switch', compute: 'remote', project: 'lab' });
+      { name: 'SW1', type: 'ethernet_switch', template: undefined, compute: 'remote', project: 'lab' });
     assert.deepEqual((await parseWithSpy('node', nodeCreateCommand, ['node', 'create', 'H1', '--compute', 'local', '--type', 'ethernet_hub'])).opts,
-      { name: 'H1', type: 'ethernet_hub', compute: 'local', project: undefined });
+      { name: 'H1', type: 'ethernet_hub', template: undefined, compute: 'local', project: undefined });
     assert.deepEqual((await parseWithSpy('node', nodeCreateCommand, ['node', 'create', 'R1', '-t', 'qemu', '--image', 'vyos.qcow2', '--ram', '512', '--cpus', '2',
       '--adapters', '4', '--adapter-type', 'virtio-net-pci', '--kernel', 'k', '--initrd', 'i', '--append', 'console=ttyS0', '--option', '-cpu max', '--option', '-smp 2'])).opts,
-    { name: 'R1', type: 'qemu', compute: undefined, project: undefined, image: 'vyos.qcow2', ram: 512, cpus: 2, adapters: 4, adapterType: 'virtio-net-pci',
+    { name: 'R1', type: 'qemu', template: undefined, compute: undefined, project: undefined, image: 'vyos.qcow2', ram: 512, cpus: 2, adapters: 4, adapterType: 'virtio-net-pci',
       kernel: 'k', initrd: 'i', append: 'console=ttyS0', option: ['-cpu max', '-smp 2'] });
     await assert.rejects(parseWithSpy('node', nodeCreateCommand, ['node', 'create', 'R1', '-t', 'qemu', '--ram', '0']), isUsage);
-    await assert.rejects(parseWithSpy('node', nodeCreateCommand, ['node', 'create', 'PC1']), isUsage);
+    assert.deepEqual((await parseWithSpy('node', nodeCreateCommand, ['node', 'create', 'PC9', '--template', 'VPCS'])).opts,
+      { name: 'PC9', type: undefined, template: 'VPCS', compute: undefined, project: undefined });
+    assert.deepEqual((await parseWithSpy('node', nodeCreateCommand, ['node', 'create', 'R1', '-T', '19021f99', '-p', 'lab'])).opts,
+      { name: 'R1', type: undefined, template: '19021f99', compute: undefined, project: 'lab' });
     await assert.rejects(parseWithSpy('node', nodeCreateCommand, ['node', 'create', '--type', 'vpcs']), isUsage);
+    await assert.rejects(parseWithSpy('node', nodeCreateCommand, ['node', 'create', 'PC1', '--template']), isUsage);
   });
 
   it('node show / delete (alias rm): NODE [-p P]', async () => {

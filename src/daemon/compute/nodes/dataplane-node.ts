@@ -47,6 +47,13 @@ export abstract class DataplaneNode {
     return nodeOwner(this.ctx.projectId, this.id);
   }
 
+  /** Takes console port `port` for this node, then gives back `previous` (GNS3 lets a stopped node's console move). */
+  protected async moveConsolePort(previous: number | null, port: number): Promise<number> {
+    const taken = await this.ctx.resources.consolePorts.allocate(this.owner, port);
+    if (previous !== null) this.ctx.resources.consolePorts.release(previous, this.owner);
+    return taken;
+  }
+
   /** Dataplane node id (a VPCS's wire is not the node itself). */
   protected get dataplaneId(): string {
     return this.id;

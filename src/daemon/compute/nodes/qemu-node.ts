@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs';
-import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { failpoint } from '../../failpoints.js';
 import type { QemuDrive } from '../../schemas/qemu.js';
 import type { NioJson, NodeContext, NodeStatus } from '../node-context.js';
+import type { ComputeNode } from '../node-types.js';
 import { nodeOwner } from '../ownership.js';
+import { copyNodeDirectory } from '../project-files.js';
 import type { ProcessRegistry } from '../process/process-registry.js';
 import { createLinkedClone, extendDisk } from '../qemu/disks.js';
 import type { ImageStore } from '../qemu/images.js';
@@ -87,9 +89,7 @@ export class QemuNode extends DataplaneNode {
       }
       if (next.adapters !== this.settings.adapters) await this.setWires(next.adapters);
       if (body.console !== undefined && body.console !== null && body.console !== this.consolePort) {
-        const port = await this.ctx.resources.consolePorts.allocate(this.owner, body.console as number);
-        if (this.consolePort !== null) this.ctx.resources.consolePorts.release(this.consolePort, this.owner);
-        this.consolePort = port;
+        this.consolePort = await this.moveConsolePort(this.consolePort, body.console as number);
       }
       for (const d of ['hda', 'hdb', 'hdc', 'hdd'] as QemuDrive[]) {
         if (next[`${d}_disk_image`] !== this.settings[`${d}_disk_image`]) await rm(this.overlayOf(d), { force: true });
@@ -218,10 +218,10 @@ export class QemuNode extends DataplaneNode {
   }
 
   /** GNS3 duplicate: the destination node (already created) gets a copy of this node's directory. */
-  async copyFilesTo(dest: QemuNode): Promise<void> {
+  async copyFilesTo(destination: ComputeNode): Promise<void> {
+    const dest = destination as unknown as QemuNode;
     if (this.running || dest.running) throw new ConflictError('Stop both VMs before duplicating');
-    await rm(dest.dir, { recursive: true, force: true });
-    await cp(this.dir, dest.dir, { recursive: true, filter: (src) => !src.endsWith(QMP_SOCKET_FILE) });
+    await copyNodeDirectory(this.dir, dest.dir, (src) => src.endsWith(QMP_SOCKET_FILE));
   }
 
   /** Stops the VM and removes its wires; its ports go back with the node's owner. */

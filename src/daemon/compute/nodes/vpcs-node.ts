@@ -45,9 +45,11 @@ export const VPCS_EXTRA_UDP_OFFSETS = [9];
 export class VpcsNode extends DataplaneNode {
   readonly nodeType = 'vpcs';
   private process?: VpcsProcess;
+  /** The command line of the last start ('' before the first), as GNS3 reports it. */
+  private commandLine = '';
 
   private constructor(id: string, name: string, ctx: NodeContext, private readonly binary: string, private readonly shared: VpcsShared,
-    readonly consolePort: number, private readonly macByte: number, private readonly vpcsUdp: number, private readonly wireUdp: number) {
+    public consolePort: number, private readonly macByte: number, private readonly vpcsUdp: number, private readonly wireUdp: number) {
     super(id, name, ctx, 'stopped');
   }
 
@@ -73,7 +75,7 @@ export class VpcsNode extends DataplaneNode {
     await ctx.dataplane.createNode(id, 'hub', [VPCS_SIDE, LINK_SIDE].map((port) => ({ port, type: 'access' as const, vlan: 1 })));
     failpoint('vpcs.create.after-wire');
     const script = body.startup_script ?? (await readStartupConfig(node.dir)) ?? '';
-    await writeStartupConfig(node.dir, applyStartupSettings(script, { name: body.name }));
+    await writeStartupConfig(node.dir, scriptFor(script, body.name));
     failpoint('vpcs.create.after-directory');
     return node;
   }
@@ -84,14 +86,19 @@ export class VpcsNode extends DataplaneNode {
 
   update(body: Partial<VpcsCreate>): Promise<void> {
     return this.lock.run(async () => {
-      if (body.console !== undefined && body.console !== null && body.console !== this.consolePort) throw new ConflictError('The console port of a VPCS cannot be changed');
-      let script = body.startup_script ?? (await readStartupConfig(this.dir)) ?? '';
+      if (body.console !== undefined && body.console !== null && body.console !== this.consolePort) await this.moveConsole(body.console);
       if (body.name !== undefined) this.name = body.name;
       if (body.name !== undefined || body.startup_script !== undefined) {
-        script = applyStartupSettings(script, { name: this.name });
-        await writeStartupConfig(this.dir, script);
+        const script = body.startup_script ?? (await readStartupConfig(this.dir)) ?? '';
+        await writeStartupConfig(this.dir, scriptFor(script, this.name));
       }
     });
+  }
+
+  /** Moves a stopped VPCS's console to another TCP port (GNS3 allows it); a running one keeps its port (409). */
+  private async moveConsole(port: number): Promise<void> {
+    if (this.process?.isRunning) throw new ConflictError(`The console port of VPCS ${this.name} cannot change while it runs: stop it first`);
+    this.consolePort = await this.moveConsolePort(this.consolePort, port);
   }
 
   protected dataplanePort(adapter: number, port: number): number {
@@ -131,6 +138,7 @@ export class VpcsNode extends DataplaneNode {
         await this.unplug();
         throw err;
       }
+      this.commandLine = [this.binary, ...proc.arguments()].join(' ');
       this.process = proc;
       this.status = 'started';
     });
@@ -143,9 +151,8 @@ export class VpcsNode extends DataplaneNode {
     });
   }
 
-  override async suspend(): Promise<void> {
-    throw new ConflictError('VPCS cannot be suspended');
-  }
+  /** VPCS cannot pause: GNS3 accepts the call and does nothing, and so does emuctl. */
+  override async suspend(): Promise<void> {}
 
   /** Stops the process and removes the wire; the ports and the MAC byte go back with the node's owner. */
   override async destroy(): Promise<void> {
@@ -162,7 +169,7 @@ export class VpcsNode extends DataplaneNode {
       console: this.consolePort,
       console_type: 'telnet',
       node_directory: this.dir,
-      command_line: this.process?.isRunning ? ['vpcs', ...this.process.arguments()].join(' ') : '',
+      command_line: this.commandLine,
       mac_address: vpcsMac(this.macByte),
     };
   }
@@ -172,4 +179,20 @@ export class VpcsNode extends DataplaneNode {
     this.status = 'stopped';
     await this.ctx.dataplane.removeNio(this.id, VPCS_SIDE).catch(() => {});
   }
+}
+
+/** VPCS 0.5b2 keeps a pcname of at most 6 bytes and silently ignores a longer one (measured). */
+const PCNAME_MAX_BYTES = 6;
+
+/**
+ * The startup script for a VPCS named `name`: `%h` stands for the name (as in GNS3's base script)
+ * and `set pcname` gets it as VPCS takes it, one word of at most 6 bytes, so any GNS3 node name works.
+ */
+function scriptFor(script: string, name: string): string {
+  let pcname = '';
+  for (const char of name.replace(/\s+/g, '') || 'VPCS') {
+    if (Buffer.byteLength(pcname + char) > PCNAME_MAX_BYTES) break;
+    pcname += char;
+  }
+  return applyStartupSettings(script.replaceAll('%h', pcname), { name: pcname });
 }

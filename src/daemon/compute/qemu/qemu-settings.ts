@@ -83,9 +83,9 @@ export function md5Key(setting: ImageSetting): string {
   return `${setting}_md5sum`;
 }
 
-/** The drives that have an image. */
+/** The drives that have an image; interface `none` (GNS3's template default) means `ide`, GNS3's fail-safe. */
 export function drivesOf(s: QemuSettings): { drive: QemuDrive; image: string; interface: string }[] {
-  return QEMU_DRIVES.filter((d) => s[`${d}_disk_image`]).map((d) => ({ drive: d, image: s[`${d}_disk_image`], interface: s[`${d}_disk_interface`] }));
+  return QEMU_DRIVES.filter((d) => s[`${d}_disk_image`]).map((d) => ({ drive: d, image: s[`${d}_disk_image`], interface: s[`${d}_disk_interface`] === 'none' ? 'ide' : s[`${d}_disk_interface`] }));
 }
 
 /** Device model and MAC of adapter N: custom_adapters first, else adapter_type and base MAC + N. */

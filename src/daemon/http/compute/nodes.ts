@@ -8,6 +8,7 @@ import type { Logger } from '../../logger.js';
 import { route } from '../route.js';
 import { sendPcap, type StreamSlots } from '../streams.js';
 import { NIO_NULL_SCHEMA, NIO_TYPE_SCHEMA, NIO_UDP_SCHEMA, NODE_CAPTURE_SCHEMA } from '../../schemas/nio.js';
+import { COMPUTE_NODE_DUPLICATE_SCHEMA } from '../../schemas/nodes.js';
 import { EMPTY_SCHEMA } from '../../schemas/project.js';
 import { validate, type JsonSchema } from '../../schemas/validation.js';
 
@@ -15,7 +16,8 @@ import { validate, type JsonSchema } from '../../schemas/validation.js';
 export function nodeTemplates(nodeType: string) {
   const nodes = `/v2/compute/projects/{project_id}/${nodeType}/nodes`;
   const node = `${nodes}/{node_id}`;
-  const port = `${node}/adapters/{adapter_number}/ports/{port_number}`;
+  // GNS3's own templates (its X-Route) carry the digit patterns of the port numbers.
+  const port = `${node}/adapters/{adapter_number:\\d+}/ports/{port_number:\\d+}`;
   return { nodes, node, nio: `${port}/nio`, startCapture: `${port}/start_capture`, stopCapture: `${port}/stop_capture`, pcap: `${port}/pcap` };
 }
 
@@ -39,8 +41,16 @@ function nodeTypeRoutes(router: Router, { compute, streams, log }: { compute: Lo
   route(router, { method: 'put', template: t.node, body: def.updateSchema }, ({ params, body }) => compute.updateNode(params.project_id, def.type, params.node_id, body));
   route(router, { method: 'delete', template: t.node, status: 204 }, ({ params }) => compute.deleteNode(params.project_id, def.type, params.node_id));
   for (const action of ['start', 'stop', 'suspend', 'reload'] as const) {
-    route(router, { method: 'post', template: `${t.node}/${action}`, body: EMPTY_SCHEMA, status: 204 }, ({ params }) => compute.nodeAction(params.project_id, def.type, params.node_id, action));
+    const answersNode = action === 'start' && def.startAnswersNode === true;
+    route(router, { method: 'post', template: `${t.node}/${action}`, body: EMPTY_SCHEMA, status: answersNode ? 200 : 204 }, async ({ params }) => {
+      await compute.nodeAction(params.project_id, def.type, params.node_id, action);
+      if (answersNode) return nodeOf(params).toJSON();
+    });
   }
+  route<{ destination_node_id: string }>(router, { method: 'post', template: `${t.node}/duplicate`, body: COMPUTE_NODE_DUPLICATE_SCHEMA, status: 201 }, async ({ params, body }) => {
+    await compute.duplicateNode(params.project_id, def.type, params.node_id, body.destination_node_id.toLowerCase());
+    return true;
+  });
   route(router, { method: 'post', template: t.nio, body: NIO_TYPE_SCHEMA, status: 201 }, ({ params, body }) => compute.addNio(at(params), checkNio(body)));
   route(router, { method: 'put', template: t.nio, body: NIO_FILTERS_SCHEMA, status: 201 }, ({ params, body }) => compute.updateNio(at(params), body));
   route(router, { method: 'delete', template: t.nio, status: 204 }, ({ params }) => compute.removeNio(at(params)));

@@ -8,7 +8,7 @@ import { kvmPlatforms } from '../../compute/qemu/qemu-accel.js';
 import { listQemuBinaries, listQemuImgBinaries, resolveQemuImg } from '../../compute/qemu/qemu-binaries.js';
 import { PayloadTooLargeError } from '../../errors.js';
 import { EMPTY_SCHEMA } from '../../schemas/project.js';
-import { QEMU_BINARY_FILTER_SCHEMA, QEMU_DUPLICATE_SCHEMA, QEMU_IMAGE_CREATE_SCHEMA, QEMU_IMAGE_UPDATE_SCHEMA, QEMU_RESIZE_SCHEMA, type QemuDrive } from '../../schemas/qemu.js';
+import { QEMU_BINARY_FILTER_SCHEMA, QEMU_IMAGE_CREATE_SCHEMA, QEMU_IMAGE_UPDATE_SCHEMA, QEMU_RESIZE_SCHEMA, type QemuDrive } from '../../schemas/qemu.js';
 import { route } from '../route.js';
 import { nodeTemplates } from './nodes.js';
 
@@ -22,7 +22,7 @@ export interface QemuRouteDeps {
   env: NodeJS.ProcessEnv;
 }
 
-/** GNS3's QEMU-only compute routes: resume, duplicate, resize_disk, binaries, capabilities, disk images and image files. */
+/** GNS3's QEMU-only compute routes: resume, resize_disk, binaries, capabilities, disk images and image files. */
 export function computeQemuRoutes(router: Router, deps: QemuRouteDeps): void {
   const { compute, images, env } = deps;
   const t = nodeTemplates('qemu');
@@ -32,11 +32,6 @@ export function computeQemuRoutes(router: Router, deps: QemuRouteDeps): void {
   route(router, { method: 'post', template: `${t.node}/resize_disk`, body: QEMU_RESIZE_SCHEMA, status: 201 }, async ({ params, body }) => {
     await vm(params).resizeDisk(body.drive_name as QemuDrive, body.extend);
     return {};
-  });
-  route(router, { method: 'post', template: `${t.node}/duplicate`, body: QEMU_DUPLICATE_SCHEMA, status: 201 }, async ({ params, body }) => {
-    const dest = vm({ ...params, node_id: String(body.destination_node_id).toLowerCase() });
-    await vm(params).copyFilesTo(dest);
-    return dest.toJSON();
   });
 
   route(router, { method: 'get', template: '/v2/compute/qemu/binaries', body: QEMU_BINARY_FILTER_SCHEMA }, ({ body }) => listQemuBinaries(env, body.archs));

@@ -46,6 +46,7 @@ async function forward(deps: ComputeRouteDeps, computeId: string, method: string
     res.status(answer.status).json({ message: `${computeLabel(record)}: ${errorMessageOf(answer)}`, status: answer.status });
     return;
   }
-  res.status(answer.status).setHeader('Content-Type', 'application/json');
+  // GNS3 answers 200 whatever success status the compute gave (a compute's 201 or 204 included).
+  res.status(200).setHeader('Content-Type', 'application/json');
   res.end(answer.body);
 }

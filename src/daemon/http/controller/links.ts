@@ -25,7 +25,7 @@ export function linkRoutes(router: Router, deps: { projects: ProjectManager; lab
     (await links.create(labOf(params.project_id), body)).toJSON(),
   );
   route(router, { method: 'get', template: LINK_ROUTE }, ({ params }) => labOf(params.project_id).link(params.link_id).toJSON());
-  route<Partial<LinkCreate>>(router, { method: 'put', template: LINK_ROUTE, body: LINK_UPDATE_SCHEMA }, async ({ params, body }) => {
+  route<Partial<LinkCreate>>(router, { method: 'put', template: LINK_ROUTE, body: LINK_UPDATE_SCHEMA, status: 201 }, async ({ params, body }) => {
     const lab = labOf(params.project_id);
     return (await links.update(lab, lab.link(params.link_id), body)).toJSON();
   });

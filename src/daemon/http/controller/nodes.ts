@@ -5,6 +5,7 @@ import type { ProjectManager } from '../../controller/projects.js';
 import { route } from '../route.js';
 import { NODE_CREATE_SCHEMA, NODE_UPDATE_SCHEMA } from '../../schemas/lab.js';
 import { EMPTY_SCHEMA } from '../../schemas/project.js';
+import { NODE_DUPLICATE_SCHEMA } from '../../schemas/project-extras.js';
 
 export const NODES_ROUTE = '/v2/projects/{project_id}/nodes';
 export const NODE_ROUTE = '/v2/projects/{project_id}/nodes/{node_id}';
@@ -42,6 +43,10 @@ export function nodeRoutes(router: Router, deps: { projects: ProjectManager; lab
   route<Partial<NodeCreate>>(router, { method: 'put', template: NODE_ROUTE, body: NODE_UPDATE_SCHEMA }, async ({ params, body }) => {
     const lab = labOf(params.project_id);
     return (await nodes.update(lab, lab.node(params.node_id), body)).toJSON();
+  });
+  route<{ x: number; y: number; z?: number }>(router, { method: 'post', template: `${NODE_ROUTE}/duplicate`, body: NODE_DUPLICATE_SCHEMA, status: 201 }, async ({ params, body }) => {
+    const lab = labOf(params.project_id);
+    return (await nodes.duplicate(lab, lab.node(params.node_id), body)).toJSON();
   });
   route(router, { method: 'get', template: `${NODE_ROUTE}/links` }, ({ params }) => {
     const lab = labOf(params.project_id);

@@ -23,7 +23,7 @@ export function projectRoutes(router: Router, deps: { projects: ProjectManager }
   route(router, { method: 'post', template: `${PROJECT_ROUTE}/open`, body: EMPTY_SCHEMA, status: 201 }, async ({ params }) =>
     (await projects.open(params.project_id)).toJSON(),
   );
-  route(router, { method: 'post', template: `${PROJECT_ROUTE}/close`, body: EMPTY_SCHEMA, status: 201 }, async ({ params }) =>
-    (await projects.close(params.project_id)).toJSON(),
-  );
+  route(router, { method: 'post', template: `${PROJECT_ROUTE}/close`, body: EMPTY_SCHEMA, status: 204 }, async ({ params }) => {
+    await projects.close(params.project_id);
+  });
 }

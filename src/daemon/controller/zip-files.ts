@@ -1,0 +1,90 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import yauzl from 'yauzl';
+import yazl from 'yazl';
+import { ConflictError, InvalidError } from '../errors.js';
+
+/** One file of an archive to write: from a file on disk or from memory. */
+export type ZipSource = { name: string; path: string } | { name: string; data: Buffer };
+
+/** ZIP dates start in 1980: older files get that date (GNS3 patches mtimes the same way). */
+const EARLIEST = new Date('1980-01-02T00:00:00Z');
+const S_IFMT = 0o170000;
+const S_IFLNK = 0o120000;
+
+/** Streams a ZIP archive of `sources` (yazl), deflated or stored. */
+export function zipStream(sources: ZipSource[], compress: boolean, mtimeOf: (source: ZipSource) => Date = () => new Date()): Readable {
+  const zip = new yazl.ZipFile();
+  for (const source of sources) {
+    const mtime = new Date(Math.max(mtimeOf(source).getTime(), EARLIEST.getTime()));
+    if ('path' in source) zip.addFile(source.path, source.name, { compress, mtime });
+    else zip.addBuffer(source.data, source.name, { compress, mtime });
+  }
+  zip.end();
+  return zip.outputStream as Readable;
+}
+
+/**
+ * The entry name as a safe relative path: forward slashes, no absolute path, drive letter,
+ * `..` segment or NUL (a zip-slip attempt is a 400). Directories end with `/`.
+ */
+export function safeEntryName(raw: string): string {
+  const name = raw.replace(/\\/g, '/');
+  const segments = name.split('/');
+  if (name.includes('\0') || name.startsWith('/') || /^[A-Za-z]:/.test(name) || segments.includes('..')) {
+    throw new InvalidError(`archive entry '${raw.replace(/\0/g, '\\0')}' escapes the project directory`);
+  }
+  return segments.filter((s) => s !== '' && s !== '.').join('/') + (name.endsWith('/') ? '/' : '');
+}
+
+/** The entry names of a ZIP file, checked; a file that is not a ZIP is a 409 (as GNS3 answers). */
+export async function zipEntryNames(file: string): Promise<string[]> {
+  const names: string[] = [];
+  await eachEntry(file, async (name) => {
+    names.push(name);
+  });
+  return names;
+}
+
+/**
+ * Extracts a ZIP file into `dir`. Every entry name is checked before anything is written; links
+ * and entries that would land outside `dir` are refused (400). Existing files are replaced only
+ * with `overwrite` (a snapshot restored over its project).
+ */
+export async function extractZip(file: string, dir: string, { overwrite = false } = {}): Promise<void> {
+  await zipEntryNames(file);
+  await eachEntry(file, async (name, open) => {
+    const target = join(dir, name);
+    if (name.endsWith('/')) return void (await mkdir(target, { recursive: true }));
+    await mkdir(dirname(target), { recursive: true });
+    await pipeline(await open(), createWriteStream(target, { flags: overwrite ? 'w' : 'wx' }));
+  });
+}
+
+/** Calls `visit` for each entry, in order, with its checked name and a way to read its data. */
+async function eachEntry(file: string, visit: (name: string, open: () => Promise<Readable>) => Promise<void>): Promise<void> {
+  let zip: yauzl.ZipFile;
+  try {
+    zip = await yauzl.openPromise(file, { decodeStrings: false, strictFileNames: false });
+  } catch (err) {
+    throw new ConflictError(`Cannot import project, not a GNS3 project (invalid zip): ${(err as Error).message}`);
+  }
+  try {
+    for await (const entry of zip.eachEntry()) {
+      const raw = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, false);
+      const name = safeEntryName(raw);
+      if (((entry.externalFileAttributes >>> 16) & S_IFMT) === S_IFLNK) throw new InvalidError(`archive entry '${raw}' is a symbolic link`);
+      if (name === '' || name === '/') continue;
+      await visit(name, () => zip.openReadStreamPromise(entry));
+    }
+  } catch (err) {
+    // Errors of our own or of the file system (disk full…) stay as they are; the rest come from a broken archive.
+    if (err instanceof InvalidError || err instanceof ConflictError || (err as NodeJS.ErrnoException).syscall) throw err;
+    throw new ConflictError(`Cannot extract files from the archive (invalid zip): ${(err as Error).message}`);
+  } finally {
+    zip.close();
+  }
+}

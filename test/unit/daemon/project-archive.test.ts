@@ -1,0 +1,49 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { archiveTopology, isExportable } from '../../../src/daemon/controller/project-archive.js';
+import { safeEntryName } from '../../../src/daemon/controller/zip-files.js';
+import { InvalidError } from '../../../src/daemon/errors.js';
+
+describe('project archives (GNS3 2.2 .gns3project)', () => {
+  it('exports project files, not the .gns3, captures, temporary files, logs or (unless asked) snapshots', () => {
+    const yes = ['project-files/vpcs/1/startup.vpc', 'README.txt', 'project-files/qemu/2/hda_disk.qcow2'];
+    const no = ['lab.gns3', 'project-files/captures/a.pcap', 'project-files/tmp/x', 'project-files/vpcs/1/vpcs.log', 'x_log.txt', '.DS_Store', 'snapshots/s_010126_101010.gns3project', '.lab.gns3.123.abc.tmp', 'project-files/emuctl-running.json', 'upload.part'];
+    for (const path of yes) assert.ok(isExportable(path, false), path);
+    for (const path of no) assert.ok(!isExportable(path, false), path);
+    assert.ok(isExportable('snapshots/s_010126_101010.gns3project', true));
+  });
+
+  it('a portable topology runs every node on local, drops the computes and, when asked, the MACs', () => {
+    const topology = {
+      name: 'lab',
+      topology: {
+        computes: [{ compute_id: 'c1', password: 'secret' }],
+        nodes: [{ node_id: 'a', compute_id: 'c1', properties: { mac_address: '00:50:79:66:68:01', hda_disk_image: '/images/qemu/disk.qcow2' } }],
+      },
+    };
+    const portable = archiveTopology(topology, { keepComputeId: false, resetMacAddresses: true }) as any;
+    assert.equal(portable.topology.nodes[0].compute_id, 'local');
+    assert.deepEqual(portable.topology.computes, []);
+    assert.equal(portable.topology.nodes[0].properties.mac_address, null);
+    assert.equal(portable.topology.nodes[0].properties.hda_disk_image, 'disk.qcow2');
+    assert.equal(topology.topology.nodes[0].compute_id, 'c1', 'the project itself is untouched');
+    const kept = archiveTopology(topology, { keepComputeId: true, resetMacAddresses: false }) as any;
+    assert.equal(kept.topology.nodes[0].compute_id, 'c1');
+    assert.equal(kept.topology.computes.length, 1);
+    assert.equal(kept.topology.nodes[0].properties.mac_address, '00:50:79:66:68:01');
+  });
+
+  it("a VPCS's MAC (an emuctl extension GNS3's VPCS schema refuses) stays out of portable archives, not out of snapshots", () => {
+    const topology = { topology: { computes: [], nodes: [{ node_type: 'vpcs', compute_id: 'local', properties: { mac_address: '00:50:79:66:68:07' } }] } };
+    assert.deepEqual((archiveTopology(topology, { keepComputeId: false, resetMacAddresses: false }) as any).topology.nodes[0].properties, {});
+    assert.equal((archiveTopology(topology, { keepComputeId: true, resetMacAddresses: false }) as any).topology.nodes[0].properties.mac_address, '00:50:79:66:68:07');
+    assert.equal((archiveTopology(topology, { keepComputeId: true, resetMacAddresses: true }) as any).topology.nodes[0].properties.mac_address, null);
+  });
+
+  it('archive entry names stay inside the project (zip-slip refused)', () => {
+    assert.equal(safeEntryName('project-files/vpcs/x/startup.vpc'), 'project-files/vpcs/x/startup.vpc');
+    assert.equal(safeEntryName('project-files\\vpcs\\x\\startup.vpc'), 'project-files/vpcs/x/startup.vpc', 'Windows separators');
+    assert.equal(safeEntryName('./a//b/'), 'a/b/');
+    for (const bad of ['../evil', 'a/../../evil', '/etc/passwd', 'C:/Windows/evil', '..\\evil', 'a\0b']) assert.throws(() => safeEntryName(bad), InvalidError, bad);
+  });
+});
