@@ -8,6 +8,8 @@
 // nodes and computes). Within a round the cases are interleaved, so
 // drift in machine load hits each alike; each round reports its median per case and the
 // ratio to `node -e 0`, and the summary gives the median and range of those ratios.
+// Then what each import costs: a process that only imports one module (as an ES module,
+// from node_modules or the bundle) beside `node -e 0`, in the same interleaved rounds.
 // Usage: npm run build && node dist/bench/cli-startup/run.js [--runs N] [--rounds R]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 
 // Compiled to dist/bench/cli-startup/run.js: the package root is three levels up.
 const BIN = fileURLToPath(new URL('../../../bin/emuctl.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(name);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
@@ -33,7 +36,7 @@ const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, EMUCTL_HOME
 /** Runs node with `args`; returns wall milliseconds; fails loudly on a non-zero exit. */
 function timeRun(args: string[]): number {
   const start = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
+  const r = spawnSync(process.execPath, args, { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return ms;
@@ -80,6 +83,19 @@ const cases: [string, string[]][] = [
   ['node:http, the 3 requests node list made before', ['-e', RAW_HTTP_BEFORE]],
 ];
 
+// What each import costs on its own, from the package root (so node_modules resolves).
+const importOnly = (specifier: string): string[] => ['--input-type=module', '-e', `await import(${JSON.stringify(specifier)})`];
+const CORE = fileURLToPath(new URL('../../cli/core.js', import.meta.url));
+const imports: [string, string[]][] = [
+  ['node:http', importOnly('node:http')],
+  ['commander (node_modules)', importOnly('commander')],
+  ['chalk (node_modules)', importOnly('chalk')],
+  ['got (node_modules, unbundled)', importOnly('got')],
+  ['dist/cli/core.js (the bundle: commander, chalk, got, client, commands)', importOnly(CORE)],
+];
+cases.push(...imports);
+const IMPORT_NAMES = new Set(imports.map(([name]) => name));
+
 /** One round: every case RUNS times, interleaved; the median of each case. */
 function round(): Map<string, number> {
   const samples = new Map<string, number[]>(cases.map(([name]) => [name, []]));
@@ -112,9 +128,17 @@ try {
   console.log(`| command | ${rounds.map((_, i) => `round ${i + 1} median ms (× ${BASELINE})`).join(' | ')} | × ${BASELINE}: median [range] |`);
   console.log(`|---|${rounds.map(() => '---:').join('|')}|---:|`);
   for (const [name] of cases) {
+    if (IMPORT_NAMES.has(name)) continue;
     const ratios = rounds.map(({ medians }) => medians.get(name)! / medians.get(BASELINE)!);
     const cells = rounds.map(({ medians }, i) => `${medians.get(name)!.toFixed(1)} (${ratios[i].toFixed(2)})`);
     console.log(`| ${name.startsWith('emuctl') || name === BASELINE ? `\`${name}\`` : name} | ${cells.join(' | ')} | ${median(ratios).toFixed(2)} [${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}] |`);
+  }
+  console.log(`\nWhat each import costs: a process that imports only it, minus \`${BASELINE}\` in the same round (ms)\n`);
+  console.log(`| import | ${rounds.map((_, i) => `round ${i + 1}`).join(' | ')} | median [range] |`);
+  console.log(`|---|${rounds.map(() => '---:').join('|')}|---:|`);
+  for (const [name] of imports) {
+    const costs = rounds.map(({ medians }) => medians.get(name)! - medians.get(BASELINE)!);
+    console.log(`| ${name} | ${costs.map((c) => c.toFixed(1)).join(' | ')} | ${median(costs).toFixed(1)} [${Math.min(...costs).toFixed(1)}–${Math.max(...costs).toFixed(1)}] |`);
   }
   console.log(`\nload average (1 min) at the start of each round: ${rounds.map(({ load }) => load.toFixed(2)).join(', ')}`);
 } finally {
