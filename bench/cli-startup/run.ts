@@ -67,6 +67,11 @@ const get = (p) => new Promise((ok, ko) => http.get(process.env.EMUCTL_URL + '/v
   let b = ''; r.on('data', (c) => (b += c)); r.on('end', () => ok(JSON.parse(b)));
 }).on('error', ko));`;
 const RAW_HTTP_NOW = `${GET_JSON}\nget('projects/' + process.env.BENCH_PROJECT_ID + '/nodes');`;
+// The same request from an ES module, as emuctl is: what starting the ES module loader adds.
+const RAW_HTTP_NOW_ESM = `import http from 'node:http';
+http.get(process.env.EMUCTL_URL + '/v2/projects/' + process.env.BENCH_PROJECT_ID + '/nodes', (r) => {
+  let b = ''; r.on('data', (c) => (b += c)); r.on('end', () => JSON.parse(b));
+});`;
 const RAW_HTTP_BEFORE = `${GET_JSON}
 get('projects').then((ps) => Promise.all([get('projects/' + ps.find((p) => p.name === 'bench').project_id + '/nodes'), get('computes')]));`;
 const UNBUNDLED = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
@@ -80,6 +85,7 @@ const cases: [string, string[]][] = [
   ['emuctl project list --json', emuctl('project', 'list', '--json')],
   ['node list, unbundled (dist/src)', [UNBUNDLED, 'node', 'list']],
   ['floor: node:http, the 1 request of node list', ['-e', RAW_HTTP_NOW]],
+  ['floor as an ES module: node:http, the 1 request', ['--input-type=module', '-e', RAW_HTTP_NOW_ESM]],
   ['node:http, the 3 requests node list made before', ['-e', RAW_HTTP_BEFORE]],
 ];
 
