@@ -5,9 +5,10 @@
 // modules (dist/src, how the CLI was loaded before the bundle), and the floor of any Node
 // HTTP client: bare node:http making the one request `node list` makes (the nodes of the
 // project, by the UUID the profile keeps), and the three it made before (projects, then
-// nodes and computes). Within a round the cases are interleaved, so
-// drift in machine load hits each alike; each round reports its median per case and the
-// ratio to `node -e 0`, and the summary gives the median and range of those ratios.
+// nodes and computes); the one request again from an ES module, as emuctl is. Within a
+// round the cases are interleaved, so drift in machine load hits each alike; each round
+// reports its median per case and the ratio to `node -e 0`, and the summary gives the
+// median and range of those ratios.
 // Then what each import costs: a process that only imports one module (as an ES module,
 // from node_modules or the bundle) beside `node -e 0`, in the same interleaved rounds.
 // Usage: npm run build && node dist/bench/cli-startup/run.js [--runs N] [--rounds R]
