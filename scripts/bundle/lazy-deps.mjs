@@ -9,7 +9,8 @@ import { readFile } from 'node:fs/promises';
  * (cacheable-lookup), `cache` (cacheable-request, keyv) and https URLs (node:https,
  * node:tls); commander's executable subcommands (node:child_process). In the bundle their
  * imports become stand-ins that load the real module on first use (a property read, a
- * call, `new` or `instanceof`), through the bundle's require().
+ * call, `new` or `instanceof`), through the bundle's require(). The three packages stay
+ * out of the bundle (see lazyExternals), so their text is not even parsed at start-up.
  */
 const LAZY_IMPORTS = {
   'got/dist/source/core/options.js': ['node:tls', 'node:https', 'cacheable-lookup', 'http2-wrapper'],
@@ -29,7 +30,8 @@ const __emuctlLazy = (load) => {
     construct: (_, args) => Reflect.construct(real(), args),
   });
 };
-const __emuctlDefault = (m) => (m && m.__esModule ? m.default : m);
+// A CommonJS module is its own default export; an ES module required whole is its namespace.
+const __emuctlDefault = (m) => (m && (m.__esModule || m[Symbol.toStringTag] === 'Module') ? m.default : m);
 `;
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
@@ -56,6 +58,23 @@ function lazyImport(text, pkg) {
   if (required) return text.replace(cjs, `const ${required[1]} = __emuctlLazy(() => ${load});`);
   return undefined;
 }
+
+/** The packages of LAZY_IMPORTS (not node's own modules). */
+const LAZY_PACKAGES = [...new Set(Object.values(LAZY_IMPORTS).flat().filter((pkg) => !pkg.startsWith('node:')))];
+
+/**
+ * Leaves the packages that the stand-ins load out of the bundle: the stand-in's require()
+ * then loads them from node_modules on first use (cacheable-lookup and cacheable-request are
+ * ES modules: require() of an ES module needs Node 20.19 or later, for got options emuctl
+ * never sets).
+ */
+export const lazyExternals = {
+  name: 'lazy-externals',
+  setup(build) {
+    const filter = new RegExp(`^(${LAZY_PACKAGES.map(escape).join('|')})$`);
+    build.onResolve({ filter }, (args) => (args.kind === 'require-call' ? { path: args.path, external: true } : undefined));
+  },
+};
 
 /** Defers the rarely used modules of got and commander (see LAZY_IMPORTS). */
 export const lazyImports = {

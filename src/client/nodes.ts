@@ -107,6 +107,11 @@ export async function computeNames(api: ApiClient): Promise<Map<string, string>>
   }
 }
 
+/** computeNames, asked only when one of `nodes` runs on a compute other than the local one (shown as `local`). */
+export async function computeNamesFor(api: ApiClient, nodes: readonly Node[]): Promise<Map<string, string>> {
+  return nodes.some((node) => node.compute_id !== LOCAL_COMPUTE_ID) ? computeNames(api) : new Map();
+}
+
 /** The id of the server's own compute, in GNS3 and emuctl alike. */
 export const LOCAL_COMPUTE_ID = 'local';
 

@@ -11,6 +11,11 @@ export interface Profile {
   password?: string;
   /** Project used when a command needs one and none is given (a name or UUID). */
   defaultProject?: string;
+  /**
+   * The default project's name, kept beside its UUID by `project use`: a command then reaches
+   * the project by its UUID without listing the projects, and by this name once the UUID is gone.
+   */
+  defaultProjectName?: string;
 }
 
 /** What the profiles file holds (JSON written by conf). */

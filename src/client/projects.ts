@@ -1,4 +1,5 @@
 import { apiPath, type ApiClient } from './api.js';
+import { OperationError } from './errors.js';
 import { resolveOne, type NamedKind } from './resolve.js';
 
 /** A GNS3 v2 project as the API returns it. */
@@ -38,6 +39,21 @@ export function listProjects(api: ApiClient): Promise<Project[]> {
 /** GET /v2/projects/{project_id}. */
 export function getProject(api: ApiClient, projectId: string): Promise<Project> {
   return api.get<Project>(apiPath('projects', projectId));
+}
+
+/** GET /v2/projects/{project_id}, or undefined when the server has no such project (404). */
+export async function getProjectIfAny(api: ApiClient, projectId: string): Promise<Project | undefined> {
+  try {
+    return await getProject(api, projectId);
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/** True for the error of a request the server answered with 404. */
+export function isNotFound(err: unknown): boolean {
+  return err instanceof OperationError && err.status === 404;
 }
 
 /** POST /v2/projects. */

@@ -86,7 +86,8 @@ describe('project commands against the daemon', () => {
     assert.match(r.stdout, /^✓ Profile local now uses project beta/);
     const beta = JSON.parse((await run('project', 'show', '--json')).stdout);
     assert.equal(beta.name, 'beta');
-    assert.equal(readProfilesData(pathsUnder(home)).profiles.local.defaultProject, beta.project_id);
+    const saved = readProfilesData(pathsUnder(home)).profiles.local;
+    assert.deepEqual([saved.defaultProject, saved.defaultProjectName], [beta.project_id, 'beta']);
     assert.match((await run('project', 'list')).stdout, /^\* {2}beta/m);
   });
 
@@ -103,6 +104,67 @@ describe('project commands against the daemon', () => {
     assert.match(r.stdout, new RegExp(`^client: +emuctl \\d+\\.\\d+\\.\\d+\\nserver: +emuctl \\d+\\.\\d+\\.\\d+ \\(GNS3 API 2\\.2\\.\\d+\\) at ${daemon.url.replace(/[.]/g, '\\.')} \\(local\\)\\n$`));
     const json = JSON.parse((await run('version', '--json')).stdout);
     assert.equal(json.server.url, daemon.url);
+  });
+});
+
+describe('the default project, by the UUID and name that project use keeps', () => {
+  let daemon: TestDaemon;
+  let home: string;
+  let env: NodeJS.ProcessEnv;
+  const run = (...argv: string[]) => runInProcess(argv, env);
+  /** The requests a --debug run made, as "GET /v2/…" lines. */
+  const requests = (stderr: string) => [...stderr.matchAll(/^debug: → (\w+) http:\/\/[^/]+(\S*)$/gm)].map(([, method, path]) => `${method} ${path}`);
+  const create = async (name: string) => ((await daemon.api('POST', '/v2/projects', { name })).body as { project_id: string }).project_id;
+
+  before(async () => {
+    daemon = await startTestDaemon();
+    home = tempHome();
+    env = cliEnv(home, { EMUCTL_URL: daemon.url });
+  });
+  after(async () => {
+    await daemon.stop();
+    removeHome(daemon.home);
+    removeTempHome(home);
+  });
+
+  it('node list asks once: the nodes of the project by its UUID, without listing the projects', async () => {
+    await create('other');
+    const id = await create('gamma');
+    assert.equal((await run('project', 'use', 'gamma')).code, 0);
+    const r = await run('node', 'list', '--debug');
+    assert.deepEqual([r.code, r.stdout], [0, 'no nodes in project gamma\n'], r.stderr);
+    assert.deepEqual(requests(r.stderr), [`GET /v2/projects/${id}/nodes`]);
+    const shown = await run('project', 'show', '--debug', '--json');
+    assert.equal(JSON.parse(shown.stdout).project_id, id);
+    assert.deepEqual(requests(shown.stderr), [`GET /v2/projects/${id}`]);
+    assert.match((await run('profile', 'show')).stdout, new RegExp(`^default project: +gamma \\(${id}\\)$`, 'm'));
+  });
+
+  it('once the UUID is gone, the project of the same name is used', async () => {
+    const [old] = ((await daemon.api('GET', '/v2/projects')).body as { project_id: string; name: string }[]).filter((p) => p.name === 'gamma');
+    assert.equal((await daemon.api('DELETE', `/v2/projects/${old.project_id}`)).status, 204);
+    const id = await create('gamma');
+    const r = await run('node', 'list', '--debug');
+    assert.deepEqual([r.code, r.stdout], [0, 'no nodes in project gamma\n'], r.stderr);
+    assert.deepEqual(requests(r.stderr).at(-1), `GET /v2/projects/${id}/nodes`);
+    assert.equal(JSON.parse((await run('project', 'show', '--json')).stdout).project_id, id);
+  });
+
+  it('with neither the UUID nor the name left, the error names the project; exit 1', async () => {
+    const [gamma] = ((await daemon.api('GET', '/v2/projects')).body as { project_id: string; name: string }[]).filter((p) => p.name === 'gamma');
+    assert.equal((await daemon.api('DELETE', `/v2/projects/${gamma.project_id}`)).status, 204);
+    for (const argv of [['node', 'list'], ['project', 'show']]) {
+      const r = await run(...argv);
+      assert.deepEqual([r.code, r.stdout], [1, ''], argv.join(' '));
+      assert.match(r.stderr, /^emuctl: no project matches "gamma"; known: other \([0-9a-f-]{36}\)\n$/);
+    }
+  });
+
+  it('a default project saved by name (profile add --default-project) is found by name', async () => {
+    const add = await runInProcess(['profile', 'add', 'byname', '--url', daemon.url, '--default-project', 'other'], cliEnv(home));
+    assert.equal(add.code, 0, add.stderr);
+    const r = await runInProcess(['--profile', 'byname', 'node', 'list'], cliEnv(home));
+    assert.deepEqual([r.code, r.stdout, r.stderr], [0, 'no nodes in project other\n', '']);
   });
 });
 

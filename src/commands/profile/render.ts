@@ -10,8 +10,15 @@ export interface ProfileView extends Profile {
 
 /** The printable view of a profile (the password is never included, only its mask). */
 export function profileView(profile: Profile, activeName: string): ProfileView {
-  const { name, url, user, password, defaultProject } = maskProfile(profile);
-  return { name, url, user, password, defaultProject, active: name === activeName, builtIn: name === LOCAL_PROFILE.name };
+  const { name, url, user, password, defaultProject, defaultProjectName } = maskProfile(profile);
+  return { name, url, user, password, defaultProject, defaultProjectName, active: name === activeName, builtIn: name === LOCAL_PROFILE.name };
+}
+
+/** The default project as saved: its name when `project use` kept it beside the UUID, else the saved reference. */
+function defaultProjectCell(view: ProfileView, withId: boolean): string {
+  if (!view.defaultProject) return '-';
+  if (!view.defaultProjectName) return view.defaultProject;
+  return withId ? `${view.defaultProjectName} (${view.defaultProject})` : view.defaultProjectName;
 }
 
 /** Profiles as a table; the active one is marked with `*`. */
@@ -21,7 +28,7 @@ export function profileTable(views: readonly ProfileView[], style: Style): strin
     { header: 'name', value: (p) => p.name, color: (cell, p) => (p.active ? style.bold(cell) : cell) },
     { header: 'url', value: (p) => p.url },
     { header: 'user', value: (p) => p.user ?? '-' },
-    { header: 'default project', value: (p) => p.defaultProject ?? '-' },
+    { header: 'default project', value: (p) => defaultProjectCell(p, false) },
   ], style);
 }
 
@@ -32,7 +39,7 @@ export function profileDetails(view: ProfileView, style: Style, urlNote?: string
     ['url', view.url + (urlNote ? ` (${urlNote})` : '')],
     ['user', view.user ?? '-'],
     ['password', view.password === undefined ? '-' : PASSWORD_MASK],
-    ['default project', view.defaultProject ?? '-'],
+    ['default project', defaultProjectCell(view, true)],
     ['active', view.active ? 'yes' : 'no'],
   ], style);
 }

@@ -24,7 +24,7 @@ export function projectCreateCommand(f: Factory, run = runProjectCreate): Comman
 /** Creates the project (POST /v2/projects) and reports it. */
 export async function runProjectCreate(opts: ProjectCreateOptions, ctx: Context): Promise<void> {
   const project = await createProject(await ctx.api(), { name: opts.name });
-  if (opts.use) await setDefaultProject(ctx, project.project_id);
+  if (opts.use) await setDefaultProject(ctx, project);
   ctx.out.result(project);
   ctx.out.success(`Created project ${projectLabel(project)}${opts.use ? ', now the default project' : ''}`);
 }

@@ -1,7 +1,6 @@
 import { Command } from 'commander';
 import { resolve } from 'node:path';
 import type { Context, Factory } from '../../cli/context.js';
-import { downloadProjectArchive } from '../../client/project-archives.js';
 import { findProject } from '../../client/projects.js';
 import { formatBytes } from '../../render/progress.js';
 import { withTransferSpinner } from '../../render/transfer-spinner.js';
@@ -34,6 +33,8 @@ export function projectExportCommand(f: Factory, run = runProjectExport): Comman
 
 /** Downloads the project's archive (GET /v2/projects/{project_id}/export) into the file. */
 export async function runProjectExport(opts: ProjectExportOptions, ctx: Context): Promise<void> {
+  // Loaded here, not with the project noun: `project list` and the other verbs do without it.
+  const { downloadProjectArchive } = await import('../../client/project-archives.js');
   const project = await findProject(await ctx.api(), opts.project);
   const target = resolve(opts.output);
   const bytes = await withTransferSpinner(ctx.out, `Exporting ${project.name}`, undefined, (progress) =>

@@ -1,8 +1,6 @@
 import { Command } from 'commander';
-import { stat } from 'node:fs/promises';
 import type { Context, Factory } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
-import { uploadProjectArchive } from '../../client/project-archives.js';
 import { withTransferSpinner } from '../../render/transfer-spinner.js';
 import { streamServer } from '../shared/streams.js';
 import { projectDetails, projectLabel } from './render.js';
@@ -25,6 +23,8 @@ export function projectImportCommand(f: Factory, run = runProjectImport): Comman
 
 /** Uploads the archive (POST /v2/projects/{new_id}/import); the new project is closed, as GNS3 leaves it. */
 export async function runProjectImport(opts: ProjectImportOptions, ctx: Context): Promise<void> {
+  // Loaded here, not with the project noun: `project list` and the other verbs do without them.
+  const [{ stat }, { uploadProjectArchive }] = await Promise.all([import('node:fs/promises'), import('../../client/project-archives.js')]);
   const info = await stat(opts.file).catch(() => undefined);
   if (!info?.isFile()) throw new UsageError(`${opts.file} is not a file`);
   const project = await withTransferSpinner(ctx.out, `Importing ${opts.file}`, info.size, (progress) =>

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Context, Factory } from '../../cli/context.js';
 import { getProject } from '../../client/projects.js';
-import { resolveProject } from '../shared/project.js';
+import { readInProject } from '../shared/project.js';
 import { projectDetails } from './render.js';
 
 /** Options of `project show`. */
@@ -21,7 +21,7 @@ export function projectShowCommand(f: Factory, run = runProjectShow): Command {
 
 /** Shows one project (GET /v2/projects/{project_id}). */
 export async function runProjectShow(opts: ProjectShowOptions, ctx: Context): Promise<void> {
-  const { project_id } = await resolveProject(ctx, opts.project);
-  const project = await getProject(await ctx.api(), project_id);
+  const api = await ctx.api();
+  const project = await readInProject(ctx, opts.project, ({ project_id }) => getProject(api, project_id));
   ctx.out.result(project, () => projectDetails(project, ctx.out.style));
 }

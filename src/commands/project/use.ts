@@ -17,10 +17,10 @@ export function projectUseCommand(f: Factory, run = runProjectUse): Command {
     .action(async (project: string, _flags: object, cmd: Command) => run({ project }, await f.context(cmd)));
 }
 
-/** Checks that the project exists, then saves its UUID as the active profile's default project. */
+/** Checks that the project exists, then saves its UUID and name as the active profile's default project. */
 export async function runProjectUse(opts: ProjectUseOptions, ctx: Context): Promise<void> {
   const project = await findProject(await ctx.api(), opts.project);
-  const profile = await setDefaultProject(ctx, project.project_id);
+  const profile = await setDefaultProject(ctx, project);
   ctx.out.result({ profile, project_id: project.project_id, name: project.name });
   ctx.out.success(`Profile ${profile} now uses project ${projectLabel(project)}`);
 }

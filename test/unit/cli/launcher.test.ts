@@ -1,10 +1,11 @@
 // The README's way to get the command: bin/ on the PATH gives `emuctl`, from a fresh shell
-// that knows nothing but PATH (and node on it), running the built bundle.
+// that knows nothing but PATH (and node on it), running the built bundle; the launcher and
+// the bundle are ES modules, like the rest of the project.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -37,5 +38,25 @@ describe('bin/ on the PATH gives the emuctl command', () => {
     assert.equal(r.status, 3, r.stderr);
     assert.equal(r.stdout, '');
     assert.match(r.stderr, /^emuctl: cannot reach http:\/\/127\.0\.0\.1:9: connection refused; is the daemon running\? [^\n]*\n$/);
+  });
+
+  it('the launcher and the bundle are ES modules: no CommonJS file, no module type of its own in bin/', () => {
+    assert.equal((JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { type: string }).type, 'module');
+    assert.equal(existsSync(`${ROOT}bin/package.json`), false);
+    const built = readdirSync(`${ROOT}dist/cli`);
+    assert.deepEqual(built.filter((file) => file.endsWith('.js')).sort(), ['core.js', 'emuctl.js']);
+    assert.deepEqual(built.filter((file) => /\.c[jt]s$/.test(file)), []);
+  });
+
+  it('a command loads the built-in modules its own code uses, not those of other commands', () => {
+    const script = `process.argv = [process.argv[0], 'emuctl', '--url', 'http://127.0.0.1:9', 'project', 'list'];
+process.on('exit', () => process.stderr.write('\\n' + JSON.stringify(process.moduleLoadList)));
+import(${JSON.stringify(pathToFileURL(`${ROOT}bin/emuctl.js`).href)});`;
+    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: '/nonexistent', EMUCTL_HOME: `${ROOT}dist/.no-home` } });
+    assert.equal(r.status, 3, r.stderr);
+    const loaded = new Set((JSON.parse(r.stderr.trimEnd().split('\n').at(-1)!) as string[]).map((entry) => entry.replace(/^NativeModule /, '')));
+    assert.ok(loaded.has('http') && loaded.has('zlib'), 'got and its request ran');
+    // child_process: the daemon noun; tty: colours; internal/crypto/webcrypto: what an ES module import of node:crypto reads.
+    for (const other of ['child_process', 'tty', 'internal/crypto/webcrypto', 'fs/promises']) assert.equal(loaded.has(other), false, other);
   });
 });
