@@ -197,10 +197,18 @@ function report(r: {
   const rssGrowth = r.endFigures.rssKb / s0.rssKb;
   const fdGrowth = r.endFigures.fds - s0.fds;
   const slope = slopeKbPerMin(after);
+  // A heap that sizes itself to the load grows for minutes and then holds; a leak keeps growing. The
+  // second half of the run tells them apart: medians of its first and last three samples.
+  const half = after.slice(Math.floor(after.length / 2));
+  const medianRss = (xs: Sample[]) => median(xs.map((x) => x.rssKb));
+  const halfFrom = medianRss(half.slice(0, 3));
+  const halfTo = medianRss(half.slice(-3));
+  const halfSlope = slopeKbPerMin(half);
   console.log(`| end (quiet) | ${mb(r.endFigures.rssKb)} | ${ratio(r.endFigures.rssKb, s0.rssKb)} | ${r.endFigures.fds} | ${r.endFigures.threads} | | | | |`);
   console.log('\n| figure | value | target |');
   console.log('|---|---|---|');
   console.log(`| RSS, quiet start → quiet end | ${mb(s0.rssKb)} → ${mb(r.endFigures.rssKb)} MB (× ${ratio(r.endFigures.rssKb, s0.rssKb)}; max × ${ratio(maxRss, s0.rssKb)}; trend ${slope >= 0 ? '+' : ''}${(slope / 1024).toFixed(2)} MB/min) | growth < 10%: ${rssGrowth < 1.1 ? 'met' : 'NOT met'} |`);
+  console.log(`| RSS over the second half (t ${half[0]?.t.toFixed(0)}–${half[half.length - 1]?.t.toFixed(0)} s), median of first 3 → last 3 samples | ${mb(halfFrom)} → ${mb(halfTo)} MB (× ${ratio(halfTo, halfFrom)}; trend ${halfSlope >= 0 ? '+' : ''}${(halfSlope / 1024).toFixed(2)} MB/min) | – |`);
   console.log(`| open fds, quiet start → quiet end | ${s0.fds} → ${r.endFigures.fds} (max ${Math.max(...after.map((s) => s.fds))}) | 0 growth: ${fdGrowth <= 0 ? 'met' : 'NOT met'} |`);
   console.log(`| API calls after warm-up (p50 / p99) | ${lat.length} (${ms(quantile(lat, 0.5))} / ${ms(quantile(lat, 0.99))} ms); ${r.load.cycles} create/link/delete cycles in all | – |`);
   console.log(`| 5xx answers (whole run) | ${fivexx}; failed connections ${failed}; other unexpected answers ${r.load.unexpectedCount - fivexx - failed} | 0: ${fivexx === 0 ? 'met' : 'NOT met'} |`);
