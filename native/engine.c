@@ -356,6 +356,7 @@ int dp_engine_start(dp_engine *e) {
   if (epoll_ctl(e->epfd, EPOLL_CTL_ADD, e->wakefd, &wake) < 0) return -1;
   if (epoll_ctl(e->epfd, EPOLL_CTL_ADD, e->timerfd, &timer) < 0) return -1;
   if (pthread_create(&e->thread, NULL, engine_main, e) != 0) return -1;
+  pthread_setname_np(e->thread, "emuctl-dp"); /* names it in /proc/<pid>/task, top -H, perf */
   e->started = 1;
   return 0;
 }

@@ -25,7 +25,7 @@ export function pathsUnder(home: string) {
     daemonConfig: join(home, 'daemon.json'),
     /** Registered computes of a controller listening on `port` (mode 0600: holds passwords). */
     computesFile: (port: number) => join(home, 'state', `computes-${port}.json`),
-    /** Where pid files and process registries live. */
+    /** Where pid files and process registries (one per daemon, see process-registry.ts) live. */
     runDir: join(home, 'run'),
     /** Custom (non built-in) templates of a controller listening on `port`. */
     templatesFile: (port: number) => join(home, 'state', `templates-${port}.json`),
@@ -35,8 +35,6 @@ export function pathsUnder(home: string) {
     pidFile: (port: number) => join(home, 'run', `daemon-${port}.pid`),
     /** Log file of a detached daemon listening on `port`. */
     logFile: (port: number) => join(home, 'log', `daemon-${port}.log`),
-    /** PIDs of emulator processes a daemon on `port` started, for cleanup after a crash. */
-    processRegistry: (port: number) => join(home, 'run', `processes-${port}.json`),
   };
 }
 

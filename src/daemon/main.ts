@@ -4,7 +4,7 @@ import { PACKAGE_VERSION } from '../version.js';
 import { builtinNodeTypes } from './compute/builtin-types.js';
 import { computeCapabilities } from './compute/capabilities.js';
 import { LocalCompute } from './compute/local-compute.js';
-import { ProcessRegistry } from './compute/process/process-registry.js';
+import { cleanupDeadDaemons, daemonRegistry } from './compute/process/process-registry.js';
 import { ImageStore } from './compute/qemu/images.js';
 import { AccelChooser } from './compute/qemu/qemu-accel.js';
 import { ComputeResources } from './compute/resources.js';
@@ -67,8 +67,8 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const projects = new ProjectManager({ projectsDir: settings.projectsDir, log, events });
 
   await refuseIfRunning(settings);
-  const processRegistry = new ProcessRegistry(settings.paths.processRegistry(settings.port));
-  if (isCompute) await cleanupLeftovers(processRegistry, log);
+  const processRegistry = daemonRegistry(settings.paths.runDir, settings.port);
+  if (isCompute) await cleanupLeftovers(settings, log);
   const [consoleMin, consoleMax] = settings.consolePortRange;
   const images = new ImageStore(settings.imagesDir, settings.maxImageBytes);
   const nodeTypes = builtinNodeTypes(
@@ -194,8 +194,8 @@ function isNodeProcess(pid: number): boolean {
 }
 
 /** Stops what a crashed predecessor left running (VPCS in their own sessions keep ports held otherwise). */
-async function cleanupLeftovers(registry: ProcessRegistry, log: Logger): Promise<void> {
-  const report = await registry.cleanupLeftovers();
+async function cleanupLeftovers(settings: DaemonSettings, log: Logger): Promise<void> {
+  const report = await cleanupDeadDaemons(settings.paths.runDir, settings.port);
   for (const r of report.stopped) log.warn(`stopped leftover process ${r.pid} (${r.label ?? r.cmdline.join(' ')}) from a previous run`);
   for (const r of report.failed) log.error(`could not stop leftover process ${r.pid} (${r.label ?? r.cmdline.join(' ')})`);
 }

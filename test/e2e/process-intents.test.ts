@@ -2,7 +2,7 @@
 // QEMU process and recording it leaves a write-ahead intent by which its successor finds and stops
 // the process; and children get a minimal environment, never the daemon's secrets.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -12,6 +12,11 @@ import { guestCmdline, testGuest, type TestGuest } from '../helpers/qemu-guest.j
 import { canBindTcp, eventually } from '../vpcs/vpcs-helpers.js';
 
 const PORTS = { EMUCTL_UDP_PORT_RANGE: '33800-33899', EMUCTL_CONSOLE_PORT_RANGE: '27500-27549', EMUCTL_QEMU_ACCEL: 'tcg' };
+
+/** The process registry files in a daemon home's run directory. */
+function registryFiles(home: string): string[] {
+  return readdirSync(join(home, 'run')).filter((name) => name.startsWith('processes-'));
+}
 
 /** Running processes started in `dir` (a node directory). */
 function processesIn(dir: string): number[] {
@@ -57,6 +62,35 @@ describe('emulator processes survive no daemon crash untracked, and never see it
     await d.api('POST', `/v2/projects/${project}/nodes/${node.node_id}/stop`, {}, auth);
   });
 
+  it('daemons on --port 0 sharing one home never stop each other\'s VPCS; a SIGKILLed one\'s VPCS is still recovered', async () => {
+    const home = join(tmp, 'shared-port-0');
+    const a = await start(home);
+    const project = (await a.api('POST', '/v2/projects', { name: 'shared' })).body.project_id;
+    const node = (await a.api('POST', `/v2/projects/${project}/nodes`, { name: 'PC1', node_type: 'vpcs' })).body;
+    const started = await a.api('POST', `/v2/projects/${project}/nodes/${node.node_id}/start`, {});
+    assert.equal(started.status, 200, started.text);
+    const pids = processesIn(node.node_directory);
+    leftovers.push(...pids);
+    assert.ok(pids.length >= 1, 'VPCS runs');
+
+    const b = await start(home);
+    assert.deepEqual(pids.filter((pid) => !isRunning(pid)), [], 'a second daemon starting in the same home leaves the first one\'s VPCS running');
+    assert.doesNotMatch(b.log(), /stopped leftover process/);
+    assert.equal(await b.stop('SIGKILL'), null);
+    const b2 = await start(home);
+    assert.deepEqual(pids.filter((pid) => !isRunning(pid)), [], 'nor does it when it restarts after a SIGKILL');
+    assert.doesNotMatch(b2.log(), /stopped leftover process/);
+    const status = await a.api('GET', `/v2/projects/${project}/nodes/${node.node_id}`);
+    assert.equal(status.body.status, 'started', 'the first daemon still runs its node');
+
+    assert.equal(await a.stop('SIGKILL'), null);
+    assert.ok(pids.every((pid) => isRunning(pid)), 'VPCS outlives its SIGKILLed daemon');
+    const c = await start(home);
+    assert.ok(await eventually(() => pids.every((pid) => !isRunning(pid))), 'the dead daemon\'s VPCS is stopped by the next one to start');
+    assert.match(c.log(), /stopped leftover process/);
+    assert.ok(await canBindTcp(node.console), 'its console port is free again');
+  });
+
   for (const kind of ['vpcs', 'qemu'] as const) {
     it(`kill -9 between spawning a ${kind} process and recording it: the restarted daemon finds it by its intent and stops it`, async () => {
       const home = join(tmp, `crash-${kind}`);
@@ -77,7 +111,11 @@ describe('emulator processes survive no daemon crash untracked, and never see it
       leftovers.push(...orphans);
       assert.ok(orphans.length >= 1, `the ${kind} process outlived the daemon`);
       assert.ok(orphans.every((pid) => readCmdline(pid)!.some((a) => a.includes(String(node.console)))), 'its command line names its console port');
-      const registry = JSON.parse(readFileSync(join(home, 'run', 'processes-0.json'), 'utf8'));
+      const files = registryFiles(home);
+      assert.equal(files.length, 1, `one registry file: ${files.join(' ')}`);
+      assert.match(files[0], new RegExp(`^processes-0\\.${first.pid}-\\d+\\.json$`));
+      const registry = JSON.parse(readFileSync(join(home, 'run', files[0]), 'utf8'));
+      assert.equal(registry.owner.pid, first.pid, 'the file names its owner');
       assert.equal(registry.processes.length, 0, 'no confirmed record');
       assert.equal(registry.intents.length, 1, 'one write-ahead intent');
 
@@ -85,8 +123,7 @@ describe('emulator processes survive no daemon crash untracked, and never see it
       assert.ok(await eventually(() => orphans.every((pid) => !isRunning(pid))), 'leftover stopped');
       assert.match(second.log(), new RegExp(`stopped leftover process ${orphans.sort((a, b) => a - b)[0]}`));
       assert.ok(await canBindTcp(node.console), 'console port free for the node again');
-      const registryAfter = JSON.parse(readFileSync(join(home, 'run', 'processes-0.json'), 'utf8'));
-      assert.deepEqual([registryAfter.processes.length, registryAfter.intents ?? []], [0, []]);
+      assert.deepEqual(registryFiles(home), [], 'the dead daemon\'s registry is removed once cleaned up');
     });
   }
 });

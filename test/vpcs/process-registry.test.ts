@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, readdirSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { after, afterEach, describe, test } from 'node:test';
 import { identityOf, isRunning, readProcStat } from '../../src/util/proc-info.js';
-import { ProcessRegistry, type ProcessRecord } from '../../src/daemon/compute/process/process-registry.js';
+import { ProcessRegistry, cleanupDeadDaemons, daemonRegistry, type ProcessRecord } from '../../src/daemon/compute/process/process-registry.js';
 import type { VpcsProcessOptions } from '../../src/daemon/compute/vpcs/vpcs-process.js';
 import { PidJanitor, canBindTcp, canBindUdp, eventually, freeTcpPorts, freeUdpPorts, tempDir } from './vpcs-helpers.js';
 
@@ -186,6 +186,39 @@ describe('ProcessRegistry', () => {
     assert.equal(body.processes[0].workers[0].pid, me.pid);
     assert.equal(statSync(registryFile).mode & 0o777, 0o600);
     assert.deepEqual(readdirSync(dirname(registryFile)), ['processes.json']);
+  });
+
+  test('a registry whose owning daemon runs is never cleaned up; once the owner is gone, the next daemon on its port stops its processes', async () => {
+    const runDir = join(dir.path, 'shared-run');
+    // The owner stands in for a daemon: the managed process is its child, as a VPCS is the daemon's.
+    const owner = spawn('sh', ['-c', 'sleep 61 & echo $!; wait'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const other = spawn('sleep', ['60'], { stdio: 'ignore' });
+    children.push(owner, other);
+    const [line] = (await once(createInterface({ input: owner.stdout! }), 'line')) as [string];
+    const managed = { pid: Number(line) };
+    janitor.track(managed.pid);
+    const ownerOf = (pid: number) => ({ pid, startTime: readProcStat(pid)!.startTime });
+    const registry = daemonRegistry(runDir, 0, ownerOf(owner.pid!));
+    await registry.add({ ...identityOf(managed.pid!)!, startedAt: new Date().toISOString(), workers: [] });
+    // A look-alike intent of another (dead) daemon must not catch a process a running daemon started.
+    const dead = daemonRegistry(runDir, 0, { pid: other.pid!, startTime: readProcStat(other.pid!)!.startTime });
+    await dead.intend({ cmdline: identityOf(managed.pid!)!.cmdline });
+    other.kill('SIGKILL');
+    await once(other, 'exit');
+
+    assert.deepEqual(await new ProcessRegistry(registry.filePath).cleanupLeftovers(200), { stopped: [], notRunning: [], failed: [] });
+    const whileOwnerRuns = await cleanupDeadDaemons(runDir, 0, 200);
+    assert.deepEqual([whileOwnerRuns.stopped.length, whileOwnerRuns.notRunning.length], [0, 1], 'the dead daemon\'s intent finds nothing of its own');
+    assert.ok(isRunning(managed.pid!), 'the running daemon\'s process is left alone');
+    assert.deepEqual(readdirSync(runDir), [basename(registry.filePath)], 'the dead daemon\'s cleaned registry is removed; the live one stays');
+
+    assert.deepEqual((await cleanupDeadDaemons(runDir, 5000, 200)).stopped, [], 'another port\'s registry is not this daemon\'s to clean');
+    owner.kill('SIGKILL');
+    await once(owner, 'exit');
+    const afterOwnerDied = await cleanupDeadDaemons(runDir, 0, 200);
+    assert.deepEqual(afterOwnerDied.stopped.map((r) => r.pid), [managed.pid]);
+    assert.ok(await eventually(() => !isRunning(managed.pid!)));
+    assert.deepEqual(readdirSync(runDir), []);
   });
 
   test('a torn or foreign registry file is read as empty instead of failing the daemon start', async () => {

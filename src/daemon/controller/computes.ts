@@ -1,3 +1,5 @@
+import type { FromSchema } from '../schemas/validation.js';
+import type { COMPUTE_CREATE_SCHEMA } from '../schemas/compute.js';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ComputeApi } from '../compute/compute-api.js';
@@ -20,15 +22,8 @@ export interface ComputeRecord extends ComputeEndpoint {
   memory_usage_percent: number | null;
 }
 
-export interface ComputeCreate {
-  compute_id?: string;
-  name?: string;
-  protocol?: 'http' | 'https';
-  host: string;
-  port: number;
-  user?: string | null;
-  password?: string | null;
-}
+/** A compute as `POST /v2/computes` takes it. */
+export type ComputeCreate = FromSchema<typeof COMPUTE_CREATE_SCHEMA>;
 
 export const LOCAL_COMPUTE_ID = 'local';
 

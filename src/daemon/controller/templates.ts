@@ -3,7 +3,8 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { UUID_SCHEMA, validate, type JsonSchema } from '../schemas/validation.js';
+import { UUID_SCHEMA, validate, type FromSchema, type JsonSchema } from '../schemas/validation.js';
+import type { TEMPLATE_USAGE_SCHEMA } from '../schemas/project-extras.js';
 import { writeFileAtomic } from './atomic-write.js';
 import type { ControllerEvents } from './events.js';
 import { NODE_LAYOUT_DEFAULTS } from './node.js';
@@ -16,12 +17,7 @@ import { DNS_NAMESPACE, uuidV3 } from '../../util/uuid-v3.js';
 export type Template = Record<string, unknown> & { template_id: string; template_type: string; name: string; builtin: boolean; compute_id: string | null };
 
 /** Where a node made from a template goes (GNS3's TEMPLATE_USAGE_SCHEMA). */
-export interface TemplateUsage {
-  x: number;
-  y: number;
-  name?: string | null;
-  compute_id?: string | null;
-}
+export type TemplateUsage = FromSchema<typeof TEMPLATE_USAGE_SCHEMA>;
 
 /** GNS3's BASE_TEMPLATE_PROPERTIES: the fields every template has. */
 export const BASE_TEMPLATE_PROPERTIES: Record<string, JsonSchema> = {

@@ -1,7 +1,7 @@
 import type { Request, Response, Router, NextFunction } from 'express';
 import { isUuid } from '../../util/uuid.js';
 import { InvalidError } from '../errors.js';
-import { coerceQuery, validate, type JsonSchema } from '../schemas/validation.js';
+import { coerceQuery, validate, type JsonSchema, type TypedSchema } from '../schemas/validation.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 
@@ -42,8 +42,12 @@ export function templatesOf(router: Router): MountedTemplate[] {
   return mounted.get(router) ?? [];
 }
 
-/** Mounts one route: sets X-Route, checks path parameters, parses and validates the body, maps the result. */
-export function route<B = any>(router: Router, spec: RouteSpec, handler: RouteHandler<B>): void {
+/**
+ * Mounts one route: sets X-Route, checks path parameters, parses and validates the body, maps the result.
+ * The handler's body has the type of `spec.body` when that schema was made with `schema()`; an
+ * untyped schema leaves it `any` unless the caller names it.
+ */
+export function route<B = any>(router: Router, spec: RouteSpec & { body?: TypedSchema<B> }, handler: RouteHandler<B>): void {
   const expressPath = spec.template.replace(/\{(\w+):\.\+\}/g, '*$1').replace(/\{(\w+)(?::\\d\+)?\}/g, ':$1');
   if (!mounted.has(router)) mounted.set(router, []);
   mounted.get(router)!.push({ method: spec.method, pattern: templatePattern(spec.template), template: spec.template });

@@ -1,7 +1,7 @@
-import { updateSchemaOf, type JsonSchema } from './validation.js';
+import { schema, updateSchemaOf, type JsonSchema } from './validation.js';
 
 /** GNS3 COMPUTE_CREATE_SCHEMA. */
-export const COMPUTE_CREATE_SCHEMA: JsonSchema = {
+export const COMPUTE_CREATE_SCHEMA = schema({
   type: 'object',
   properties: {
     compute_id: { type: 'string', minLength: 1, pattern: '^[A-Za-z0-9_.-]+$' },
@@ -14,5 +14,5 @@ export const COMPUTE_CREATE_SCHEMA: JsonSchema = {
   },
   required: ['host', 'port'],
   additionalProperties: false,
-};
+});
 export const COMPUTE_UPDATE_SCHEMA = updateSchemaOf(COMPUTE_CREATE_SCHEMA);

@@ -1,20 +1,20 @@
-import type { JsonSchema } from './validation.js';
+import { schema, type JsonSchema } from './validation.js';
 
-const PORT = { type: 'integer', minimum: 1, maximum: 65535 };
-const FILTERS: JsonSchema = { type: 'object', additionalProperties: { type: 'array' } };
+const PORT = { type: 'integer', minimum: 1, maximum: 65535 } as const;
+const FILTERS = { type: 'object', additionalProperties: { type: 'array' } } as const;
 
 /** GNS3 NIO types; only nio_udp and nio_null are implemented on this compute. */
 export const NIO_TYPES = ['nio_udp', 'nio_null', 'nio_ethernet', 'nio_generic_ethernet', 'nio_linux_ethernet', 'nio_tap', 'nio_unix', 'nio_vde', 'nio_nat', 'nio_vmnet'];
 
 /** First pass: the NIO type must be known (then the type's own schema applies). */
-export const NIO_TYPE_SCHEMA: JsonSchema = {
+export const NIO_TYPE_SCHEMA = schema({
   type: 'object',
   properties: { type: { enum: NIO_TYPES } },
   required: ['type'],
-};
+});
 
 /** GNS3 NIO_UDP schema. */
-export const NIO_UDP_SCHEMA: JsonSchema = {
+export const NIO_UDP_SCHEMA = schema({
   type: 'object',
   properties: {
     type: { enum: ['nio_udp'] },
@@ -26,18 +26,18 @@ export const NIO_UDP_SCHEMA: JsonSchema = {
   },
   required: ['type', 'lport', 'rhost', 'rport'],
   additionalProperties: false,
-};
+});
 
 /** GNS3 NIO_NULL schema. */
-export const NIO_NULL_SCHEMA: JsonSchema = {
+export const NIO_NULL_SCHEMA = schema({
   type: 'object',
   properties: { type: { enum: ['nio_null'] }, suspend: { type: 'boolean' }, filters: FILTERS },
   required: ['type'],
   additionalProperties: false,
-};
+});
 
 /** Body of a port's start_capture on the compute (GNS3 NODE_CAPTURE_SCHEMA). */
-export const NODE_CAPTURE_SCHEMA: JsonSchema = {
+export const NODE_CAPTURE_SCHEMA = schema({
   type: 'object',
   properties: {
     capture_file_name: { type: 'string', minLength: 1 },
@@ -45,4 +45,4 @@ export const NODE_CAPTURE_SCHEMA: JsonSchema = {
   },
   required: ['capture_file_name'],
   additionalProperties: false,
-};
+});

@@ -1,4 +1,4 @@
-import { UUID_SCHEMA, updateSchemaOf, type JsonSchema } from './validation.js';
+import { schema, UUID_SCHEMA, updateSchemaOf, type JsonSchema } from './validation.js';
 
 const UUID = UUID_SCHEMA;
 const NAME = { type: 'string', minLength: 1 };
@@ -74,7 +74,7 @@ export const VPCS_CREATE_SCHEMA: JsonSchema = {
 export const VPCS_UPDATE_SCHEMA = updateSchemaOf(VPCS_CREATE_SCHEMA);
 
 /** GNS3 compute project create (PROJECT_CREATE_SCHEMA on the compute side). */
-export const COMPUTE_PROJECT_CREATE_SCHEMA: JsonSchema = {
+export const COMPUTE_PROJECT_CREATE_SCHEMA = schema({
   type: 'object',
   properties: {
     name: { type: ['string', 'null'], minLength: 1 },
@@ -83,17 +83,17 @@ export const COMPUTE_PROJECT_CREATE_SCHEMA: JsonSchema = {
     variables: { type: ['array', 'null'] },
   },
   additionalProperties: false,
-};
-export const COMPUTE_PROJECT_UPDATE_SCHEMA: JsonSchema = {
+});
+export const COMPUTE_PROJECT_UPDATE_SCHEMA = schema({
   type: 'object',
   properties: { variables: { type: ['array', 'null'] } },
   additionalProperties: false,
-};
+});
 
 /** Body of a compute node's duplicate: the node (already created) that receives the copy. */
-export const COMPUTE_NODE_DUPLICATE_SCHEMA: JsonSchema = {
+export const COMPUTE_NODE_DUPLICATE_SCHEMA = schema({
   type: 'object',
   properties: { destination_node_id: UUID },
   required: ['destination_node_id'],
   additionalProperties: false,
-};
+});

@@ -1,5 +1,5 @@
 import { PROJECT_CREATE_SCHEMA } from './project.js';
-import { updateSchemaOf, UUID_SCHEMA, type JsonSchema } from './validation.js';
+import { schema, updateSchemaOf, UUID_SCHEMA, type JsonSchema } from './validation.js';
 
 const UUID = UUID_SCHEMA;
 
@@ -20,20 +20,20 @@ export const DRAWING_SCHEMA: JsonSchema = {
 };
 
 /** GNS3 SNAPSHOT_CREATE_SCHEMA. */
-export const SNAPSHOT_CREATE_SCHEMA: JsonSchema = {
+export const SNAPSHOT_CREATE_SCHEMA = schema({
   type: 'object',
   properties: { name: { type: 'string', minLength: 1 } },
   required: ['name'],
   additionalProperties: false,
-};
+});
 
 /** GNS3 PROJECT_LOAD_SCHEMA. */
-export const PROJECT_LOAD_SCHEMA: JsonSchema = {
+export const PROJECT_LOAD_SCHEMA = schema({
   type: 'object',
   properties: { path: { type: 'string', minLength: 1 } },
   required: ['path'],
   additionalProperties: false,
-};
+});
 
 /** GNS3 PROJECT_DUPLICATE_SCHEMA: a project create body, plus reset_mac_addresses; nothing required. */
 export const PROJECT_DUPLICATE_SCHEMA: JsonSchema = updateSchemaOf({
@@ -42,11 +42,11 @@ export const PROJECT_DUPLICATE_SCHEMA: JsonSchema = updateSchemaOf({
 });
 
 /** Query of `POST /v2/projects/{project_id}/import`: the new project's name and directory. */
-export const PROJECT_IMPORT_SCHEMA: JsonSchema = {
+export const PROJECT_IMPORT_SCHEMA = schema({
   type: 'object',
   properties: { name: { type: 'string', minLength: 1 }, path: { type: 'string', minLength: 1 } },
   additionalProperties: false,
-};
+});
 
 /** GNS3 NODE_DUPLICATE_SCHEMA (controller): where the copy goes. */
 export const NODE_DUPLICATE_SCHEMA: JsonSchema = {
@@ -57,18 +57,18 @@ export const NODE_DUPLICATE_SCHEMA: JsonSchema = {
 };
 
 /** GNS3 TEMPLATE_USAGE_SCHEMA: a node from a template. */
-export const TEMPLATE_USAGE_SCHEMA: JsonSchema = {
+export const TEMPLATE_USAGE_SCHEMA = schema({
   type: 'object',
   properties: { x: { type: 'integer' }, y: { type: 'integer' }, name: { type: ['null', 'string'] }, compute_id: { type: ['null', 'string'] } },
   required: ['x', 'y'],
   additionalProperties: false,
-};
+});
 
 /** Template bodies are checked against their type's schema by the template manager; here only an object is required. */
-export const TEMPLATE_BODY_SCHEMA: JsonSchema = { type: 'object' };
+export const TEMPLATE_BODY_SCHEMA = schema({ type: 'object' });
 
 /** GNS3 GNS3VM_SETTINGS_SCHEMA. */
-export const GNS3VM_SETTINGS_SCHEMA: JsonSchema = {
+export const GNS3VM_SETTINGS_SCHEMA = schema({
   type: 'object',
   properties: {
     enable: { type: 'boolean' },
@@ -82,11 +82,11 @@ export const GNS3VM_SETTINGS_SCHEMA: JsonSchema = {
     port: { type: 'integer', minimum: 1, maximum: 65535 },
   },
   additionalProperties: false,
-};
+});
 
 /** GNS3 IOU_LICENSE_SETTINGS_SCHEMA. */
-export const IOU_LICENSE_SCHEMA: JsonSchema = {
+export const IOU_LICENSE_SCHEMA = schema({
   type: 'object',
   properties: { iourc_content: { type: 'string' }, license_check: { type: 'boolean' } },
   additionalProperties: false,
-};
+});

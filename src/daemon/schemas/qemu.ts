@@ -1,4 +1,4 @@
-import { updateSchemaOf, UUID_SCHEMA, type JsonSchema } from './validation.js';
+import { schema, updateSchemaOf, UUID_SCHEMA, type JsonSchema } from './validation.js';
 
 const UUID = UUID_SCHEMA;
 const MAC = { type: 'string', minLength: 1, pattern: '^([0-9a-fA-F]{2}[:]){5}([0-9a-fA-F]{2})$' };
@@ -86,22 +86,22 @@ export const QEMU_CREATE_SCHEMA: JsonSchema = {
 export const QEMU_UPDATE_SCHEMA = updateSchemaOf(QEMU_CREATE_SCHEMA);
 
 /** GNS3 QEMU_RESIZE_SCHEMA (resize_disk of a node). */
-export const QEMU_RESIZE_SCHEMA: JsonSchema = {
+export const QEMU_RESIZE_SCHEMA = schema({
   type: 'object',
   properties: { drive_name: { enum: [...QEMU_DRIVES] }, extend: { type: 'integer', minimum: 1 } },
   required: ['drive_name', 'extend'],
   additionalProperties: false,
-};
+});
 
 /** GNS3 QEMU_BINARY_FILTER_SCHEMA (GET /qemu/binaries). */
-export const QEMU_BINARY_FILTER_SCHEMA: JsonSchema = {
+export const QEMU_BINARY_FILTER_SCHEMA = schema({
   type: 'object',
   properties: { archs: { type: 'array', items: { enum: QEMU_PLATFORMS } } },
   additionalProperties: false,
-};
+});
 
 /** GNS3 QEMU_IMAGE_CREATE_SCHEMA (POST /qemu/img). */
-export const QEMU_IMAGE_CREATE_SCHEMA: JsonSchema = {
+export const QEMU_IMAGE_CREATE_SCHEMA = schema({
   type: 'object',
   properties: {
     qemu_img: { type: 'string' },
@@ -119,12 +119,12 @@ export const QEMU_IMAGE_CREATE_SCHEMA: JsonSchema = {
   },
   required: ['qemu_img', 'path', 'format', 'size'],
   additionalProperties: false,
-};
+});
 
 /** GNS3 QEMU_IMAGE_UPDATE_SCHEMA (PUT /qemu/img). */
-export const QEMU_IMAGE_UPDATE_SCHEMA: JsonSchema = {
+export const QEMU_IMAGE_UPDATE_SCHEMA = schema({
   type: 'object',
   properties: { qemu_img: { type: 'string' }, path: { type: 'string', minLength: 1 }, extend: { type: 'integer', minimum: 1 } },
   required: ['qemu_img', 'path'],
   additionalProperties: false,
-};
+});

@@ -3,10 +3,51 @@ import { UUID_PATTERN } from '../../util/uuid.js';
 import { InvalidError } from '../errors.js';
 
 /** A UUID-valued string property. */
-export const UUID_SCHEMA = { type: 'string', pattern: UUID_PATTERN.source };
+export const UUID_SCHEMA = { type: 'string', pattern: UUID_PATTERN.source } as const;
 
 /** A JSON schema as plain data. */
 export type JsonSchema = Record<string, unknown>;
+
+/** Type-only key under which a schema made by `schema()` carries the type of the values it accepts. */
+declare const valueType: unique symbol;
+
+/** A schema that names the TypeScript type of what it validates (`route()` types its handler's body so). */
+export type TypedSchema<T> = JsonSchema & { readonly [valueType]?: T };
+
+/** The TypeScript type of the values a schema literal accepts (the subset of JSON Schema this daemon uses). */
+export type FromSchema<S> =
+  S extends { readonly enum: readonly (infer E)[] } ? E :
+  S extends { readonly anyOf: readonly (infer A)[] } ? FromSchema<A> :
+  S extends { readonly oneOf: readonly (infer O)[] } ? FromSchema<O> :
+  S extends { readonly type: infer T } ? ValueOfType<T extends readonly (infer U)[] ? U : T, S> :
+  unknown;
+
+type ValueOfType<T, S> =
+  T extends 'string' ? string :
+  T extends 'integer' | 'number' ? number :
+  T extends 'boolean' ? boolean :
+  T extends 'null' ? null :
+  T extends 'array' ? (S extends { readonly items: infer I } ? FromSchema<I>[] : unknown[]) :
+  T extends 'object' ? ObjectOf<S> :
+  unknown;
+
+type ObjectOf<S> = S extends { readonly properties: infer P }
+  ? Flatten<
+      { -readonly [K in keyof P as K extends RequiredOf<S> ? K : never]: FromSchema<P[K]> } &
+      { -readonly [K in keyof P as K extends RequiredOf<S> ? never : K]?: FromSchema<P[K]> } &
+      (S extends { readonly additionalProperties: false } ? unknown : { [extra: string]: unknown })
+    >
+  : S extends { readonly additionalProperties: infer A }
+    ? (A extends false ? Record<string, never> : A extends object ? Record<string, FromSchema<A>> : Record<string, unknown>)
+    : Record<string, unknown>;
+
+type RequiredOf<S> = S extends { readonly required: readonly (infer R)[] } ? R : never;
+type Flatten<T> = { [K in keyof T]: T[K] };
+
+/** A schema literal, typed: `route()` infers its handler's body from it, and `FromSchema<typeof X>` names its values. */
+export function schema<const S extends JsonSchema>(definition: S): S & { readonly [valueType]?: FromSchema<S> } {
+  return definition;
+}
 
 const ajv = new Ajv({ allErrors: false, strict: false });
 ajv.addFormat('uuid', UUID_PATTERN);
@@ -40,9 +81,13 @@ function join(path: string, field: string): string {
   return path ? `${path}.${field}` : field;
 }
 
+type UpdateOf<S> = { [K in keyof S as K extends 'required' | typeof valueType ? never : K]: S[K] };
+
 /** The update schema of an object: the same properties, none required (GNS3 does it so). */
-export function updateSchemaOf(schema: JsonSchema): JsonSchema {
-  const { required: _required, ...rest } = schema;
+export function updateSchemaOf<S extends JsonSchema & { readonly type: 'object' }>(definition: S): UpdateOf<S> & { readonly [valueType]?: FromSchema<UpdateOf<S>> };
+export function updateSchemaOf(definition: JsonSchema): JsonSchema;
+export function updateSchemaOf(definition: JsonSchema): JsonSchema {
+  const { required: _required, ...rest } = definition;
   return rest;
 }
 

@@ -1,7 +1,7 @@
-import type { JsonSchema } from './validation.js';
+import { schema, type JsonSchema } from './validation.js';
 
 /** GNS3 VERSION_SCHEMA (body of POST /v2/version). */
-export const VERSION_SCHEMA: JsonSchema = {
+export const VERSION_SCHEMA = schema({
   type: 'object',
   properties: {
     version: { type: 'string' },
@@ -9,4 +9,4 @@ export const VERSION_SCHEMA: JsonSchema = {
   },
   required: ['version'],
   additionalProperties: false,
-};
+});

@@ -1,9 +1,9 @@
-import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, readFile, readdir, rename, unlink } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { findForkedWorkers } from './forked-workers.js';
 import { AsyncLock } from '../../../util/async-lock.js';
-import { isSameRunningProcess, listProcesses, readCwd, identityOf, ticksSinceBoot, type ProcessIdentity } from '../../../util/proc-info.js';
+import { isSameRunningProcess, listProcesses, readCwd, identityOf, readProcStat, ticksSinceBoot, type ProcessIdentity } from '../../../util/proc-info.js';
 import { DEFAULT_GRACE_MS, terminateProcessTree } from '../../../util/process-termination.js';
 
 /** One process the daemon started, as written to the registry file. */
@@ -43,8 +43,15 @@ export interface ProcessIntent {
   notBefore: number;
 }
 
+/** The daemon a registry file belongs to: PID and kernel start time (a reused PID has another start time). */
+export interface RegistryOwner {
+  pid: number;
+  startTime: number;
+}
+
 interface RegistryFile {
   version: 1;
+  owner?: RegistryOwner;
   processes: ProcessRecord[];
   intents?: ProcessIntent[];
 }
@@ -52,14 +59,27 @@ interface RegistryFile {
 /** Slack for the start-time comparison of an intent (ticks are read from two clocks). */
 const INTENT_SLACK_TICKS = 100;
 
+/** Whether the daemon that owns a registry file is still running (then nothing in the file is a leftover). */
+export function isOwnerAlive(owner: RegistryOwner): boolean {
+  const stat = readProcStat(owner.pid);
+  return stat !== undefined && stat.state !== 'Z' && stat.state !== 'X' && stat.startTime === owner.startTime;
+}
+
+/** The identity this process writes into its registry file. */
+export function thisProcessAsOwner(): RegistryOwner {
+  return { pid: process.pid, startTime: readProcStat(process.pid)!.startTime };
+}
+
 /**
  * The PIDs (with start time and command line) of every process a daemon started, kept in a JSON file
  * written atomically, so that a daemon restarted after a crash can stop what its predecessor left running.
+ * Each daemon has a file of its own (see `daemonRegistry`); the file names its owner, and a file whose
+ * owner still runs is never cleaned up. An empty registry is no file.
  */
 export class ProcessRegistry {
   private readonly lock = new AsyncLock();
 
-  constructor(readonly filePath: string) {}
+  constructor(readonly filePath: string, private readonly owner?: RegistryOwner) {}
 
   /** The records in the file. */
   list(): Promise<ProcessRecord[]> {
@@ -108,27 +128,31 @@ export class ProcessRegistry {
   }
 
   /**
-   * On daemon start: stops every recorded process that still runs with the same identity (SIGTERM,
-   * wait up to `graceMs`, SIGKILL), with the workers it forked, and clears those records.
+   * On daemon start, for a file whose owner is gone: stops every recorded process that still runs with
+   * the same identity (SIGTERM, wait up to `graceMs`, SIGKILL), with the workers it forked, and clears
+   * those records. A file whose owner runs is left alone. `spare` names processes never to touch (those
+   * of running daemons), against look-alikes found by command line.
    */
-  cleanupLeftovers(graceMs = DEFAULT_GRACE_MS): Promise<CleanupReport> {
+  cleanupLeftovers(graceMs = DEFAULT_GRACE_MS, spare: (pid: number) => boolean = () => false): Promise<CleanupReport> {
     return this.lock.run(async () => {
-      const { processes: records, intents } = await this.read();
+      const { owner, processes: records, intents } = await this.read();
       const report: CleanupReport = { stopped: [], notRunning: [], failed: [] };
+      if (owner && isOwnerAlive(owner)) return report;
       const failedRecords: ProcessRecord[] = [];
       const failedIntents: ProcessIntent[] = [];
       await Promise.all(records.map(async (record) => {
-        const leader = isSameRunningProcess(record) ? record : undefined;
+        const leader = isSameRunningProcess(record) && !spare(record.pid) ? record : undefined;
         const workers = new Map<number, ProcessIdentity>();
         for (const w of record.workers) if (isSameRunningProcess(w)) workers.set(w.pid, w);
         for (const w of findForkedWorkers(record)) workers.set(w.pid, w);
+        for (const pid of workers.keys()) if (spare(pid)) workers.delete(pid);
         if (!leader && workers.size === 0) return void report.notRunning.push(record);
         const result = await terminateProcessTree(leader, [...workers.values()], graceMs);
         (result.gone ? report.stopped : report.failed).push(record);
         if (!result.gone) failedRecords.push(record);
       }));
       await Promise.all(intents.map(async (intent) => {
-        const found = findIntended(intent);
+        const found = findIntended(intent).filter((p) => !spare(p.pid));
         const asRecord: ProcessRecord = { ...(found[0] ?? { pid: 0, startTime: 0 }), cmdline: intent.cmdline, cwd: intent.cwd, label: intent.label, startedAt: intent.startedAt, workers: found.slice(1) };
         if (found.length === 0) return void report.notRunning.push(asRecord);
         const result = await terminateProcessTree(undefined, found, graceMs);
@@ -138,7 +162,7 @@ export class ProcessRegistry {
           failedIntents.push(intent);
         }
       }));
-      await this.write({ processes: failedRecords, intents: failedIntents });
+      await this.write({ owner, processes: failedRecords, intents: failedIntents });
       return report;
     });
   }
@@ -153,30 +177,32 @@ export class ProcessRegistry {
 
   private async read(): Promise<Contents> {
     const empty: Contents = { processes: [], intents: [] };
-    let text: string;
-    try {
-      text = await readFile(this.filePath, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return empty;
-      throw err;
-    }
-    try {
-      const parsed = JSON.parse(text) as Partial<RegistryFile>;
-      if (!Array.isArray(parsed.processes)) return empty;
-      return {
-        processes: parsed.processes.filter(isRecord).map((r) => ({ ...r, workers: r.workers.filter(isIdentity) })),
-        intents: Array.isArray(parsed.intents) ? parsed.intents.filter(isIntent) : [],
-      };
-    } catch {
-      return empty; // A torn or foreign file cannot name a process safely: start afresh.
-    }
+    const contents = await readContents(this.filePath, empty);
+    return this.owner ? { ...contents, owner: this.owner } : contents;
   }
 
-  /** Temp file + fsync + rename + fsync of the directory: the file is always either old or new, never torn. */
+  /**
+   * Temp file + fsync + rename + fsync of the directory: the file is always either old or new, never
+   * torn. A registry with nothing in it is removed instead.
+   */
   private async write(contents: Contents): Promise<void> {
     const dir = dirname(this.filePath);
+    if (contents.processes.length === 0 && contents.intents.length === 0) {
+      try {
+        await unlink(this.filePath);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw err;
+      }
+      return syncDirectory(dir);
+    }
     await mkdir(dir, { recursive: true });
-    const body: RegistryFile = { version: 1, processes: contents.processes, ...(contents.intents.length ? { intents: contents.intents } : {}) };
+    const body: RegistryFile = {
+      version: 1,
+      ...(contents.owner ? { owner: contents.owner } : {}),
+      processes: contents.processes,
+      ...(contents.intents.length ? { intents: contents.intents } : {}),
+    };
     const temp = join(dir, `.${basename(this.filePath)}.${process.pid}.${Date.now()}.tmp`);
     const file = await open(temp, 'w', 0o600);
     try {
@@ -191,13 +217,91 @@ export class ProcessRegistry {
       await unlink(temp).catch(() => undefined);
       throw err;
     }
-    const dirHandle = await open(dir, 'r');
-    await dirHandle.sync().catch(() => undefined);
-    await dirHandle.close();
+    await syncDirectory(dir);
   }
 }
 
+async function syncDirectory(dir: string): Promise<void> {
+  const dirHandle = await open(dir, 'r');
+  await dirHandle.sync().catch(() => undefined);
+  await dirHandle.close();
+}
+
+async function readContents(filePath: string, empty: Contents): Promise<Contents> {
+  let text: string;
+  try {
+    text = await readFile(filePath, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return empty;
+    throw err;
+  }
+  try {
+    const parsed = JSON.parse(text) as Partial<RegistryFile>;
+    if (!Array.isArray(parsed.processes)) return empty;
+    return {
+      ...(isOwner(parsed.owner) ? { owner: { pid: parsed.owner.pid, startTime: parsed.owner.startTime } } : {}),
+      processes: parsed.processes.filter(isRecord).map((r) => ({ ...r, workers: r.workers.filter(isIdentity) })),
+      intents: Array.isArray(parsed.intents) ? parsed.intents.filter(isIntent) : [],
+    };
+  } catch {
+    return empty; // A torn or foreign file cannot name a process safely: start afresh.
+  }
+}
+
+/** `processes-{port}.{ownerPid}-{ownerStartTime}.json`; `processes-{port}.json` is the ownerless file of earlier versions. */
+const REGISTRY_NAME = /^processes-(\d+)(?:\.(\d+)-(\d+))?\.json$/;
+
+/** The registry of the daemon `owner` (by default this process) configured with `port`, in `runDir`. */
+export function daemonRegistry(runDir: string, port: number, owner: RegistryOwner = thisProcessAsOwner()): ProcessRegistry {
+  return new ProcessRegistry(join(runDir, `processes-${port}.${owner.pid}-${owner.startTime}.json`), owner);
+}
+
+/**
+ * On daemon start: stops what daemons configured with the same `port` left running when they died
+ * (see `cleanupLeftovers`), file by file. Files of daemons that still run (several can share one
+ * home with `--port 0`) are left alone, and so is every process descending from a running daemon.
+ */
+export async function cleanupDeadDaemons(runDir: string, port: number, graceMs = DEFAULT_GRACE_MS): Promise<CleanupReport> {
+  const report: CleanupReport = { stopped: [], notRunning: [], failed: [] };
+  let names: string[];
+  try {
+    names = await readdir(runDir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return report;
+    throw err;
+  }
+  const live = new Set([process.pid]);
+  const ours: string[] = [];
+  for (const name of names) {
+    const m = REGISTRY_NAME.exec(name);
+    if (!m) continue;
+    const owner = m[2] ? { pid: Number(m[2]), startTime: Number(m[3]) } : undefined;
+    if (owner && isOwnerAlive(owner)) live.add(owner.pid);
+    else if (Number(m[1]) === port) ours.push(join(runDir, name));
+  }
+  const spare = (pid: number) => descendsFrom(pid, live);
+  for (const file of ours) {
+    const part = await new ProcessRegistry(file).cleanupLeftovers(graceMs, spare);
+    report.stopped.push(...part.stopped);
+    report.notRunning.push(...part.notRunning);
+    report.failed.push(...part.failed);
+  }
+  return report;
+}
+
+/** Whether `pid` is one of `ancestors` or runs below one of them. */
+function descendsFrom(pid: number, ancestors: Set<number>): boolean {
+  for (let p = pid, depth = 0; p > 1 && depth < 32; depth++) {
+    if (ancestors.has(p)) return true;
+    const stat = readProcStat(p);
+    if (!stat) return false;
+    p = stat.ppid;
+  }
+  return false;
+}
+
 interface Contents {
+  owner?: RegistryOwner;
   processes: ProcessRecord[];
   intents: ProcessIntent[];
 }
@@ -217,6 +321,11 @@ function findIntended(intent: ProcessIntent): ProcessIdentity[] {
     found.push(identity);
   }
   return found.sort((a, b) => a.startTime - b.startTime || a.pid - b.pid);
+}
+
+function isOwner(value: unknown): value is RegistryOwner {
+  const o = value as RegistryOwner;
+  return typeof o === 'object' && o !== null && Number.isInteger(o.pid) && o.pid > 0 && Number.isInteger(o.startTime);
 }
 
 function isIntent(value: unknown): value is ProcessIntent {

@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { ConflictError } from '../../errors.js';
 import { childEnvironment } from '../process/launch.js';
+import type { FromSchema } from '../../schemas/validation.js';
+import type { QEMU_IMAGE_CREATE_SCHEMA } from '../../schemas/qemu.js';
 
 const run = promisify(execFile);
 
@@ -42,19 +44,8 @@ export async function createLinkedClone(qemuImgPath: string, image: string, over
 }
 
 /** Options of a new disk image (GNS3's POST /qemu/img body without qemu_img and path). */
-export interface DiskCreate {
-  format: string;
-  /** Megabytes. */
-  size: number;
-  preallocation?: string;
-  cluster_size?: number;
-  refcount_bits?: number;
-  lazy_refcounts?: string;
-  subformat?: string;
-  static?: string;
-  zeroed_grain?: string;
-  adapter_type?: string;
-}
+/** A disk as `POST /v2/compute/qemu/img` describes it (size in megabytes), without the binary and path. */
+export type DiskCreate = Omit<FromSchema<typeof QEMU_IMAGE_CREATE_SCHEMA>, 'qemu_img' | 'path'>;
 
 /** `qemu-img create` with GNS3's format options. */
 export async function createDisk(qemuImgPath: string, path: string, spec: DiskCreate, env: NodeJS.ProcessEnv): Promise<void> {

@@ -47,7 +47,7 @@ function nodeTypeRoutes(router: Router, { compute, streams, log }: { compute: Lo
       if (answersNode) return nodeOf(params).toJSON();
     });
   }
-  route<{ destination_node_id: string }>(router, { method: 'post', template: `${t.node}/duplicate`, body: COMPUTE_NODE_DUPLICATE_SCHEMA, status: 201 }, async ({ params, body }) => {
+  route(router, { method: 'post', template: `${t.node}/duplicate`, body: COMPUTE_NODE_DUPLICATE_SCHEMA, status: 201 }, async ({ params, body }) => {
     await compute.duplicateNode(params.project_id, def.type, params.node_id, body.destination_node_id.toLowerCase());
     return true;
   });

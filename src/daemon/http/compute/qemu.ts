@@ -2,13 +2,13 @@ import type { Router } from 'express';
 import { pipeline } from 'node:stream/promises';
 import type { LocalCompute } from '../../compute/local-compute.js';
 import { QemuNode } from '../../compute/nodes/qemu-node.js';
-import { createDisk, extendDisk, type DiskCreate } from '../../compute/qemu/disks.js';
+import { createDisk, extendDisk } from '../../compute/qemu/disks.js';
 import type { ImageStore } from '../../compute/qemu/images.js';
 import { kvmPlatforms } from '../../compute/qemu/qemu-accel.js';
 import { listQemuBinaries, listQemuImgBinaries, resolveQemuImg } from '../../compute/qemu/qemu-binaries.js';
 import { PayloadTooLargeError } from '../../errors.js';
 import { EMPTY_SCHEMA } from '../../schemas/project.js';
-import { QEMU_BINARY_FILTER_SCHEMA, QEMU_IMAGE_CREATE_SCHEMA, QEMU_IMAGE_UPDATE_SCHEMA, QEMU_RESIZE_SCHEMA, type QemuDrive } from '../../schemas/qemu.js';
+import { QEMU_BINARY_FILTER_SCHEMA, QEMU_IMAGE_CREATE_SCHEMA, QEMU_IMAGE_UPDATE_SCHEMA, QEMU_RESIZE_SCHEMA } from '../../schemas/qemu.js';
 import { route } from '../route.js';
 import { nodeTemplates } from './nodes.js';
 
@@ -30,7 +30,7 @@ export function computeQemuRoutes(router: Router, deps: QemuRouteDeps): void {
 
   route(router, { method: 'post', template: `${t.node}/resume`, body: EMPTY_SCHEMA, status: 204 }, ({ params }) => vm(params).resume());
   route(router, { method: 'post', template: `${t.node}/resize_disk`, body: QEMU_RESIZE_SCHEMA, status: 201 }, async ({ params, body }) => {
-    await vm(params).resizeDisk(body.drive_name as QemuDrive, body.extend);
+    await vm(params).resizeDisk(body.drive_name, body.extend);
     return {};
   });
 
@@ -38,7 +38,7 @@ export function computeQemuRoutes(router: Router, deps: QemuRouteDeps): void {
   route(router, { method: 'get', template: '/v2/compute/qemu/img-binaries' }, () => listQemuImgBinaries(env));
   route(router, { method: 'get', template: '/v2/compute/qemu/capabilities' }, () => ({ kvm: kvmPlatforms() }));
   route(router, { method: 'post', template: '/v2/compute/qemu/img', body: QEMU_IMAGE_CREATE_SCHEMA, status: 201 }, async ({ body }) => {
-    const { qemu_img, path, ...spec } = body as DiskCreate & { qemu_img: string; path: string };
+    const { qemu_img, path, ...spec } = body;
     await createDisk(resolveQemuImg(env, qemu_img), images.pathOf(path), spec, env);
     return {};
   });

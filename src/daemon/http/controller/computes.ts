@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import type { ComputeCreate, ComputeRegistry } from '../../controller/computes.js';
+import type { ComputeRegistry } from '../../controller/computes.js';
 import { computeLabel, computeRequest, errorMessageOf, type ComputeEndpoint } from '../../controller/compute-http.js';
 import { route } from '../route.js';
 import { COMPUTE_CREATE_SCHEMA, COMPUTE_UPDATE_SCHEMA } from '../../schemas/compute.js';
@@ -19,9 +19,9 @@ export interface ComputeRouteDeps {
 export function computeRegistryRoutes(router: Router, deps: ComputeRouteDeps): void {
   const { computes } = deps;
   route(router, { method: 'get', template: COMPUTES_ROUTE }, () => computes.list().map((c) => computes.toJSON(c)));
-  route<ComputeCreate>(router, { method: 'post', template: COMPUTES_ROUTE, body: COMPUTE_CREATE_SCHEMA, status: 201 }, async ({ body }) => computes.toJSON(await computes.add(body)));
+  route(router, { method: 'post', template: COMPUTES_ROUTE, body: COMPUTE_CREATE_SCHEMA, status: 201 }, async ({ body }) => computes.toJSON(await computes.add(body)));
   route(router, { method: 'get', template: COMPUTE_ROUTE }, ({ params }) => computes.toJSON(computes.get(params.compute_id)));
-  route<Partial<ComputeCreate>>(router, { method: 'put', template: COMPUTE_ROUTE, body: COMPUTE_UPDATE_SCHEMA }, async ({ params, body }) =>
+  route(router, { method: 'put', template: COMPUTE_ROUTE, body: COMPUTE_UPDATE_SCHEMA }, async ({ params, body }) =>
     computes.toJSON(await computes.update(params.compute_id, body)),
   );
   route(router, { method: 'delete', template: COMPUTE_ROUTE, status: 204 }, ({ params }) => computes.remove(params.compute_id));

@@ -21,9 +21,9 @@ export function guiRoutes(router: Router, deps: { gui: GuiSettings }): void {
   // emuctl ships no appliance files (GNS3's are its own data); the GUI takes an empty list.
   route(router, { method: 'get', template: '/v2/appliances' }, () => []);
   route(router, { method: 'get', template: '/v2/gns3vm' }, () => gui.getGns3vm());
-  route<Record<string, unknown>>(router, { method: 'put', template: '/v2/gns3vm', body: GNS3VM_SETTINGS_SCHEMA, status: 201 }, ({ body }) => gui.setGns3vm(body));
+  route(router, { method: 'put', template: '/v2/gns3vm', body: GNS3VM_SETTINGS_SCHEMA, status: 201 }, ({ body }) => gui.setGns3vm(body));
   route(router, { method: 'get', template: '/v2/gns3vm/engines' }, () => gui.engines());
   route(router, { method: 'get', template: '/v2/gns3vm/engines/{engine}/vms' }, ({ params }) => gui.engineVms(params.engine));
   route(router, { method: 'get', template: '/v2/iou_license' }, () => gui.getIouLicense());
-  route<Record<string, unknown>>(router, { method: 'put', template: '/v2/iou_license', body: IOU_LICENSE_SCHEMA, status: 201 }, ({ body }) => gui.setIouLicense(body));
+  route(router, { method: 'put', template: '/v2/iou_license', body: IOU_LICENSE_SCHEMA, status: 201 }, ({ body }) => gui.setIouLicense(body));
 }

@@ -29,7 +29,7 @@ export function projectFileRoutes(router: Router, deps: { projects: ProjectManag
       snapshots: (await deps.snapshots.list(project)).length,
     };
   });
-  route<{ path: string }>(router, { method: 'post', template: `${PROJECTS_ROUTE}/load`, body: PROJECT_LOAD_SCHEMA, status: 201 }, async ({ body }) =>
+  route(router, { method: 'post', template: `${PROJECTS_ROUTE}/load`, body: PROJECT_LOAD_SCHEMA, status: 201 }, async ({ body }) =>
     (await projects.loadFile(body.path)).toJSON(),
   );
   route(router, { method: 'get', template: PROJECT_FILE_ROUTE, raw: true }, async ({ params, res }) => {

@@ -12,7 +12,7 @@ export const SNAPSHOT_ROUTE = '/v2/projects/{project_id}/snapshots/{snapshot_id}
 export function snapshotRoutes(router: Router, deps: { projects: ProjectManager; snapshots: SnapshotManager }): void {
   const { projects, snapshots } = deps;
   route(router, { method: 'get', template: SNAPSHOTS_ROUTE }, ({ params }) => snapshots.list(projects.get(params.project_id)));
-  route<{ name: string }>(router, { method: 'post', template: SNAPSHOTS_ROUTE, body: SNAPSHOT_CREATE_SCHEMA, status: 201 }, ({ params, body }) =>
+  route(router, { method: 'post', template: SNAPSHOTS_ROUTE, body: SNAPSHOT_CREATE_SCHEMA, status: 201 }, ({ params, body }) =>
     snapshots.create(projects.get(params.project_id), body.name),
   );
   route(router, { method: 'delete', template: SNAPSHOT_ROUTE, status: 204 }, ({ params }) => snapshots.remove(projects.get(params.project_id), params.snapshot_id));

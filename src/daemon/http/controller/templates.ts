@@ -15,12 +15,12 @@ export const NODE_FROM_TEMPLATE_ROUTE = '/v2/projects/{project_id}/templates/{te
 export function templateRoutes(router: Router, deps: { templates: TemplateManager; projects: ProjectManager; labs: Labs; nodes: NodeManager }): void {
   const { templates } = deps;
   route(router, { method: 'get', template: TEMPLATES_ROUTE }, () => templates.list());
-  route<Record<string, unknown>>(router, { method: 'post', template: TEMPLATES_ROUTE, body: TEMPLATE_BODY_SCHEMA, status: 201 }, ({ body }) => templates.create(body));
+  route(router, { method: 'post', template: TEMPLATES_ROUTE, body: TEMPLATE_BODY_SCHEMA, status: 201 }, ({ body }) => templates.create(body));
   route(router, { method: 'get', template: TEMPLATE_ROUTE }, ({ params }) => templates.get(params.template_id));
-  route<Record<string, unknown>>(router, { method: 'put', template: TEMPLATE_ROUTE, body: TEMPLATE_BODY_SCHEMA }, ({ params, body }) => templates.update(params.template_id, body));
+  route(router, { method: 'put', template: TEMPLATE_ROUTE, body: TEMPLATE_BODY_SCHEMA }, ({ params, body }) => templates.update(params.template_id, body));
   route(router, { method: 'delete', template: TEMPLATE_ROUTE, status: 204 }, ({ params }) => templates.remove(params.template_id));
   route(router, { method: 'post', template: `${TEMPLATE_ROUTE}/duplicate`, body: EMPTY_SCHEMA, status: 201 }, ({ params }) => templates.duplicate(params.template_id));
-  route<TemplateUsage>(router, { method: 'post', template: NODE_FROM_TEMPLATE_ROUTE, body: TEMPLATE_USAGE_SCHEMA, status: 201 }, async ({ params, body }) => {
+  route(router, { method: 'post', template: NODE_FROM_TEMPLATE_ROUTE, body: TEMPLATE_USAGE_SCHEMA, status: 201 }, async ({ params, body }) => {
     const lab = deps.labs.of(deps.projects.getOpened(params.project_id));
     const template = templates.get(params.template_id);
     return (await deps.nodes.create(lab, nodeFromTemplate(template, body), 'allocate')).toJSON();

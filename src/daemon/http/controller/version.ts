@@ -24,7 +24,7 @@ export function versionRoutes(router: Router, deps: VersionDeps): void {
     uptime_seconds: Math.round((Date.now() - deps.startedAt.getTime()) / 1000),
     emuctl_version: deps.version,
   }));
-  route<{ version: string }>(router, { method: 'post', template: VERSION_ROUTE, body: VERSION_SCHEMA }, ({ body }) => {
+  route(router, { method: 'post', template: VERSION_ROUTE, body: VERSION_SCHEMA }, ({ body }) => {
     if (body.version !== deps.gns3Version) throw new ConflictError(`Client version ${body.version} is not the same as server version ${deps.gns3Version}`);
     return { version: deps.gns3Version };
   });
