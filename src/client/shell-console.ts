@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { connect, type Socket } from 'node:net';
-import { OperationError, UnreachableError } from './errors.js';
+import type { Socket } from 'node:net';
+import { OperationError } from './errors.js';
+import { connectConsoleSocket } from './console-socket.js';
 import { AsyncLock } from '../util/async-lock.js';
 import { TelnetFilter } from './telnet-filter.js';
 
@@ -79,16 +80,7 @@ function cleanOutput(text: string): string {
  */
 export async function connectShellConsole(host: string, port: number, { timeoutMs = 60_000 }: { timeoutMs?: number } = {}): Promise<ShellConsole> {
   const where = `${host}:${port}`;
-  const socket = connect({ host, port });
-  socket.setNoDelay(true);
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new UnreachableError(`Cannot connect to console ${where}: no answer within ${timeoutMs} ms`));
-    }, timeoutMs);
-    socket.once('connect', () => { clearTimeout(timer); resolve(); });
-    socket.once('error', (err) => { clearTimeout(timer); reject(new UnreachableError(`Cannot connect to console ${where}: ${err.message}`)); });
-  });
+  const socket = await connectConsoleSocket(host, port, timeoutMs, 'console');
   const shell = new ShellConnection(socket, where);
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
-import { OperationError, UnreachableError } from './errors.js';
+import { OperationError } from './errors.js';
+import { connectConsoleSocket } from './console-socket.js';
 import { AsyncLock } from '../util/async-lock.js';
 import { TelnetFilter } from './telnet-filter.js';
 
@@ -170,16 +171,7 @@ export async function connectVpcsConsole(
   { timeoutMs = DEFAULT_TIMEOUT_MS }: { timeoutMs?: number } = {},
 ): Promise<VpcsConsole> {
   const where = `${host}:${port}`;
-  const socket = connect({ host, port });
-  socket.setNoDelay(true);
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new UnreachableError(`Cannot connect to VPCS console ${where}: no answer within ${timeoutMs} ms`));
-    }, timeoutMs);
-    socket.once('connect', () => { clearTimeout(timer); resolve(); });
-    socket.once('error', (err) => { clearTimeout(timer); reject(new UnreachableError(`Cannot connect to VPCS console ${where}: ${err.message}`)); });
-  });
+  const socket = await connectConsoleSocket(host, port, timeoutMs, 'VPCS console');
   const session = new VpcsConsoleConnection(socket, where);
   try {
     await session.sync(timeoutMs);
