@@ -20,6 +20,18 @@ export class Drawing {
     return { drawing_id: this.id, project_id: this.projectId, ...this.fields };
   }
 
+  private topologyText?: string;
+
+  /** Marks the entry as changed: the next topology write serialises it again. */
+  touch(): void {
+    this.topologyText = undefined;
+  }
+
+  /** The topology entry as JSON text, kept until the next change. */
+  topologyJson(): string {
+    return (this.topologyText ??= JSON.stringify(this.toTopology()));
+  }
+
   /** The drawing as the .gns3 topology file keeps it. */
   toTopology(): Record<string, unknown> {
     return { drawing_id: this.id, ...this.fields };
