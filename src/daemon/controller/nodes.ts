@@ -120,8 +120,10 @@ export class NodeManager {
       try {
         await lab.save([node], () => Object.assign(node, before));
       } catch (err) {
-        if (node.name !== before.name || body.properties) {
-          await node.compute.updateNode(lab.project.id, node.nodeType, node.id, { name: before.name, ...pick(before.properties, Object.keys(computeChange)) }).catch(() => {});
+        // The compute took the change: it gets the old values back, or its next report would bring the change back.
+        if (Object.keys(computeChange).length > 0) {
+          const revert = await node.compute.updateNode(lab.project.id, node.nodeType, node.id, { name: before.name, ...pick(before.properties, Object.keys(computeChange)) }).catch(() => undefined);
+          if (revert) node.absorb(revert);
         }
         throw err;
       }
