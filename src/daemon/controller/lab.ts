@@ -231,11 +231,12 @@ export class Lab {
 
   /** Persists after a change to nodes' state (start, stop, a compute's report), every node serialised again. */
   persist(): Promise<void> {
-    return this.save([...this.nodes.values(), ...this.links.values()]);
+    return this.save([...this.nodes.values()]);
   }
 
+  /** The nodes to start again when an auto_start project reopens (switches and hubs always run: they need no record). */
   private runningIds(): string[] {
-    return [...this.nodes.values()].filter((n) => n.status === 'started').map((n) => n.id);
+    return [...this.nodes.values()].filter((n) => n.status === 'started' && !n.alwaysRunning).map((n) => n.id);
   }
 
   /** The topology as objects. */
