@@ -20,16 +20,16 @@ export class Drawing {
     return { drawing_id: this.id, project_id: this.projectId, ...this.fields };
   }
 
-  private topologyText?: string;
+  private topologyCache?: Buffer;
 
   /** Marks the entry as changed: the next topology write serialises it again. */
   touch(): void {
-    this.topologyText = undefined;
+    this.topologyCache = undefined;
   }
 
-  /** The topology entry as JSON text, kept until the next change. */
-  topologyJson(): string {
-    return (this.topologyText ??= JSON.stringify(this.toTopology()));
+  /** `,` and the topology entry as JSON, kept until the next change. */
+  topologyBytes(): Buffer {
+    return (this.topologyCache ??= Buffer.from(`,${JSON.stringify(this.toTopology())}`));
   }
 
   /** The drawing as the .gns3 topology file keeps it. */

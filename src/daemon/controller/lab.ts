@@ -10,11 +10,12 @@ import type { ControllerLink } from './link.js';
 import type { ControllerNode } from './node.js';
 import type { Project, Topology } from './project.js';
 
-/** Something kept in the topology file as one entry whose JSON text is cached until it changes. */
+/** Something kept in the topology file as one entry whose JSON is cached until it changes. */
 export interface TopologyEntry {
   /** Marks the entry as changed: the next write serialises it again. */
   touch(): void;
-  topologyJson(): string;
+  /** `,` and the entry's JSON, UTF-8 (a list drops the first comma). */
+  topologyBytes(): Buffer;
 }
 
 /**
@@ -54,7 +55,7 @@ export class Lab {
   constructor(readonly project: Project) {
     this.saved = project.topology;
     this.computes = this.saved.computes ?? [];
-    project.attach({ topology: () => this.topology(), text: () => this.topologyText() });
+    project.attach({ topology: () => this.topology(), chunks: () => this.topologyChunks() });
     this.running = new GroupCommit(() => writeRunning(project, this.runningIds()), (err) => storageError(join(project.path, RUNNING_FILE), err));
   }
 
@@ -241,16 +242,34 @@ export class Lab {
 
   /** The topology as objects. */
   topology(): Topology {
-    const parse = (entries: Iterable<TopologyEntry>) => [...entries].map((e) => JSON.parse(e.topologyJson()) as Record<string, unknown>);
+    const parse = (entries: Iterable<TopologyEntry>) => [...entries].map((e) => JSON.parse(e.topologyBytes().subarray(1).toString()) as Record<string, unknown>);
     return { nodes: parse(this.nodes.values()), links: parse(this.links.values()), computes: structuredClone(this.computes), drawings: parse(this.drawings.values()) };
   }
 
-  /** The topology as JSON text, from each entry's cached text. */
-  private topologyText(): string {
-    const list = (entries: Iterable<TopologyEntry>) => `[${[...entries].map((e) => e.topologyJson()).join(',')}]`;
-    return `{"nodes":${list(this.nodes.values())},"links":${list(this.links.values())},"computes":${JSON.stringify(this.computes)},"drawings":${list(this.drawings.values())}}`;
+  /** The topology as JSON chunks, each entry's cached bytes reused: no copy of the whole file. */
+  private topologyChunks(): Buffer[] {
+    const chunks: Buffer[] = [];
+    const list = (key: string, entries: Iterable<TopologyEntry>) => {
+      chunks.push(Buffer.from(`${key}[`));
+      let first = true;
+      for (const entry of entries) {
+        const bytes = entry.topologyBytes();
+        chunks.push(first ? bytes.subarray(1) : bytes);
+        first = false;
+      }
+      chunks.push(CLOSE_LIST);
+    };
+    list('{"nodes":', this.nodes.values());
+    list(',"links":', this.links.values());
+    chunks.push(Buffer.from(`,"computes":${JSON.stringify(this.computes)}`));
+    list(',"drawings":', this.drawings.values());
+    chunks.push(CLOSE_OBJECT);
+    return chunks;
   }
 }
+
+const CLOSE_LIST = Buffer.from(']');
+const CLOSE_OBJECT = Buffer.from('}');
 
 /** The labs of opened projects, by project id. */
 export class Labs {

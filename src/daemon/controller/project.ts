@@ -36,8 +36,8 @@ export interface Topology {
 export interface TopologySource {
   /** The topology as objects (for archives, snapshots and stats). */
   topology(): Topology;
-  /** The topology as compact JSON text, built from what did not change since the last write. */
-  text(): string;
+  /** The topology as compact JSON, in chunks reused from what did not change since the last write. */
+  chunks(): Buffer[];
 }
 
 /** GNS3 version written into topology files; GNS3 2.2 opens files of its own major.minor. */
@@ -123,18 +123,18 @@ export class Project {
     return this.writer.idle();
   }
 
-  /** One write: the file text is built at once (the snapshot of this write), then written atomically. */
+  /** One write: its content is taken at once (the snapshot of this write), then written atomically. */
   private write(): Promise<void> {
-    const text = this.fileText();
+    const chunks = this.fileChunks();
     failpointErrno('topology.write');
-    return writeFileAtomic(this.filePath, text);
+    return writeFileAtomic(this.filePath, chunks);
   }
 
   /** The topology file as compact JSON (GNS3 reads it either way), settings first as GNS3 writes them. */
-  private fileText(): string {
+  private fileChunks(): Buffer[] {
     const head = JSON.stringify({ project_id: this.id, name: this.name, revision: this.revision, ...this.settings });
-    const topology = this.source ? this.source.text() : JSON.stringify(this.stored);
-    return `${head.slice(0, -1)},"topology":${topology},"type":"topology","version":${JSON.stringify(TOPOLOGY_VERSION)}}\n`;
+    const topology = this.source ? this.source.chunks() : [Buffer.from(JSON.stringify(this.stored))];
+    return [Buffer.from(`${head.slice(0, -1)},"topology":`), ...topology, Buffer.from(`,"type":"topology","version":${JSON.stringify(TOPOLOGY_VERSION)}}\n`)];
   }
 }
 
