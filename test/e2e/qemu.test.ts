@@ -230,7 +230,7 @@ describe('end to end: QEMU guests in a lab', () => {
     const rtts = [...delayed.output.matchAll(/time=([\d.]+) ms/g)].map((m) => Number(m[1]));
     assert.ok(rtts.length === 2 && rtts.every((t) => t >= 150), `the 150 ms delay on the QEMU end is honoured: ${rtts.join(', ')} ms`);
     const update = await controller.api('PUT', `/v2/projects/${projectId}/links/${link.body.link_id}`, { filters: { frequency_drop: [-1] } });
-    assert.equal(update.status, 200, update.text);
+    assert.equal(update.status, 201, update.text);
     assert.match((await shell.run('ping -c 2 -W 1 10.0.9.1')).output, /0 packets received/, 'frequency_drop -1 drops everything');
     assert.equal((await controller.api('POST', `/v2/projects/${projectId}/links/${link.body.link_id}/stop_capture`, {})).status, 201);
     const packets = await icmpPackets((await controller.api('GET', `/v2/projects/${projectId}/links/${link.body.link_id}`)).body.capture_file_path);
