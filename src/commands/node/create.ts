@@ -91,6 +91,9 @@ export async function runNodeCreate(opts: NodeCreateOptions, ctx: Context): Prom
     if (properties) body.properties = properties;
     node = await createNode(api, project.project_id, body);
   }
+  // GNS3 (and emuctl) give a taken name the next free one instead of refusing it.
+  const wanted = opts.name?.replace(/ /g, '');
+  if (wanted && !wanted.includes('{') && node.name !== wanted) ctx.out.warn(`'${wanted}' is taken in this project; the server named the node ${node.name}`);
   ctx.out.result(node);
   ctx.out.success(`Created ${node.node_type} ${nodeLabel(node)} on compute ${node.compute_id}`);
 }
