@@ -3,6 +3,7 @@ import type { Context, Factory } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { computeIdFor, createNode, type NodeCreate } from '../../client/nodes.js';
 import { createNodeFromTemplate, findTemplate } from '../../client/templates.js';
+import { warnIfRenamed } from '../shared/node-name.js';
 import { parsePositiveInt } from '../shared/options.js';
 import { projectOption, resolveProject } from '../shared/project.js';
 import { nodeLabel } from './render.js';
@@ -91,9 +92,7 @@ export async function runNodeCreate(opts: NodeCreateOptions, ctx: Context): Prom
     if (properties) body.properties = properties;
     node = await createNode(api, project.project_id, body);
   }
-  // GNS3 (and emuctl) give a taken name the next free one instead of refusing it.
-  const wanted = opts.name?.replace(/ /g, '');
-  if (wanted && !wanted.includes('{') && node.name !== wanted) ctx.out.warn(`'${wanted}' is taken in this project; the server named the node ${node.name}`);
+  warnIfRenamed(ctx, opts.name, node.name);
   ctx.out.result(node);
   ctx.out.success(`Created ${node.node_type} ${nodeLabel(node)} on compute ${node.compute_id}`);
 }
