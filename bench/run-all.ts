@@ -1,11 +1,11 @@
 // Runs every benchmark one after the other (each prints its own markdown table).
-// Usage: node dist/bench/run-all.js [name ...]   names: cli-startup forward api switch capture-filters events dataplane qemu persistence
+// Usage: node dist/bench/run-all.js [name ...]   names: cli-startup forward api switch capture-filters events dataplane qemu lab-up persistence
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const benches = ['cli-startup', 'forward', 'api', 'switch', 'capture-filters', 'events', 'dataplane', 'qemu', 'persistence'];
+const benches = ['cli-startup', 'forward', 'api', 'switch', 'capture-filters', 'events', 'dataplane', 'qemu', 'lab-up', 'persistence'];
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : benches;
 const unknown = chosen.filter((name) => !benches.includes(name));
 if (unknown.length) {

@@ -42,6 +42,10 @@ export interface ApiClient {
   post<T>(path: string, body?: unknown): Promise<T>;
   put<T>(path: string, body?: unknown): Promise<T>;
   delete(path: string): Promise<void>;
+  /** GET of a file's bytes (GNS3's …/files/{path} routes answer application/octet-stream), as UTF-8 text. */
+  getText(path: string): Promise<string>;
+  /** POST of a file's bytes (the body is the text itself, not JSON). */
+  postText(path: string, text: string): Promise<void>;
 }
 
 /** Joins path segments, escaping each one (IDs and names never change the route). */

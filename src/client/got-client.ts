@@ -45,6 +45,20 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
   };
 
+  const callText = async (method: Method, path: string, text?: string): Promise<string> => {
+    try {
+      const response = await http(path.replace(/^\/+/, ''), {
+        method,
+        body: text,
+        headers: text === undefined ? {} : { 'content-type': 'application/octet-stream' },
+        responseType: 'buffer',
+      });
+      return (response.body as Buffer).toString('utf8');
+    } catch (err) {
+      throw toCliError(err, url, timeoutMs, options.unreachableHint);
+    }
+  };
+
   return {
     url,
     get: (path, searchParams) => call('GET', path, undefined, searchParams),
@@ -52,6 +66,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     put: (path, body) => call('PUT', path, body ?? {}),
     delete: async (path) => {
       await call('DELETE', path);
+    },
+    getText: (path) => callText('GET', path),
+    postText: async (path, text) => {
+      await callText('POST', path, text);
     },
   };
 }

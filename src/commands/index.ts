@@ -25,6 +25,7 @@ export const NOUNS: readonly Noun[] = [
   { name: 'image', load: async () => (await import('./image/index.js')).imageCommand },
   { name: 'compute', load: async () => (await import('./compute/index.js')).computeCommand },
   { name: 'capture', load: async () => (await import('./capture/index.js')).captureCommand },
+  { name: 'lab', load: async () => (await import('./lab/index.js')).labCommand },
   { name: 'events', load: async () => (await import('./events/index.js')).eventsCommand },
   { name: 'demo', load: async () => (await import('./demo/index.js')).demoCommand },
   { name: 'version', load: async () => (await import('./version/index.js')).versionCommand },

@@ -43,6 +43,12 @@ describe('startup.vpc', () => {
     assert.deepEqual(parseStartupConfig('ip 10.0.0.1/24 10.0.0.254'), { ip: '10.0.0.1/24', gateway: '10.0.0.254' });
     assert.deepEqual(parseStartupConfig('ip 10.1.1.70 255.255.255.192 10.1.1.65'), { ip: '10.1.1.70/26', gateway: '10.1.1.65' });
     assert.deepEqual(parseStartupConfig('ip 10.0.0.5'), { ip: '10.0.0.5/24', gateway: undefined });
-    assert.deepEqual(parseStartupConfig('ip dhcp\nip dns 8.8.8.8\nip mtu 1400\n'), {});
+    assert.deepEqual(parseStartupConfig('ip dhcp\nip dns 8.8.8.8\nip mtu 1400\n'), { dns: '8.8.8.8' });
+  });
+
+  test('sets, replaces and removes the DNS server line; removes the address line', () => {
+    assert.equal(renderStartupConfig({ name: 'PC1', ip: '10.0.0.1/24', dns: '10.0.0.53' }), 'set pcname PC1\nip 10.0.0.1/24\nip dns 10.0.0.53\n');
+    assert.equal(applyStartupSettings('set pcname PC1\nip 10.0.0.1/24\nip dns 10.0.0.53\n', { dns: '10.0.0.54' }), 'set pcname PC1\nip 10.0.0.1/24\nip dns 10.0.0.54\n');
+    assert.equal(applyStartupSettings('set pcname PC1\nip 10.0.0.1/24\nip dns 10.0.0.53\n', { ip: null, dns: null }), 'set pcname PC1\n');
   });
 });

@@ -37,13 +37,45 @@ ${fn}_options() {
 ${caseLines((c) => [...flagsOf(c), '--help'])}
   esac
 }
+# Inside lab verbs: lab files for the first argument, then the nodes and links that file names
+# (read by '${name} completion --lab-nodes/--lab-links FILE'; a bad file gives nothing).
+${fn}_lab() {
+  local cur="$1" prev="\${COMP_WORDS[COMP_CWORD-1]}" lab="" before="" word i
+  for ((i = $2 + 1; i < COMP_CWORD; i++)); do
+    word="\${COMP_WORDS[i]}"
+    before="\${COMP_WORDS[i-1]}"
+    [[ "$word" == -* || "$word" == ":" || "$before" == ":" ]] && continue
+    [[ "$before" =~ ^(--ping|-t|--timeout|-f|--format|-o|--output|--profile|--url)$ ]] && continue
+    lab="$word"; break
+  done
+  local nodes
+  if [[ "$prev" == "--ping" ]]; then
+    nodes=$(${name} completion --lab-nodes "$lab" 2>/dev/null)
+    if [[ "$cur" == *:* ]]; then
+      COMPREPLY=( $(compgen -P "\${cur%%:*}:" -W "$nodes" -- "\${cur#*:}") )
+    else
+      COMPREPLY=( $(compgen -S ":" -W "$nodes" -- "$cur") )
+      compopt -o nospace 2>/dev/null
+    fi
+  elif [[ "$prev" == ":" && "\${COMP_WORDS[COMP_CWORD-3]}" == "--ping" ]]; then
+    COMPREPLY=( $(compgen -W "$(${name} completion --lab-nodes "$lab" 2>/dev/null)" -- "$cur") )
+  elif [[ -z "$lab" || "$lab" == "$cur" ]]; then
+    COMPREPLY=( $(compgen -f -- "$cur") )
+  elif [[ "$path" == "lab inspect" ]]; then
+    COMPREPLY=( $(compgen -W "$(${name} completion --lab-nodes "$lab" 2>/dev/null) $(${name} completion --lab-links "$lab" 2>/dev/null)" -- "$cur") )
+  fi
+}
 ${fn}() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" path="" word i
+  local cur="\${COMP_WORDS[COMP_CWORD]}" path="" word i verb=0
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="\${COMP_WORDS[i]}"
     [[ "$word" == -* ]] && continue
-    if [[ " $(${fn}_children "$path") " == *" $word "* ]]; then path="\${path:+$path }$word"; fi
+    if [[ " $(${fn}_children "$path") " == *" $word "* ]]; then path="\${path:+$path }$word"; verb=$i; fi
   done
+  if [[ "$path" == "lab "* && "$cur" != -* ]]; then
+    ${fn}_lab "$cur" "$verb"
+    return
+  fi
   if [[ "$cur" == -* ]]; then
     COMPREPLY=( $(compgen -W "$(${fn}_options "$path") $(${fn}_options "")" -- "$cur") )
   else

@@ -11,11 +11,20 @@
 //   later change, as ubridge does;
 // - close answers 204 with no body; PUT link 201; capture names are joined to the
 //   captures directory as given (GNS3 2.2 does not check them);
+// - a node's name and properties go to its compute, which checks them with its own schema
+//   (vpcs, ethernet_switch, ethernet_hub, qemu): a refusal is the controller's 400 "Bad request URL
+//   BODY". The controller keeps the properties a node was created with and sends them all again
+//   with every change that reaches the compute (Node._node_data), so a VPCS created with a
+//   startup_script property cannot be renamed (VPCS_UPDATE_SCHEMA has no startup_script);
+// - node files (GET/POST …/nodes/{node_id}/files/{path}): raw bytes; a VPCS's startup.vpc is
+//   written from startup_script when it is created (%h → its name) and its `set pcname` line
+//   follows renames; a missing file is a 404;
 // - templates (controller/template_manager.py, template.py): GNS3's seven built-in ones with
 //   their uuid3 ids; a custom one is checked against TEMPLATE_CREATE_SCHEMA, then against its
 //   type's schema with its defaults filled in (vpcs, ethernet_switch and ethernet_hub are
 //   modelled; other GNS3 types get the base defaults only); a node from a template is named
-//   from default_name_format by update_allocated_node_name ({0} → first free number);
+//   from default_name_format by update_allocated_node_name ({0} → first free number); the VPCS
+//   template's base_script_file becomes startup.vpc (`set pcname %h`), sent once (Node._node_data);
 // - snapshots (snapshot.py): a taken name is a 409, a running project cannot be exported or
 //   snapshotted (409), a restore gives the nodes and links new ids and leaves the project opened;
 // - export is a real ZIP (project.gns3 at its root), import reads one (409 for a bad ZIP or no
@@ -32,8 +41,8 @@ import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import yauzl from 'yauzl';
 import yazl from 'yazl';
 import {
-  COMPUTE_CREATE, LINK, LINK_CAPTURE, NODE_CREATE, NODE_TYPES, NODE_UPDATE, PROJECT_CREATE, PROJECT_DUPLICATE, PROJECT_UPDATE, schemaError, SNAPSHOT_CREATE,
-  TEMPLATE_CREATE, TEMPLATE_TYPE_SCHEMAS, TEMPLATE_USAGE, BASE_TEMPLATE_PROPERTIES, type Schema,
+  COMPUTE_CREATE, COMPUTE_NODE_CREATE, COMPUTE_NODE_UPDATE, LINK, LINK_CAPTURE, NODE_CREATE, NODE_TYPES, NODE_UPDATE, PROJECT_CREATE, PROJECT_DUPLICATE, PROJECT_UPDATE,
+  schemaError, SNAPSHOT_CREATE, TEMPLATE_CREATE, TEMPLATE_TYPE_SCHEMAS, TEMPLATE_USAGE, BASE_TEMPLATE_PROPERTIES, type Schema,
 } from './gns3-schemas.js';
 
 export const FAKE_GNS3_VERSION = '2.2.42';
@@ -157,6 +166,8 @@ export async function startFakeGns3(): Promise<FakeGns3> {
   const templates = new Map<string, Json>(BUILTIN_TEMPLATES.map((t) => [t.template_id, t]));
   const snapshots = new Map<string, Map<string, { json: Json; nodes: FakeNode[]; links: FakeLink[] }>>();
   const requests: Recorded[] = [];
+  /** node_id → path in the node directory → content. */
+  const files = new Map<string, Map<string, string>>();
   let port = 0;
   const consoles = createTcpServer((socket) => socket.destroy());
   await new Promise<void>((resolve) => consoles.listen(0, '127.0.0.1', resolve));
@@ -182,6 +193,25 @@ export async function startFakeGns3(): Promise<FakeGns3> {
     return l;
   };
   const capturesDir = (pid: string) => `/opt/gns3/projects/${pid}/project-files/captures`;
+
+  /** The compute's schema check of what the controller sends it (Node._node_data), as the controller reports a refusal. */
+  const computeCheck = (pid: string, type: string, id: string | undefined, data: Json, schemas: Record<string, Schema>) => {
+    const schema = schemas[type];
+    const error = schema && schemaError(data, schema);
+    if (!error) return;
+    const url = `http://127.0.0.1:${port}/v2/compute/projects/${pid}/${type}/nodes${id ? `/${id}` : ''}`;
+    const message = `JSON schema error with API request '${url.replace(/^http:\/\/[^/]+/, '')}' and JSON data '${JSON.stringify(data)}': ${error}`;
+    throw new HttpError(400, `Bad request ${url} ${JSON.stringify({ message, status: 400 })}`);
+  };
+  /** What the controller sends the compute for a node: its properties (None left out), name, console and console_type. */
+  const computeData = (n: Json, properties: Json) => {
+    const data: Json = {};
+    for (const [k, v] of Object.entries(properties)) if (v !== null && v !== undefined) data[k] = v;
+    data.name = n.name;
+    if (n.console) data.console = n.console;
+    if (n.console_type && !['cloud', 'nat', 'ethernet_hub', 'frame_relay_switch', 'atm_switch'].includes(n.node_type)) data.console_type = n.console_type;
+    return data;
+  };
 
   /**
    * Project.update_allocated_node_name: spaces removed; a taken name gets its trailing number
@@ -281,6 +311,10 @@ export async function startFakeGns3(): Promise<FakeGns3> {
     name: `Ethernet${i}`, short_name: `e${i}`, adapter_number: 0, port_number: i, link_type: 'ethernet', data_link_types: { Ethernet: 'DLT_EN10MB' },
   }));
 
+  const adapterPorts = (count: number) => Array.from({ length: count }, (_, i) => ({
+    name: `Ethernet${i}`, short_name: `e${i}`, adapter_number: i, port_number: 0, link_type: 'ethernet', data_link_types: { Ethernet: 'DLT_EN10MB' },
+  }));
+
   const createNode = (pid: string, body: Json): FakeNode => {
     if (!computes.has(body.compute_id)) throw new HttpError(404, `Compute ID ${body.compute_id} doesn't exist`);
     const properties: Json = { ...(body.properties ?? {}) };
@@ -297,16 +331,29 @@ export async function startFakeGns3(): Promise<FakeGns3> {
       ports = ethernetPorts(1);
       console = consolePort;
       consoleType = 'telnet';
+    } else if (body.node_type === 'qemu') {
+      // QemuVM's defaults come back from the compute; the ports are StandardPortFactory's, one per adapter.
+      properties.adapters ??= 1;
+      properties.ram ??= 256;
+      ports = adapterPorts(properties.adapters);
+      console = consolePort;
+      consoleType = 'telnet';
     } else {
       throw new HttpError(409, `Node type ${body.node_type} cannot run on this fake compute`);
     }
     const id = body.node_id ?? randomUUID();
     const name = allocateName(pid, body.name);
+    computeCheck(pid, body.node_type, undefined, { ...computeData({ name, node_type: body.node_type }, properties), node_id: id }, COMPUTE_NODE_CREATE);
+    if (body.node_type === 'vpcs' && typeof properties.startup_script === 'string') {
+      files.set(id, new Map([['startup.vpc', properties.startup_script.replace(/%h/g, name)]]));
+    }
     const created: FakeNode = {
       command_line: null, compute_id: body.compute_id, console, console_auto_start: false, console_host: '127.0.0.1', console_type: consoleType,
       custom_adapters: [], first_port_name: null, height: 59, label: { rotation: 0, style: null, text: name, x: null, y: -40 }, locked: false,
       name, node_directory: null, node_id: id, node_type: body.node_type, port_name_format: 'Ethernet{0}', port_segment_size: 0, ports,
-      project_id: pid, properties, status: 'stopped', symbol: body.symbol ?? ':/symbols/computer.svg', template_id: body.template_id ?? null, width: 65,
+      // The switch and the hub always run (their compute JSON says "status": "started").
+      project_id: pid, properties, status: ['ethernet_switch', 'ethernet_hub'].includes(body.node_type) ? 'started' : 'stopped', symbol: body.symbol ?? ':/symbols/computer.svg',
+      template_id: body.template_id ?? null, width: 65,
       x: body.x ?? 0, y: body.y ?? 0, z: body.z ?? 1,
     };
     nodesOf(pid).set(id, created);
@@ -396,9 +443,19 @@ export async function startFakeGns3(): Promise<FakeGns3> {
     ['PUT', '/projects/{project_id}/nodes/{node_id}', NODE_UPDATE, ({ params, body }) => {
       const n = node(params.project_id, params.node_id);
       const { properties, ...fields } = body;
+      const controllerOnly = ['x', 'y', 'z', 'locked', 'width', 'height', 'symbol', 'label', 'console_host', 'port_name_format', 'first_port_name', 'port_segment_size', 'ports', 'console_auto_start'];
+      const reachesCompute = properties !== undefined || Object.keys(fields).some((k) => !controllerOnly.includes(k) && JSON.stringify(n[k]) !== JSON.stringify(fields[k]));
+      if (fields.name !== undefined && fields.name !== n.name) fields.name = allocateName(params.project_id, fields.name);
+      if (reachesCompute) computeCheck(params.project_id, n.node_type, n.node_id, computeData({ ...n, ...fields }, properties ?? n.properties), COMPUTE_NODE_UPDATE);
+      // VPCSVM.name: the new name replaces the old one in the script, and the pcname line.
+      const script = files.get(n.node_id)?.get('startup.vpc');
+      if (n.node_type === 'vpcs' && script !== undefined && fields.name !== undefined && fields.name !== n.name) {
+        files.get(n.node_id)!.set('startup.vpc', script.split(n.name).join(fields.name).replace(/^set pcname .+$/m, `set pcname ${fields.name}`));
+      }
       Object.assign(n, fields);
       if (properties) Object.assign(n.properties, properties);
       if (properties?.ports_mapping) n.ports = ethernetPorts(properties.ports_mapping.length);
+      if (n.node_type === 'qemu' && properties?.adapters !== undefined) n.ports = adapterPorts(properties.adapters);
       return { status: 200, body: n };
     }],
     ['DELETE', '/projects/{project_id}/nodes/{node_id}', undefined, ({ params }) => {
@@ -413,6 +470,20 @@ export async function startFakeGns3(): Promise<FakeGns3> {
         n.status = action === 'stop' ? 'stopped' : action === 'suspend' ? 'suspended' : 'started';
         return { status: 200, body: n };
       }]),
+    ['GET', '/projects/{project_id}/nodes/{node_id}/files/{path:.+}', undefined, ({ params }) => {
+      const n = node(params.project_id, params.node_id);
+      if (params.path.startsWith('.') || params.path.includes('/../')) throw new HttpError(403, 'Forbidden');
+      const content = files.get(n.node_id)?.get(params.path);
+      if (content === undefined) throw new HttpError(404, `GET /projects/${params.project_id}/files/project-files/${n.node_type}/${n.node_id}/${params.path} not found`);
+      return { status: 200, data: { bytes: Buffer.from(content), contentType: 'application/octet-stream' } };
+    }],
+    ['POST', '/projects/{project_id}/nodes/{node_id}/files/{path:.+}', undefined, ({ params, raw }) => {
+      const n = node(params.project_id, params.node_id);
+      if (params.path.startsWith('.') || params.path.includes('/../')) throw new HttpError(403, 'Forbidden');
+      if (!files.has(n.node_id)) files.set(n.node_id, new Map());
+      files.get(n.node_id)!.set(params.path, raw.toString('utf8'));
+      return { status: 201 };
+    }],
     ['GET', '/projects/{project_id}/links', undefined, ({ params }) => ({ status: 200, body: [...linksOf(params.project_id).values()].map(linkJson) })],
     ['POST', '/projects/{project_id}/links', LINK, ({ params, body }) => {
       const pid = params.project_id;
@@ -502,9 +573,11 @@ export async function startFakeGns3(): Promise<FakeGns3> {
       const computeId = builtin ? body.compute_id : compute_id ?? body.compute_id;
       if (!computes.has(computeId)) throw new HttpError(404, `Compute ID ${computeId} doesn't exist`);
       const nodeName = body.name ?? String(default_name_format ?? '{name}-{0}').replace('{name}', name);
-      const { symbol, ...others } = fields;
-      const created = createNode(params.project_id, { name: nodeName, node_type: template_type, compute_id: computeId, x: body.x, y: body.y, symbol, template_id,
-        properties: { ...properties, ...Object.fromEntries(Object.entries(others).filter(([, v]) => v !== null && v !== '')) } });
+      // Node attributes stay out of the properties; base_script_file is sent once, as the startup script (Node._node_data).
+      const { symbol, console_type: _ct, console_auto_start: _ca, ...others } = fields;
+      const { base_script_file: script, ...kept } = { ...properties, ...Object.fromEntries(Object.entries(others).filter(([, v]) => v !== null && v !== '')) } as Json;
+      const created = createNode(params.project_id, { name: nodeName, node_type: template_type, compute_id: computeId, x: body.x, y: body.y, symbol, template_id, properties: kept });
+      if (script && template_type === 'vpcs') files.set(created.node_id, new Map([['startup.vpc', `set pcname ${created.name}\n`]]));
       return { status: 201, body: created };
     }],
 
@@ -565,9 +638,9 @@ export async function startFakeGns3(): Promise<FakeGns3> {
 
   const compiled = routes.map(([method, template, schema, handler]) => {
     const names: string[] = [];
-    const pattern = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const pattern = template.replace(/\{(\w+)(:\.\+)?\}/g, (_, name: string, rest?: string) => {
       names.push(name);
-      return '([^/]+)';
+      return rest ? '(.+)' : '([^/]+)';
     });
     return { method, template: `/v2${template}`, regex: new RegExp(`^/v2${pattern}$`), names, schema, handler };
   });
@@ -601,15 +674,16 @@ export async function startFakeGns3(): Promise<FakeGns3> {
     }
     const { r, m } = found;
     let body: Json = {};
+    const upload = req.method === 'POST' && (/\/files\//.test(r.template) || r.template.endsWith('/import'));
     try {
-      // A raw upload (import) is no JSON body: the route reads the bytes.
-      if (text && !r.template.endsWith('/import')) body = JSON.parse(text);
+      // Raw uploads (import, files) are no JSON body: the route reads the bytes.
+      if (text && !upload) body = JSON.parse(text);
     } catch (err) {
       answer(res, 400, r.template, { message: `Invalid JSON ${(err as Error).message}`, status: 400, path: r.template, request: { malformed_json: text }, method: req.method });
       return 400;
     }
     for (const [key, value] of url.searchParams) body[key] = value;
-    requests.push({ method: req.method!, path: url.pathname, body, status: 0 });
+    requests.push({ method: req.method!, path: url.pathname, body: upload ? text : body, status: 0 });
     const recorded = requests[requests.length - 1];
     if (r.schema) {
       const error = schemaError(body, r.schema);

@@ -264,3 +264,86 @@ export function schemaError(value: unknown, schema: Schema): string | undefined 
   }
   return undefined;
 }
+
+// The compute's own node schemas (gns3server/schemas/{vpcs,ethernet_switch,ethernet_hub}.py):
+// the controller sends a node's name and properties to its compute, which checks them with these
+// (GNS3 writes ports_mapping's items as a one-element list, a tuple in draft 4 that checks the
+// first port only; the fake checks every port, as the switch then uses every one).
+const COMPUTE_NODE_ID: Schema = UUID;
+const SWITCH_PORT: Schema = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', minLength: 1 },
+    port_number: { type: 'integer', minimum: 0 },
+    type: { enum: ['access', 'dot1q', 'qinq'] },
+    vlan: { type: 'integer', minimum: 1 },
+    ethertype: { enum: ['', '0x8100', '0x88A8', '0x9100', '0x9200'] },
+  },
+  required: ['name', 'port_number', 'type'],
+  additionalProperties: false,
+};
+const HUB_PORT: Schema = {
+  type: 'object',
+  properties: { name: { type: 'string', minLength: 1 }, port_number: { type: 'integer', minimum: 0 } },
+  required: ['name', 'port_number'],
+  additionalProperties: false,
+};
+const CONSOLE: Schema = { type: ['integer', 'null'], minimum: 1, maximum: 65535 };
+const CONSOLE_TYPE: Schema = { enum: ['telnet', 'none'] };
+
+/** VPCS_CREATE_SCHEMA, ETHERNET_SWITCH_CREATE_SCHEMA, ETHERNET_HUB_CREATE_SCHEMA; QEMU_CREATE_SCHEMA below. */
+export const COMPUTE_NODE_CREATE: Record<string, Schema> = {
+  vpcs: {
+    type: 'object',
+    properties: { name: { type: 'string', minLength: 1 }, node_id: COMPUTE_NODE_ID, console: CONSOLE, console_type: CONSOLE_TYPE, startup_script: NULLABLE_STRING },
+    additionalProperties: false,
+    required: ['name'],
+  },
+  ethernet_switch: {
+    type: 'object',
+    properties: { name: { type: 'string', minLength: 1 }, console: CONSOLE, console_type: CONSOLE_TYPE, node_id: COMPUTE_NODE_ID, ports_mapping: { type: 'array', items: SWITCH_PORT } },
+    additionalProperties: false,
+    required: ['name'],
+  },
+  ethernet_hub: {
+    type: 'object',
+    properties: { name: { type: 'string', minLength: 1 }, node_id: COMPUTE_NODE_ID, ports_mapping: { type: 'array', items: HUB_PORT } },
+    additionalProperties: false,
+    required: ['name'],
+  },
+};
+
+/** QEMU_CREATE_SCHEMA's properties: the types of those a lab file sets, the others by name only. */
+const QEMU_PROPERTIES: Record<string, Schema> = {
+  ...Object.fromEntries([
+    'bios_image', 'bios_image_md5sum', 'boot_priority', 'cdrom_image', 'cdrom_image_md5sum', 'cpu_throttling', 'create_config_disk', 'custom_adapters',
+    'hda_disk_image_md5sum', 'hda_disk_interface', 'hdb_disk_image', 'hdb_disk_image_md5sum', 'hdb_disk_interface', 'hdc_disk_image', 'hdc_disk_image_md5sum',
+    'hdc_disk_interface', 'hdd_disk_image', 'hdd_disk_image_md5sum', 'hdd_disk_interface', 'initrd_md5sum', 'kernel_image_md5sum', 'legacy_networking',
+    'linked_clone', 'mac_address', 'on_close', 'options', 'platform', 'process_priority', 'qemu_path', 'replicate_network_connection_state', 'tpm', 'uefi', 'usage',
+  ].map((key) => [key, {}])),
+  name: { type: 'string', minLength: 1 },
+  node_id: COMPUTE_NODE_ID,
+  console: CONSOLE,
+  console_type: { enum: ['telnet', 'vnc', 'spice', 'spice+agent', 'none'] },
+  hda_disk_image: { type: 'string' },
+  ram: { type: ['integer', 'null'] },
+  adapters: { type: ['integer', 'null'], minimum: 0, maximum: 275 },
+  cpus: { type: ['integer', 'null'], minimum: 1, maximum: 255 },
+  kernel_image: { type: 'string' },
+  initrd: { type: 'string' },
+  kernel_command_line: { type: ['string', 'null'] },
+  adapter_type: { type: ['string', 'null'], minLength: 1 },
+};
+COMPUTE_NODE_CREATE.qemu = { type: 'object', properties: QEMU_PROPERTIES, additionalProperties: false, required: ['name'] };
+
+/** VPCS_UPDATE_SCHEMA (no startup_script: GNS3 2.2 changes a script through the node's files), and the others minus required. */
+export const COMPUTE_NODE_UPDATE: Record<string, Schema> = {
+  vpcs: {
+    type: 'object',
+    properties: { name: { type: ['string', 'null'], minLength: 1 }, console: CONSOLE, console_type: CONSOLE_TYPE },
+    additionalProperties: false,
+  },
+  ethernet_switch: { ...COMPUTE_NODE_CREATE.ethernet_switch, required: undefined },
+  ethernet_hub: { ...COMPUTE_NODE_CREATE.ethernet_hub, required: undefined },
+  qemu: { ...COMPUTE_NODE_CREATE.qemu, required: undefined },
+};

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { describe, it } from 'node:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { bashCompletionScript } from '../../../src/commands/completion/bash.js';
 import { allNouns, NOUNS } from '../../../src/commands/index.js';
 import { createFactory } from '../../../src/cli/context.js';
@@ -33,5 +37,36 @@ describe('bash completion', () => {
     assert.ok(complete(['emuctl', 'daemon', 'start', '--']).includes('--projects-dir'));
     assert.ok(complete(['emuctl', 'daemon', 'start', '--']).includes('--json'), 'global options everywhere');
     assert.deepEqual(complete(['emuctl', 'profile', 'add', 'lab', '--pa']), ['--password-stdin']);
+  });
+});
+
+describe('bash completion inside lab verbs', () => {
+  const bin = fileURLToPath(new URL('../../../../bin', import.meta.url));
+  const dir = mkdtempSync(join(tmpdir(), 'emuctl-complete-'));
+  const lab = join(dir, 'lab.yml');
+  writeFileSync(lab, 'name: t\nnodes:\n  SW1: {type: ethernet_switch}\n  PC1: {type: vpcs, ip: 10.0.0.1/24}\n  PC2: {type: vpcs}\nlinks:\n  - [PC1:0/0, SW1:0/0]\n');
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  /** COMPREPLY with the real emuctl on the PATH (the script asks it for the file's names). */
+  const completeLab = (words: string[]) => {
+    const program = `${script}
+COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}
+_emuctl; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    const bash = spawnSync('bash', ['-c', program], { encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+    assert.equal(bash.stderr, '');
+    return bash.stdout.split('\n').filter(Boolean).sort();
+  };
+
+  it('completes the lab file, then node names around the colon of --ping', () => {
+    assert.deepEqual(completeLab(['emuctl', 'lab', 'up', join(dir, 'la')]), [lab]);
+    assert.deepEqual(completeLab(['emuctl', 'lab', 'wait', lab, '--ping', '']), ['PC1:', 'PC2:', 'SW1:']);
+    assert.deepEqual(completeLab(['emuctl', 'lab', 'wait', lab, '--ping', 'PC1:P']), ['PC1:PC1', 'PC1:PC2']);
+    // Bash's default COMP_WORDBREAKS splits PC1:P into PC1, :, P.
+    assert.deepEqual(completeLab(['emuctl', 'lab', 'wait', lab, '--timeout', '5', '--ping', 'PC2', ':', 'S']), ['SW1']);
+  });
+
+  it('completes node and link names after the lab of lab inspect', () => {
+    assert.deepEqual(completeLab(['emuctl', 'lab', 'inspect', lab, '']), ['PC1', 'PC1:0/0-SW1:0/0', 'PC2', 'SW1']);
+    assert.deepEqual(completeLab(['emuctl', 'lab', 'inspect', lab, 'PC1', 'S']), ['SW1']);
+    assert.deepEqual(completeLab(['emuctl', 'lab', 'wait', join(dir, 'missing.yml'), '--ping', '']), []);
   });
 });

@@ -1,4 +1,4 @@
-// Dependencies point one way on the CLI side: cli → commands → client/render/config.
+// Dependencies point one way on the CLI side: cli → commands → lab → client/render/config.
 // Read from the TypeScript sources, so a back edge fails here before anyone notices a cycle.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -37,6 +37,10 @@ function backEdges(layer: string, forbidden: readonly string[]): string[] {
 describe('CLI layers depend one way', () => {
   it('src/client imports nothing from cli, commands, render or the daemon', () => {
     assert.deepEqual(backEdges('client', ['cli', 'commands', 'render', 'daemon']), []);
+  });
+
+  it('src/lab (the lab file model, planner and applier) imports nothing from cli, commands or the daemon', () => {
+    assert.deepEqual(backEdges('lab', ['cli', 'commands', 'daemon']), []);
   });
 
   it('src/render and src/config import nothing from cli or commands', () => {

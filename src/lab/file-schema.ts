@@ -1,0 +1,116 @@
+// The JSON Schema of a lab file. `schemas/lab.schema.json` in the repository is this object
+// (a unit test keeps them equal), for editors: `# yaml-language-server: $schema=…` at the top
+// of a lab file makes them check and complete it.
+
+const NODE_NAME = '^[^\\s:,]+$';
+const ENDPOINT = {
+  type: 'string',
+  pattern: '^[^\\s:,]+:[^\\s:,]+$',
+  description: 'NODE:ADAPTER/PORT (PC1:0/0), NODE:PORT (SW1:3, adapter 0) or NODE:PORT-NAME (SW1:Ethernet3, SW1:e3)',
+};
+const PERCENT = { type: 'integer', minimum: 0, maximum: 100 };
+const IPV4 = '^(\\d{1,3}\\.){3}\\d{1,3}$';
+
+const SWITCH_PORT = {
+  type: 'object',
+  description: 'settings of one switch port (or a range of them)',
+  properties: {
+    type: { enum: ['access', 'dot1q', 'qinq'], description: 'access (default), dot1q trunk or qinq tunnel port' },
+    vlan: { type: 'integer', minimum: 1, maximum: 4094, description: 'access VLAN, native VLAN of a dot1q port, outer VLAN of a qinq port (default 1)' },
+    // YAML reads an unquoted 0x88A8 as the number 34984: both are taken.
+    ethertype: { enum: ['0x8100', '0x88A8', '0x9100', '0x9200', 0x8100, 0x88a8, 0x9100, 0x9200], description: 'qinq outer tag ethertype (default 0x8100)' },
+    name: { type: 'string', minLength: 1, description: 'port name (default EthernetN)' },
+  },
+  additionalProperties: false,
+};
+
+const FILTERS = {
+  type: 'object',
+  description: "link filters (GNS3's, plus emuctl's rate and duplicate); 0 or absent means off",
+  properties: {
+    delay: {
+      description: 'latency in ms, or [latency, jitter] in ms',
+      anyOf: [{ type: 'integer', minimum: 0 }, { type: 'array', items: { type: 'integer', minimum: 0 }, minItems: 1, maxItems: 2 }],
+    },
+    packet_loss: { ...PERCENT, description: 'chance of dropping a frame, %' },
+    corrupt: { ...PERCENT, description: 'chance of corrupting a frame, %' },
+    frequency_drop: { type: 'integer', minimum: -1, description: 'drop every Nth frame (-1: all)' },
+    bpf: { type: 'string', description: 'drop frames matching these tcpdump expressions, one per line' },
+    rate: { type: 'integer', minimum: 0, description: 'rate limit in kbit/s (emuctl daemons only)' },
+    duplicate: { ...PERCENT, description: 'chance of sending a frame twice, % (emuctl daemons only)' },
+  },
+  additionalProperties: false,
+};
+
+const NODE = {
+  type: 'object',
+  properties: {
+    type: {
+      enum: ['ethernet_switch', 'ethernet_hub', 'vpcs', 'qemu', 'cloud', 'nat', 'frame_relay_switch', 'atm_switch', 'docker',
+        'dynamips', 'traceng', 'virtualbox', 'vmware', 'iou'],
+      description: 'GNS3 node type (not with template)',
+    },
+    template: { type: 'string', minLength: 1, description: 'create the node from this template (name or id)' },
+    compute: { type: 'string', minLength: 1, description: 'compute to run it on, by name or id (default: defaults.compute, else local)' },
+    x: { type: 'integer', description: 'position on the GNS3 canvas' },
+    y: { type: 'integer' },
+    ports: {
+      type: 'object',
+      description: 'ethernet_switch: port settings by port number or range ("0-3"); unlisted ports are access ports in VLAN 1',
+      propertyNames: { pattern: '^\\d+(-\\d+)?$' },
+      additionalProperties: SWITCH_PORT,
+    },
+    port_count: { type: 'integer', minimum: 1, maximum: 1024, description: 'ethernet_switch, ethernet_hub: number of ports (default 8, or enough for the ports listed)' },
+    ip: { type: 'string', pattern: '^(\\d{1,3}\\.){3}\\d{1,3}/\\d{1,2}$', description: 'vpcs: IPv4 address/prefix length, kept in its startup script' },
+    gateway: { type: 'string', pattern: IPV4, description: 'vpcs: default gateway' },
+    dns: { type: 'string', pattern: IPV4, description: 'vpcs: DNS server' },
+    image: { type: 'string', minLength: 1, description: 'qemu: disk image (hda) on the compute' },
+    ram: { type: 'integer', minimum: 1, description: 'qemu: memory in MB' },
+    adapters: { type: 'integer', minimum: 1, maximum: 275, description: 'qemu: number of Ethernet adapters' },
+    cpus: { type: 'integer', minimum: 1, description: 'qemu: vCPUs' },
+    kernel: { type: 'string', minLength: 1, description: 'qemu: kernel image on the compute (boots without a disk)' },
+    initrd: { type: 'string', minLength: 1, description: 'qemu: initial ramdisk on the compute' },
+    kernel_command_line: { type: 'string', description: 'qemu: kernel command line' },
+    adapter_type: { type: 'string', minLength: 1, description: 'qemu: NIC model, e.g. virtio-net-pci, e1000' },
+    properties: { type: 'object', description: 'other GNS3 node properties, sent as they are when the node is created' },
+  },
+  additionalProperties: false,
+};
+
+const LINK = {
+  anyOf: [
+    { type: 'array', items: ENDPOINT, minItems: 2, maxItems: 2, description: '[END, END]' },
+    {
+      type: 'object',
+      properties: {
+        endpoints: { type: 'array', items: ENDPOINT, minItems: 2, maxItems: 2 },
+        filters: FILTERS,
+        suspend: { type: 'boolean', description: 'the link drops everything' },
+        capture: { type: 'boolean', description: 'capture its frames (as listing it in captures)' },
+      },
+      required: ['endpoints'],
+      additionalProperties: false,
+    },
+  ],
+};
+
+/** The lab file's JSON Schema (draft-07). */
+export const LAB_FILE_SCHEMA = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  title: 'emuctl lab file',
+  description: 'A lab as code: `emuctl lab up FILE` makes a GNS3-compatible server match it.',
+  type: 'object',
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 250, description: 'project name' },
+    defaults: {
+      type: 'object',
+      properties: { compute: { type: 'string', minLength: 1, description: 'compute of nodes that name none' } },
+      additionalProperties: false,
+    },
+    nodes: { type: 'object', propertyNames: { pattern: NODE_NAME }, additionalProperties: NODE },
+    links: { type: 'array', items: LINK },
+    captures: { type: 'array', items: { type: 'string', pattern: '^\\S+$', description: 'a link by its ends: END-END' } },
+  },
+  required: ['name'],
+  additionalProperties: false,
+} as const;

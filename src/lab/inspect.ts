@@ -1,0 +1,58 @@
+import { linkName } from '../client/links.js';
+import { consoleAddress } from '../client/nodes.js';
+import { compareNames, sortedByName } from '../render/sort.js';
+import { normalFilters } from './filters.js';
+import { vpcsSettings, type LabState } from './state.js';
+
+/** One node of `lab inspect`. */
+export interface InspectedNode {
+  name: string;
+  node_id: string;
+  type: string;
+  status: string;
+  compute: string;
+  /** `host:port`, or null when the node has no console. */
+  console: string | null;
+  /** From the VPCS startup script. */
+  ip: string | null;
+  gateway: string | null;
+  dns: string | null;
+}
+
+/** One link of `lab inspect`. */
+export interface InspectedLink {
+  link: string;
+  link_id: string;
+  filters: Record<string, (number | string)[]>;
+  suspended: boolean;
+  capturing: boolean;
+  capture_file: string | null;
+}
+
+/** `lab inspect --json`. */
+export interface Inspection {
+  lab: string;
+  project_id: string;
+  nodes: InspectedNode[];
+  links: InspectedLink[];
+}
+
+/** What a lab is on the server: its nodes (with console and addresses) and links (with filters and captures). */
+export function inspectLab(state: LabState, serverUrl: string): Inspection {
+  const computeName = new Map(state.computes.map((c) => [c.compute_id, c.name]));
+  const nodes = sortedByName(state.nodes, (n) => n.name).map((node): InspectedNode => {
+    const where = consoleAddress(node, serverUrl);
+    const settings = node.node_type === 'vpcs' ? vpcsSettings(state, node) : {};
+    return {
+      name: node.name, node_id: node.node_id, type: node.node_type, status: node.status,
+      compute: computeName.get(node.compute_id) ?? node.compute_id,
+      console: where ? `${where.host.includes(':') ? `[${where.host}]` : where.host}:${where.port}` : null,
+      ip: settings.ip ?? null, gateway: settings.gateway ?? null, dns: settings.dns ?? null,
+    };
+  });
+  const links = state.links.map((link): InspectedLink => ({
+    link: linkName(link, state.nodes), link_id: link.link_id, filters: normalFilters(link.filters), suspended: Boolean(link.suspend),
+    capturing: Boolean(link.capturing), capture_file: link.capturing ? link.capture_file_path ?? link.capture_file_name : null,
+  })).sort((a, b) => compareNames(a.link, b.link));
+  return { lab: state.project!.name, project_id: state.project!.project_id, nodes, links };
+}

@@ -1,0 +1,128 @@
+// The topology file as the planner sees it: every node, link and capture of one lab, each with
+// the place in the file it came from (for error messages), node ports and filters already in
+// GNS3's terms.
+
+/** A place in the lab file: 1-based line and column. */
+export interface Pos {
+  line: number;
+  col: number;
+}
+
+/** One port of an Ethernet switch, in GNS3's ports_mapping terms. */
+export interface SwitchPortSpec {
+  port: number;
+  name: string;
+  type: 'access' | 'dot1q' | 'qinq';
+  vlan: number;
+  /** qinq only: 0x8100, 0x88A8, 0x9100 or 0x9200. */
+  ethertype?: string;
+}
+
+/** A port as a node of a known type has it (GNS3's node `ports`). */
+export interface PortName {
+  adapter: number;
+  port: number;
+  name: string;
+  short: string;
+}
+
+/** One node of the file. */
+export interface NodeSpec {
+  name: string;
+  pos: Pos;
+  /** GNS3 node_type; absent for a node made from a template (the template says). */
+  type?: string;
+  /** Template name or id (issue 9's templates). */
+  template?: string;
+  /** Compute name or id, as written (default: the file's defaults.compute, else local). */
+  compute: string;
+  computePos: Pos;
+  x?: number;
+  y?: number;
+  /** ethernet_switch: every port, in order. */
+  switchPorts?: SwitchPortSpec[];
+  /** ethernet_hub: number of ports (Ethernet0..N-1). */
+  hubPorts?: number;
+  /** vpcs: IPv4 address with prefix length, gateway and DNS server; kept in the startup script. */
+  ip?: string;
+  gateway?: string;
+  dns?: string;
+  /** qemu: disk image, RAM (MB), adapters, vCPUs, kernel boot, NIC model. */
+  image?: string;
+  ram?: number;
+  adapters?: number;
+  cpus?: number;
+  kernel?: string;
+  initrd?: string;
+  kernelCommandLine?: string;
+  adapterType?: string;
+  /** Any other GNS3 node properties, sent as they are at creation. */
+  properties?: Record<string, unknown>;
+}
+
+/** One end of a link: a node and a numbered port (names are resolved when the file is read). */
+export interface EndSpec {
+  node: string;
+  adapter: number;
+  port: number;
+  pos: Pos;
+}
+
+/** One link of the file. */
+export interface LinkSpec {
+  ends: [EndSpec, EndSpec];
+  /** GNS3 filters: type → values (`delay: [20, 0]`); a filter absent is off. */
+  filters: Record<string, unknown[]>;
+  suspend: boolean;
+  /** Start a capture on it. */
+  capture: boolean;
+  pos: Pos;
+}
+
+/** A whole lab file. */
+export interface LabSpec {
+  /** The path it was read from (for messages). */
+  file: string;
+  /** The project's name. */
+  name: string;
+  namePos: Pos;
+  nodes: NodeSpec[];
+  links: LinkSpec[];
+}
+
+/** `PC1:0/0`. */
+export function endLabel(end: { node: string; adapter: number; port: number }): string {
+  return `${end.node}:${end.adapter}/${end.port}`;
+}
+
+/** `PC1:0/0-SW1:0/0`, in the file's order. */
+export function linkLabel(link: { ends: readonly { node: string; adapter: number; port: number }[] }): string {
+  return link.ends.map(endLabel).join('-');
+}
+
+/** The same key for a link whichever way round its ends are written. */
+export function linkKey(ends: readonly { node: string; adapter: number; port: number }[]): string {
+  return ends.map(endLabel).sort().join(' ');
+}
+
+/** GNS3's default switch: 8 access ports Ethernet0..7 in VLAN 1. */
+export const DEFAULT_SWITCH_PORTS = 8;
+export const DEFAULT_HUB_PORTS = 8;
+
+/** The ports a node of a known type has, or undefined when only the server knows (templates, other types). */
+export function portsOf(node: NodeSpec): PortName[] | undefined {
+  const ethernet = (adapter: number, port: number, n: number, name = `Ethernet${n}`): PortName => ({ adapter, port, name, short: `e${n}` });
+  if (node.template !== undefined) return undefined;
+  switch (node.type) {
+    case 'ethernet_switch':
+      return (node.switchPorts ?? []).map((p) => ethernet(0, p.port, p.port, p.name));
+    case 'ethernet_hub':
+      return Array.from({ length: node.hubPorts ?? DEFAULT_HUB_PORTS }, (_, i) => ethernet(0, i, i));
+    case 'vpcs':
+      return [ethernet(0, 0, 0)];
+    case 'qemu':
+      return Array.from({ length: node.adapters ?? 1 }, (_, i) => ethernet(i, 0, i));
+    default:
+      return undefined;
+  }
+}

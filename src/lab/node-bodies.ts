@@ -1,0 +1,53 @@
+import type { Node, NodeCreate } from '../client/nodes.js';
+import { renderStartupConfig } from '../util/vpcs-script.js';
+import { DEFAULT_HUB_PORTS, type NodeSpec } from './model.js';
+
+/** A switch's ports_mapping as GNS3 2.2 takes it (ethertype '' unless qinq). */
+export type SwitchPortsMapping = { name: string; port_number: number; type: string; vlan: number; ethertype: string }[];
+
+/** The VPCS startup script a file node asks for: its name, then ip/gateway and dns. */
+export function vpcsScriptOf(spec: NodeSpec): string {
+  return renderStartupConfig({ name: spec.name, ip: spec.ip, gateway: spec.gateway, dns: spec.dns });
+}
+
+/**
+ * The GNS3 node properties a file node is created with, by type: a switch's ports_mapping, a
+ * hub's, a qemu node's image, RAM, adapters, CPUs, kernel boot and NIC model; then the file's own `properties`. A VPCS's
+ * script is not among them: a GNS3 2.2 controller keeps a startup_script property and sends it
+ * back with every later change, which the VPCS update schema refuses (a rename would fail), so
+ * the applier writes startup.vpc through the node's files once the node exists.
+ */
+export function nodeCreateProperties(spec: NodeSpec): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  if (spec.type === 'ethernet_switch') {
+    properties.ports_mapping = (spec.switchPorts ?? []).map((p) => ({ name: p.name, port_number: p.port, type: p.type, vlan: p.vlan, ethertype: p.ethertype ?? '' }));
+  }
+  if (spec.type === 'ethernet_hub') {
+    properties.ports_mapping = Array.from({ length: spec.hubPorts ?? DEFAULT_HUB_PORTS }, (_, i) => ({ name: `Ethernet${i}`, port_number: i }));
+  }
+  if (spec.type === 'qemu') {
+    if (spec.image !== undefined) properties.hda_disk_image = spec.image;
+    if (spec.ram !== undefined) properties.ram = spec.ram;
+    if (spec.adapters !== undefined) properties.adapters = spec.adapters;
+    if (spec.cpus !== undefined) properties.cpus = spec.cpus;
+    if (spec.kernel !== undefined) properties.kernel_image = spec.kernel;
+    if (spec.initrd !== undefined) properties.initrd = spec.initrd;
+    if (spec.kernelCommandLine !== undefined) properties.kernel_command_line = spec.kernelCommandLine;
+    if (spec.adapterType !== undefined) properties.adapter_type = spec.adapterType;
+  }
+  return { ...properties, ...(spec.properties ?? {}) };
+}
+
+/** POST /v2/projects/{project_id}/nodes for a file node (not a template node). */
+export function nodeCreateBody(spec: NodeSpec, computeId: string): NodeCreate {
+  const body: NodeCreate = { name: spec.name, node_type: spec.type!, compute_id: computeId, properties: nodeCreateProperties(spec) };
+  if (spec.x !== undefined) body.x = spec.x;
+  if (spec.y !== undefined) body.y = spec.y;
+  return body;
+}
+
+/** A server switch's ports_mapping (GNS3's default when it has none). */
+export function switchPortsOf(node: Node): SwitchPortsMapping {
+  const mapping = node.properties.ports_mapping as SwitchPortsMapping | undefined;
+  return mapping ?? Array.from({ length: 8 }, (_, i) => ({ name: `Ethernet${i}`, port_number: i, type: 'access', vlan: 1, ethertype: '' }));
+}

@@ -1,0 +1,59 @@
+import type { ApiClient, StreamServer } from '../client/api.js';
+import { OperationError } from '../client/errors.js';
+import { listNodes, nodeAction, type Node } from '../client/nodes.js';
+import { notificationsPath, openNotifications, type NotificationConnection } from '../client/notifications.js';
+
+/** How long `lab up` waits for nodes to report `started`. */
+export const START_TIMEOUT_MS = 120_000;
+const POLL_MS = 500;
+/** Start requests in flight at once (each is a process start on the compute). */
+const START_CONCURRENCY = 8;
+
+/**
+ * Starts the nodes and resolves once each reports `started`. The project's notification stream
+ * is opened first, so no `node.updated` is missed; a server without one is polled every 0.5 s.
+ * Either way the wait is bounded by `timeoutMs`, and the nodes still not started are named.
+ */
+export async function startAndWait(api: ApiClient, server: StreamServer | undefined, projectId: string, nodes: readonly Node[], timeoutMs = START_TIMEOUT_MS): Promise<void> {
+  const stream = server ? await openNotifications(server, notificationsPath(projectId)).catch(() => undefined) : undefined;
+  try {
+    const status = new Map(nodes.map((n) => [n.node_id, n.status]));
+    const queue = [...nodes];
+    const worker = async () => {
+      for (let node = queue.shift(); node; node = queue.shift()) {
+        const answer = await nodeAction(api, projectId, node.node_id, 'start');
+        if (answer?.status) status.set(node.node_id, answer.status);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(START_CONCURRENCY, nodes.length) }, worker));
+    const waiting = () => nodes.filter((n) => status.get(n.node_id) !== 'started');
+    if (!waiting().length) return;
+    const deadline = Date.now() + timeoutMs;
+    if (stream) await followStream(stream, status, () => waiting().length === 0, deadline);
+    else await poll(api, projectId, status, () => waiting().length === 0, deadline);
+    if (waiting().length) {
+      throw new OperationError(`not started within ${Math.round(timeoutMs / 1000)} s: ${waiting().map((n) => `${n.name} (${status.get(n.node_id)})`).join(', ')}`);
+    }
+  } finally {
+    stream?.close();
+  }
+}
+
+async function followStream(stream: NotificationConnection, status: Map<string, string>, done: () => boolean, deadline: number): Promise<void> {
+  const timer = setTimeout(() => stream.close(), Math.max(0, deadline - Date.now()));
+  try {
+    for await (const message of stream.messages()) {
+      if (message.action === 'node.updated' && status.has(message.event.node_id)) status.set(message.event.node_id, message.event.status);
+      if (done()) return;
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function poll(api: ApiClient, projectId: string, status: Map<string, string>, done: () => boolean, deadline: number): Promise<void> {
+  while (!done() && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    for (const node of await listNodes(api, projectId)) if (status.has(node.node_id)) status.set(node.node_id, node.status);
+  }
+}

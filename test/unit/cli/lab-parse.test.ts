@@ -1,0 +1,73 @@
+// argv → options for the lab verbs and node exec, with a spy in place of run().
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { CommanderError } from 'commander';
+import { labDownCommand } from '../../../src/commands/lab/down.js';
+import { labGraphCommand } from '../../../src/commands/lab/graph.js';
+import { labInspectCommand } from '../../../src/commands/lab/inspect.js';
+import { labSaveCommand } from '../../../src/commands/lab/save.js';
+import { isLabFile } from '../../../src/commands/lab/shared.js';
+import { labUpCommand } from '../../../src/commands/lab/up.js';
+import { labWaitCommand } from '../../../src/commands/lab/wait.js';
+import { nodeExecCommand } from '../../../src/commands/node/exec.js';
+import { parsePingPair } from '../../../src/lab/wait.js';
+import { parseWithSpy } from '../../cli/helpers/cli.js';
+
+const isUsage = (err: unknown) => err instanceof CommanderError && err.exitCode !== 0;
+
+describe('lab verbs parse', () => {
+  it('lab up FILE [--dry-run] (with the global --profile)', async () => {
+    const { opts, ctx } = await parseWithSpy('lab', labUpCommand, ['lab', 'up', 'lab.yml', '--dry-run', '--profile', 'remote']);
+    assert.deepEqual(opts, { file: 'lab.yml', dryRun: true });
+    assert.equal(ctx.globals.profile, 'remote');
+    assert.deepEqual((await parseWithSpy('lab', labUpCommand, ['lab', 'up', 'x.yml'])).opts, { file: 'x.yml', dryRun: false });
+    await assert.rejects(parseWithSpy('lab', labUpCommand, ['lab', 'up']), isUsage);
+  });
+
+  it('lab down FILE|NAME [--keep]', async () => {
+    assert.deepEqual((await parseWithSpy('lab', labDownCommand, ['lab', 'down', 'two-sites', '--keep'])).opts, { lab: 'two-sites', keep: true });
+    assert.deepEqual((await parseWithSpy('lab', labDownCommand, ['lab', 'down', 'a.yaml'])).opts, { lab: 'a.yaml', keep: false });
+  });
+
+  it('lab inspect FILE|NAME [names...]', async () => {
+    assert.deepEqual((await parseWithSpy('lab', labInspectCommand, ['lab', 'inspect', 'l.yml', 'PC1', 'PC1:0/0-SW1:0/0', '--json'])).opts,
+      { lab: 'l.yml', only: ['PC1', 'PC1:0/0-SW1:0/0'] });
+  });
+
+  it('lab graph: --format ascii by default, the four formats, -o; another format is a usage error', async () => {
+    assert.deepEqual((await parseWithSpy('lab', labGraphCommand, ['lab', 'graph', 'l.yml'])).opts, { lab: 'l.yml', format: 'ascii', output: undefined });
+    assert.deepEqual((await parseWithSpy('lab', labGraphCommand, ['lab', 'graph', 'l.yml', '-f', 'svg', '-o', 'l.svg'])).opts, { lab: 'l.yml', format: 'svg', output: 'l.svg' });
+    for (const format of ['dot', 'mermaid']) assert.equal((await parseWithSpy('lab', labGraphCommand, ['lab', 'graph', 'n', '--format', format])).opts.format, format);
+    await assert.rejects(parseWithSpy('lab', labGraphCommand, ['lab', 'graph', 'n', '-f', 'png']), isUsage);
+  });
+
+  it('lab save NAME [-o FILE]', async () => {
+    assert.deepEqual((await parseWithSpy('lab', labSaveCommand, ['lab', 'save', 'p', '-o', 'p.yml'])).opts, { project: 'p', output: 'p.yml' });
+  });
+
+  it('lab wait: --ping repeated, --timeout (default 60), --ping required', async () => {
+    assert.deepEqual((await parseWithSpy('lab', labWaitCommand, ['lab', 'wait', 'l.yml', '--ping', 'PC1:PC2', '--ping', 'PC2:10.0.0.1', '-t', '5'])).opts,
+      { lab: 'l.yml', pings: ['PC1:PC2', 'PC2:10.0.0.1'], timeoutSeconds: 5 });
+    assert.equal((await parseWithSpy('lab', labWaitCommand, ['lab', 'wait', 'l', '--ping', 'A:B'])).opts.timeoutSeconds, 60);
+    await assert.rejects(parseWithSpy('lab', labWaitCommand, ['lab', 'wait', 'l']), isUsage);
+    await assert.rejects(parseWithSpy('lab', labWaitCommand, ['lab', 'wait', 'l', '--ping', 'A:B', '-t', '0']), isUsage);
+    assert.deepEqual(parsePingPair('PC1:10.0.0.2'), { from: 'PC1', to: '10.0.0.2' });
+    assert.throws(() => parsePingPair('PC1'), /"PC1" is not a ping pair: expected FROM:TO/);
+  });
+
+  it('FILE or NAME: a path or a .yml/.yaml/.json name is a file, anything else a project name', () => {
+    assert.deepEqual(['lab.yml', 'x.YAML', 'a/b', './lab', 'two-sites', 'lab'].map(isLabFile), [true, true, true, true, false, false]);
+  });
+});
+
+describe('node exec parses', () => {
+  it('NODE -- COMMAND…: the words after -- are the command, options among them included', async () => {
+    const { opts } = await parseWithSpy('node', nodeExecCommand, ['node', 'exec', 'PC1', '-p', 'lab', '--', 'ping', '10.0.0.2', '-c', '3']);
+    assert.deepEqual(opts, { nodes: ['PC1'], command: 'ping 10.0.0.2 -c 3', timeoutSeconds: 30, project: 'lab' });
+  });
+
+  it('-n N1,N2 -- COMMAND…: every word is the command; --timeout', async () => {
+    const { opts } = await parseWithSpy('node', nodeExecCommand, ['node', 'exec', '-n', 'PC1, PC2', '--timeout', '4', '--', 'show', 'ip']);
+    assert.deepEqual(opts, { nodes: ['PC1', 'PC2'], command: 'show ip', timeoutSeconds: 4, project: undefined });
+  });
+});
