@@ -45,6 +45,31 @@ export class UnavailableError extends DomainError {
   readonly status = 503;
 }
 
+/** A change could not be written to disk, so it was undone (507, as WebDAV names a full store). */
+export class InsufficientStorageError extends DomainError {
+  readonly status = 507;
+}
+
+/** What a failed write's errno code means, in words a user acts on. */
+const DISK_PROBLEMS: Record<string, string> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is exceeded',
+  EROFS: 'the file system is read-only',
+  EIO: 'an I/O error on the disk',
+  EFBIG: 'the file is too large for the file system',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EMFILE: 'too many open files',
+  ENFILE: 'too many open files in the system',
+};
+
+/** The 507 for a write to `file` that failed with `err`: the message names the disk problem and its code. */
+export function storageError(file: string, err: unknown): InsufficientStorageError {
+  const code = (err as NodeJS.ErrnoException).code;
+  const problem = code ? `${DISK_PROBLEMS[code] ?? (err as Error).message} (${code})` : (err as Error).message;
+  return new InsufficientStorageError(`Cannot write ${file}: ${problem}; the change was not applied`);
+}
+
 /** A remote compute answered badly or could not be reached (502). */
 export class BadGatewayError extends DomainError {
   readonly status = 502;

@@ -87,7 +87,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const capabilities = () => computeCapabilities({ gns3Version: settings.gns3Version, nodeTypes });
   const computes = new ComputeRegistry({
     file: isController ? settings.paths.computesFile(settings.port) : undefined,
-    timeoutMs: settings.forwardTimeoutMs,
+    timeoutMs: settings.computeTimeoutMs,
     log,
     events,
     local: compute && isController ? { host: settings.host, port: settings.port, capabilities } : undefined,
@@ -95,8 +95,8 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
 
   if (compute) computes.setApi('local', compute);
   const labs = new Labs();
-  const nodes = new NodeManager({ computes, events });
   const links = new LinkManager({ computes, events });
+  const nodes = new NodeManager({ computes, events, links });
   computes.setReports(new LiveState({ labs, nodes, links, events, log }));
   if (compute && isController) computes.followLocal(compute.events);
   wireNotifications(notifications, { controller: isController ? events : undefined, compute: compute?.events });

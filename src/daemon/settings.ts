@@ -25,6 +25,7 @@ export interface DaemonFlags {
   udpPortRange?: PortRange;
   consolePortRange?: PortRange;
   forwardTimeoutMs?: number;
+  computeTimeoutMs?: number;
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
   keepAliveTimeoutMs?: number;
@@ -67,6 +68,8 @@ export interface DaemonSettings {
   consolePortRange: PortRange;
   /** How long a forwarded call to a remote compute may take. */
   forwardTimeoutMs: number;
+  /** How long one call from the controller to a remote compute may take (node and link changes wait for it). */
+  computeTimeoutMs: number;
   /** How long a client may take to send the request headers. */
   headersTimeoutMs: number;
   /** How long a client may take to send a whole request (long-lived streams are exempt once answered). */
@@ -166,6 +169,7 @@ const SPECS = {
   udpPortRange: { env: 'EMUCTL_UDP_PORT_RANGE', file: 'udp_port_range', kind: RANGE, fallback: [10000, 20000] as PortRange },
   consolePortRange: { env: 'EMUCTL_CONSOLE_PORT_RANGE', file: 'console_port_range', kind: RANGE, fallback: [5000, 10000] as PortRange },
   forwardTimeoutMs: { env: 'EMUCTL_FORWARD_TIMEOUT_MS', file: 'forward_timeout_ms', kind: INTEGER, fallback: 30_000, check: positive },
+  computeTimeoutMs: { env: 'EMUCTL_COMPUTE_TIMEOUT_MS', file: 'compute_timeout_ms', kind: INTEGER, fallback: 30_000, check: positive },
   headersTimeoutMs: { env: 'EMUCTL_HEADERS_TIMEOUT_MS', file: 'headers_timeout_ms', kind: INTEGER, fallback: 10_000, check: positive },
   requestTimeoutMs: { env: 'EMUCTL_REQUEST_TIMEOUT_MS', file: 'request_timeout_ms', kind: INTEGER, fallback: 30_000, check: positive },
   keepAliveTimeoutMs: { env: 'EMUCTL_KEEP_ALIVE_TIMEOUT_MS', file: 'keep_alive_timeout_ms', kind: INTEGER, fallback: 65_000, check: positive },

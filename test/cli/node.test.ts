@@ -63,8 +63,14 @@ describe('node commands against the daemon', () => {
       /^emuctl: no compute matches "nowhere"; known: .*\(local\)\n$/);
   });
 
-  it('node create: errors from the server are one line, exit 1; usage errors exit 2', async () => {
-    assertFails(await run('node', 'create', 'SW1', '--type', 'ethernet_switch'), 1, /^emuctl: A node named 'SW1' already exists in this project\n$/);
+  it('node create: a taken name gets the next free one with a warning; errors from the server are one line, exit 1; usage errors exit 2', async () => {
+    const taken = await run('node', 'create', 'SW1', '--type', 'ethernet_switch', '--json');
+    assert.equal(taken.code, 0, taken.stderr);
+    const renamed = JSON.parse(taken.stdout);
+    assert.match(renamed.name, /^SW\d+$/);
+    assert.notEqual(renamed.name, 'SW1');
+    assert.match(taken.stderr, new RegExp(`^warning: 'SW1' is taken in this project; the server named the node ${renamed.name}\n$`), 'a taken name is renamed, as GNS3 does, and the CLI says so');
+    assert.equal((await daemon.api('DELETE', `/v2/projects/${projectId}/nodes/${renamed.node_id}`)).status, 204);
     assertFails(await run('node', 'create', 'R1', '--type', 'router'), 1, /^emuctl: Unknown node_type 'router' \(known: ethernet_switch, ethernet_hub, vpcs, qemu\)\n$/);
     assertFails(await run('node', 'create', 'PC9', '--type', 'vpcs', '--ram', '128'), 2, /^emuctl: --image, --ram, --kernel and the other QEMU options need --type qemu\n$/);
     assertFails(await run('node', 'create', 'R1'), 2, /^emuctl: give the node a --type or a --template \(one of the two\)\n$/);

@@ -70,8 +70,13 @@ describe('switch commands against the daemon', () => {
       [0, 1, 2, 3, 4, 5, 6, 7].map((i) => `Ethernet${i}/access/1`));
   });
 
-  it('switch create: a taken name fails with the server message, exit 1; a bad --ports is a usage error', async () => {
-    assertFails(await run('switch', 'create', 'SW1'), 1, /^emuctl: .*SW1.*already exists/);
+  it('switch create: a taken name gets the next free one, as in GNS3, with a warning; a bad --ports is a usage error', async () => {
+    const taken = await run('switch', 'create', 'SW1', '--json');
+    assert.equal(taken.code, 0, taken.stderr);
+    const renamed = JSON.parse(taken.stdout);
+    assert.match(taken.stderr, new RegExp(`^warning: 'SW1' is taken in this project; the server named the node ${renamed.name}\n$`));
+    assert.notEqual(renamed.name, 'SW1');
+    assert.equal((await daemon.api('DELETE', `/v2/projects/${projectId}/nodes/${renamed.node_id}`)).status, 204);
     assertFails(await run('switch', 'create', 'SW9', '--ports', '0'), 2, /--ports.*1-1024/);
     assertFails(await run('switch', 'create', 'SW9', '--project', 'nope'), 1, /no project matches "nope"/);
   });

@@ -34,11 +34,15 @@ describe('controller: nodes, links, captures, filters', () => {
     assert.equal(list.body.length, 2);
   });
 
-  it('node errors: unknown type 400 listing the known ones, duplicate name 409, unknown project 404, closed project 409', async () => {
+  it('node errors: unknown type 400 listing the known ones, unknown project 404, closed project 409; a taken name is renamed as GNS3 does', async () => {
     const unknown = await d.api('POST', `/v2/projects/${pid}/nodes`, { name: 'R1', node_type: 'dynamips' });
     assert.equal(unknown.status, 400);
     assert.match(unknown.body.message, /ethernet_switch.*vpcs/);
-    assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes`, { name: 'SW1', node_type: 'ethernet_switch' })).status, 409);
+    const again = await d.api('POST', `/v2/projects/${pid}/nodes`, { name: 'SW1', node_type: 'ethernet_switch' });
+    assert.equal(again.status, 201, again.text);
+    assert.notEqual(again.body.name, 'SW1');
+    assert.match(again.body.name, /^SW\d+$/);
+    assert.equal((await d.api('DELETE', `/v2/projects/${pid}/nodes/${again.body.node_id}`)).status, 204);
     assert.equal((await d.api('POST', `/v2/projects/${randomUUID()}/nodes`, { name: 'X', node_type: 'ethernet_switch' })).status, 404);
     assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes`, { node_type: 'ethernet_switch' })).status, 400);
     assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes`, { name: 'X', node_type: 'ethernet_switch', compute_id: 'nowhere' })).status, 404);

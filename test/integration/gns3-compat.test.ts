@@ -76,7 +76,9 @@ describe('GNS3 2.2 compatibility of the controller and the compute', () => {
     }
     const next = await d.api('POST', `/v2/projects/${pid}/nodes`, { name: 'VPCS 2', node_type: 'vpcs' });
     assert.equal(next.status, 201, 'later creates still work (no MAC left behind)');
-    assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes`, { name: 'VPCS1', node_type: 'vpcs' })).status, 409, 'a taken name is a 409');
+    const taken = await d.api('POST', `/v2/projects/${pid}/nodes`, { name: 'VPCS2', node_type: 'vpcs' });
+    assert.equal(taken.status, 201, 'a taken name is renamed, as GNS3 renames it');
+    assert.equal(taken.body.name, 'VPCS3');
     assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes`, { name: '  ', node_type: 'vpcs' })).status, 400);
     assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes`, { name: 'R{0}', node_type: 'ethernet_hub' })).body.name, 'R1');
     assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes`, { name: 'R{0}{nope}', node_type: 'ethernet_hub' })).status, 409);

@@ -76,6 +76,37 @@ describe('persistence and shutdown', () => {
     await again.stop();
   });
 
+  it('a kill -9 during concurrent node creates: every acknowledged node is in the file (group commit acknowledges only what is on disk)', async () => {
+    const d = await startTestDaemon({ home });
+    const p = (await d.api('POST', '/v2/projects', { name: 'burst-nodes' })).body;
+    const acknowledged = new Set<string>();
+    let stop = false;
+    let enough!: () => void;
+    const underWay = new Promise<void>((resolve) => (enough = resolve));
+    const writers = Array.from({ length: 8 }, async (_, w) => {
+      for (let i = 0; !stop; i++) {
+        const r = await d.api('POST', `/v2/projects/${p.project_id}/nodes`, { name: `w${w}n${i}`, node_type: 'ethernet_hub' }).catch(() => undefined);
+        if (r?.status === 201) {
+          acknowledged.add(r.body.name);
+          if (acknowledged.size === 80) enough();
+        }
+      }
+    });
+    await underWay;
+    d.child.kill('SIGKILL');
+    stop = true;
+    await Promise.all(writers);
+    await d.stop();
+    const onDisk = new Set(JSON.parse(readFileSync(join(p.path, 'burst-nodes.gns3'), 'utf8')).topology.nodes.map((n: { name: string }) => n.name));
+    assert.deepEqual([...acknowledged].filter((name) => !onDisk.has(name)), [], 'no acknowledged node is missing from the file');
+
+    const again = await startTestDaemon({ home });
+    assert.equal((await again.api('POST', `/v2/projects/${p.project_id}/open`)).status, 201);
+    const names = new Set((await again.api('GET', `/v2/projects/${p.project_id}/nodes`)).body.map((n: { name: string }) => n.name));
+    assert.deepEqual([...acknowledged].filter((name) => !names.has(name)), []);
+    await again.stop();
+  });
+
   it('SIGTERM finishes, removes the pid file and exits 0', async () => {
     const d = await startTestDaemon({ home });
     const pidFile = join(home, 'run', `daemon-${d.port}.pid`);

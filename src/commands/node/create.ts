@@ -3,6 +3,7 @@ import type { Context, Factory } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { computeIdFor, createNode, type NodeCreate } from '../../client/nodes.js';
 import { createNodeFromTemplate, findTemplate } from '../../client/templates.js';
+import { warnIfRenamed } from '../shared/node-name.js';
 import { parsePositiveInt } from '../shared/options.js';
 import { projectOption, resolveProject } from '../shared/project.js';
 import { nodeLabel } from './render.js';
@@ -91,6 +92,7 @@ export async function runNodeCreate(opts: NodeCreateOptions, ctx: Context): Prom
     if (properties) body.properties = properties;
     node = await createNode(api, project.project_id, body);
   }
+  warnIfRenamed(ctx, opts.name, node.name);
   ctx.out.result(node);
   ctx.out.success(`Created ${node.node_type} ${nodeLabel(node)} on compute ${node.compute_id}`);
 }

@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import type { Context, Factory } from '../../cli/context.js';
 import { computeIdFor } from '../../client/nodes.js';
 import { accessPorts, createSwitch } from '../../client/switches.js';
+import { warnIfRenamed } from '../shared/node-name.js';
 import { projectOption, resolveProject } from '../shared/project.js';
 import { MAX_SWITCH_PORTS, parsePortCount } from './parse.js';
 import { portsOf, switchLabel } from './render.js';
@@ -33,6 +34,7 @@ export async function runSwitchCreate(opts: SwitchCreateOptions, ctx: Context): 
   const project = await resolveProject(ctx, opts.project);
   const api = await ctx.api();
   const node = await createSwitch(api, project.project_id, { name: opts.name, computeId: await computeIdFor(api, opts.compute), ports_mapping: accessPorts(opts.ports) });
+  warnIfRenamed(ctx, opts.name, node.name);
   ctx.out.result(node);
   ctx.out.success(`Created switch ${switchLabel(node)} with ${portsOf(node).length} ports in project ${project.name}`);
 }

@@ -20,6 +20,18 @@ export class Drawing {
     return { drawing_id: this.id, project_id: this.projectId, ...this.fields };
   }
 
+  private topologyCache?: Buffer;
+
+  /** Marks the entry as changed: the next topology write serialises it again. */
+  touch(): void {
+    this.topologyCache = undefined;
+  }
+
+  /** `,` and the topology entry as JSON, kept until the next change. */
+  topologyBytes(): Buffer {
+    return (this.topologyCache ??= Buffer.from(`,${JSON.stringify(this.toTopology())}`));
+  }
+
   /** The drawing as the .gns3 topology file keeps it. */
   toTopology(): Record<string, unknown> {
     return { drawing_id: this.id, ...this.fields };

@@ -9,7 +9,7 @@ export interface DrawingCreate extends Partial<DrawingFields> {
   project_id?: string;
 }
 
-/** Adds, changes and removes the drawings of an opened project; they live in its .gns3 file. */
+/** Adds, changes and removes the drawings of an opened project; they live in its .gns3 file, and a change the file did not take is undone. */
 export class DrawingManager {
   constructor(private readonly deps: { events: ControllerEvents }) {}
 
@@ -18,14 +18,15 @@ export class DrawingManager {
     if (lab.drawings.has(id)) throw new ConflictError(`Drawing ID ${id} already exists`);
     const drawing = new Drawing(id, lab.project.id, pickFields(body));
     lab.drawings.set(id, drawing);
-    await lab.persist();
+    await lab.save([drawing], () => lab.drawings.delete(id));
     this.deps.events.publish('drawing.created', drawing.toJSON(), lab.project.id);
     return drawing;
   }
 
   async update(lab: Lab, drawing: Drawing, body: DrawingCreate): Promise<Drawing> {
+    const before = drawing.fields;
     drawing.fields = pickFields(body, drawing.fields);
-    await lab.persist();
+    await lab.save([drawing], () => (drawing.fields = before));
     this.deps.events.publish('drawing.updated', drawing.toJSON(), lab.project.id);
     return drawing;
   }
@@ -33,8 +34,9 @@ export class DrawingManager {
   /** Deletes a drawing; a locked one stays (409), as in GNS3. */
   async remove(lab: Lab, drawing: Drawing): Promise<void> {
     if (drawing.fields.locked) throw new ConflictError(`Drawing ID ${drawing.id} cannot be deleted because it is locked`);
+    if (lab.drawings.get(drawing.id) !== drawing) return;
     lab.drawings.delete(drawing.id);
-    await lab.persist();
+    await lab.save([], () => lab.drawings.set(drawing.id, drawing));
     this.deps.events.publish('drawing.deleted', drawing.toJSON(), lab.project.id);
   }
 }

@@ -5,7 +5,7 @@ import type { Lab, Labs } from './lab.js';
 import { ControllerLink, type LinkEnd } from './link.js';
 import type { LinkManager } from './links.js';
 import type { NodeCreate, NodeManager } from './nodes.js';
-import type { Project } from './project.js';
+import type { Project, Topology } from './project.js';
 import type { ProjectLifecycle } from './projects.js';
 import { readRunning, writeRunning } from './running-nodes.js';
 
@@ -16,12 +16,12 @@ export class LabLifecycle implements ProjectLifecycle {
   async opened(project: Project): Promise<void> {
     const lab = this.deps.labs.of(project);
     // Under the lab's lock: a compute that reconnects meanwhile re-reads the lab only once it is built.
-    await lab.lock.run(() => this.build(lab, project));
+    await lab.lock.run(() => this.build(lab, project, lab.saved));
   }
 
-  private async build(lab: Lab, project: Project): Promise<void> {
+  private async build(lab: Lab, project: Project, saved: Topology): Promise<void> {
     const { nodes, links, log } = this.deps;
-    for (const entry of project.topology.nodes) {
+    for (const entry of saved.nodes) {
       try {
         const node = nodes.build(lab, entry as unknown as NodeCreate & { node_id: string });
         lab.nodes.set(node.id, node);
@@ -30,7 +30,7 @@ export class LabLifecycle implements ProjectLifecycle {
         log.error(`project ${project.name}: cannot restore node ${String(entry.name)}: ${(err as Error).message}`);
       }
     }
-    for (const entry of project.topology.links) {
+    for (const entry of saved.links) {
       try {
         const ends = (entry.nodes as { node_id: string; adapter_number: number; port_number: number; label?: unknown }[]).map(
           (e): LinkEnd => ({ node: lab.node(e.node_id), adapter_number: e.adapter_number, port_number: e.port_number, label: e.label }),
@@ -45,7 +45,7 @@ export class LabLifecycle implements ProjectLifecycle {
         log.error(`project ${project.name}: cannot restore link ${String(entry.link_id)}: ${(err as Error).message}`);
       }
     }
-    for (const entry of project.topology.drawings) restoreDrawing(lab, entry);
+    for (const entry of saved.drawings) restoreDrawing(lab, entry);
     if (project.settings.auto_start) {
       const running = await readRunning(project);
       for (const node of lab.nodes.values()) {

@@ -1,5 +1,6 @@
 import { MAX_FILE_NAME_BYTES } from '../compute/capture-files.js';
 import type { LinkFilters } from '../dataplane/types.js';
+import { AsyncLock } from '../../util/async-lock.js';
 import type { ControllerNode } from './node.js';
 
 /** One end of a link. */
@@ -22,6 +23,8 @@ export interface LinkCapture {
 
 /** A link between two node ports, as the controller keeps it. */
 export class ControllerLink {
+  /** Serialises the link's own changes (filters, suspend, capture, removal). */
+  readonly lock = new AsyncLock();
   filters: Record<string, unknown[]> = {};
   suspend = false;
   linkStyle: Record<string, unknown> = {};
@@ -53,6 +56,18 @@ export class ControllerLink {
       link_style: this.linkStyle,
       suspend: this.suspend,
     };
+  }
+
+  private topologyCache?: Buffer;
+
+  /** Marks the entry as changed: the next topology write serialises it again. */
+  touch(): void {
+    this.topologyCache = undefined;
+  }
+
+  /** `,` and the topology entry as JSON, kept until the next change. */
+  topologyBytes(): Buffer {
+    return (this.topologyCache ??= Buffer.from(`,${JSON.stringify(this.toTopology())}`));
   }
 
   /** The link as the .gns3 topology file keeps it. */

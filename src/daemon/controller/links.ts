@@ -28,30 +28,38 @@ export interface LinkCreate {
 export class LinkManager {
   constructor(private readonly deps: { computes: ComputeRegistry; events: ControllerEvents }) {}
 
-  /** Creates a link: a UDP port on each end's compute, a nio_udp on each end pointing at the other. */
-  create(lab: Lab, body: LinkCreate): Promise<ControllerLink> {
-    return lab.lock.run(async () => {
-      if (body.nodes.length !== 2) throw new InvalidError(`A link has exactly two ends (got ${body.nodes.length})`);
+  /**
+   * Creates a link: a UDP port on each end's compute, a nio_udp on each end pointing at the other.
+   * Its two ports are held while the computes wire it and until it is on disk; nodes being deleted
+   * cannot be linked.
+   */
+  async create(lab: Lab, body: LinkCreate): Promise<ControllerLink> {
+    if (body.nodes.length !== 2) throw new InvalidError(`A link has exactly two ends (got ${body.nodes.length})`);
+    const link = await lab.lock.run(async () => {
       const ends = body.nodes.map((e) => this.endOf(lab, e)) as [LinkEnd, LinkEnd];
       const [a, b] = ends;
       if (a.node.id === b.node.id) throw new ConflictError('Cannot connect to itself');
       const typeA = a.node.port(a.adapter_number, a.port_number).link_type;
       const typeB = b.node.port(b.adapter_number, b.port_number).link_type;
       if (typeA !== typeB) throw new ConflictError(`Cannot connect an ${typeA} port to a ${typeB} port`);
-      for (const end of ends) {
-        const other = lab.linkOnPort(end.node.id, end.adapter_number, end.port_number);
-        if (other) throw new ConflictError(`Port ${end.adapter_number}/${end.port_number} of ${end.node.name} is already connected`);
-      }
-      const link = new ControllerLink(body.link_id ?? randomUUID(), lab.project.id, ends, typeA);
-      link.filters = body.filters ? (validateFilters(body.filters) as Record<string, unknown[]>) : {};
-      link.suspend = body.suspend ?? false;
-      link.linkStyle = body.link_style ?? {};
-      await this.wire(lab, link);
-      lab.links.set(link.id, link);
-      await lab.persist();
-      this.deps.events.publish('link.created', link.toJSON(), lab.project.id);
-      return link;
+      const made = new ControllerLink(body.link_id ?? randomUUID(), lab.project.id, ends, typeA);
+      if (lab.links.has(made.id)) throw new ConflictError(`Link ID ${made.id} already exists`);
+      made.filters = body.filters ? (validateFilters(body.filters) as Record<string, unknown[]>) : {};
+      made.suspend = body.suspend ?? false;
+      made.linkStyle = body.link_style ?? {};
+      return made;
     });
+    await lab.withLinkPorts(link, { refuseTaken: true }, async () => {
+      await this.wire(lab, link);
+      try {
+        await lab.addLink(link);
+      } catch (err) {
+        await this.unwire(lab, link);
+        throw err;
+      }
+    });
+    this.deps.events.publish('link.created', link.toJSON(), lab.project.id);
+    return link;
   }
 
   /**
@@ -96,9 +104,10 @@ export class LinkManager {
     }
   }
 
-  /** Changes filters, suspend, style or labels; filters (on both ends) and suspend reach the dataplane at once. */
+  /** Changes filters, suspend, style or labels; filters (on both ends) and suspend reach the dataplane at once. If the write fails, the link is as it was. */
   update(lab: Lab, link: ControllerLink, body: Partial<LinkCreate>): Promise<ControllerLink> {
-    return lab.lock.run(async () => {
+    return link.lock.run(async () => {
+      const before = { filters: link.filters, suspend: link.suspend, linkStyle: link.linkStyle, labels: link.ends.map((e) => e.label) };
       if (body.filters !== undefined) {
         const filters = validateFilters(body.filters) as Record<string, unknown[]>;
         for (const end of link.ends) await end.node.compute.updateNio(this.at(lab, end), { filters });
@@ -112,18 +121,33 @@ export class LinkManager {
       body.nodes?.forEach((e, i) => {
         if (e.label !== undefined && link.ends[i]) link.ends[i].label = e.label;
       });
-      await lab.persist();
+      const restore = () => {
+        Object.assign(link, { filters: before.filters, suspend: before.suspend, linkStyle: before.linkStyle });
+        link.ends.forEach((e, i) => (e.label = before.labels[i]));
+      };
+      try {
+        await lab.save([link], restore);
+      } catch (err) {
+        for (const end of link.ends) await end.node.compute.updateNio(this.at(lab, end), { filters: link.filters, suspend: link.suspend }).catch(() => {});
+        throw err;
+      }
       this.deps.events.publish('link.updated', link.toJSON(), lab.project.id);
       return link;
     });
   }
 
-  /** Removes both NIOs (the UDP ports are freed) and the link. */
+  /**
+   * Removes the link: gone from the project and on disk first, then both NIOs are removed (the UDP
+   * ports are freed); its ports stay held until then. Two removals of one link are one removal.
+   */
   remove(lab: Lab, link: ControllerLink): Promise<void> {
-    return lab.lock.run(async () => {
-      await this.unwire(lab, link);
-      lab.links.delete(link.id);
-      await lab.persist();
+    return lab.removeOnce(link.id, async () => {
+      if (lab.links.get(link.id) !== link) return;
+      await lab.withLinkPorts(link, { refuseTaken: false }, async () => {
+        lab.links.delete(link.id);
+        await lab.save([], () => lab.links.set(link.id, link));
+        await link.lock.run(() => this.unwire(lab, link));
+      });
       this.deps.events.publish('link.deleted', link.toJSON(), lab.project.id);
     });
   }
@@ -140,7 +164,7 @@ export class LinkManager {
 
   /** Starts (or restarts, into a fresh file) a capture on the end GNS3 would choose. */
   startCapture(lab: Lab, link: ControllerLink, body: { capture_file_name?: string; data_link_type?: string }): Promise<ControllerLink> {
-    return lab.lock.run(async () => {
+    return link.lock.run(async () => {
       const fileName = checkCaptureFileName(body.capture_file_name ?? link.defaultCaptureFileName());
       const dataLinkType = body.data_link_type ?? 'DLT_EN10MB';
       const end = this.captureEnd(link);
@@ -153,7 +177,7 @@ export class LinkManager {
   }
 
   stopCapture(lab: Lab, link: ControllerLink): Promise<ControllerLink> {
-    return lab.lock.run(async () => {
+    return link.lock.run(async () => {
       if (link.capture) {
         await link.capture.end.node.compute.stopCapture(this.at(lab, link.capture.end)).catch(() => {});
         link.capture = null;
@@ -170,7 +194,7 @@ export class LinkManager {
   }
 
   private endOf(lab: Lab, e: LinkEndBody): LinkEnd {
-    const node = lab.node(e.node_id);
+    const node = lab.liveNode(e.node_id);
     node.port(e.adapter_number, e.port_number);
     return { node, adapter_number: e.adapter_number, port_number: e.port_number, label: e.label };
   }

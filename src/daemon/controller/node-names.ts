@@ -34,7 +34,7 @@ function firstFree(pattern: string, taken: (name: string) => boolean): string {
 }
 
 /**
- * A free node name as GNS3 allocates them (templates, duplicates): spaces dropped; a pattern gets
+ * A free node name as GNS3 allocates them (creates, renames, templates, duplicates): spaces dropped; a pattern gets
  * its first free number; a taken name gets its trailing number replaced (`PC1` → `PC2`), or a
  * number appended (`SW` → `SW1`).
  */
@@ -44,15 +44,4 @@ export function allocateNodeName(requested: string, taken: (name: string) => boo
   if (isNamePattern(base)) return firstFree(base, taken);
   if (!taken(base)) return base;
   return firstFree(`${base}{0}`, taken);
-}
-
-/**
- * The name of a node a client names itself: spaces dropped and patterns filled in, as GNS3 does,
- * but a name already taken is a 409 (emuctl keeps names as the client gave them, so the CLI can use them).
- */
-export function explicitNodeName(requested: string, taken: (name: string) => boolean): string {
-  const base = withoutSpaces(requested);
-  if (isNamePattern(base)) return firstFree(base, taken);
-  if (taken(base)) throw new ConflictError(`A node named '${base}' already exists in this project`);
-  return base;
 }

@@ -89,6 +89,7 @@ export class ControllerNode {
     // A startup script is sent once; the node's file holds it from then on (GNS3 drops it the same way).
     delete this.properties.startup_script;
     if (typeof state.name === 'string') this.rename(state.name);
+    this.touch();
   }
 
   /** Changes the name; the label follows it (re-centred), as in GNS3. */
@@ -96,6 +97,7 @@ export class ControllerNode {
     if (name === this.name) return;
     this.name = name;
     if (this.layout.label) this.layout.label = { ...this.layout.label, text: name, x: null };
+    this.touch();
   }
 
   /** The GNS3 controller node JSON. */
@@ -116,6 +118,18 @@ export class ControllerNode {
       ports: this.ports,
       ...this.layout,
     };
+  }
+
+  private topologyCache?: Buffer;
+
+  /** Marks the entry as changed: the next topology write serialises it again. */
+  touch(): void {
+    this.topologyCache = undefined;
+  }
+
+  /** `,` and the topology entry as JSON, kept until the next change. */
+  topologyBytes(): Buffer {
+    return (this.topologyCache ??= Buffer.from(`,${JSON.stringify(this.toTopology())}`));
   }
 
   /** The node as the .gns3 topology file keeps it (GNS3's topology dump: no live state). */

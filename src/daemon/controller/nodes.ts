@@ -4,8 +4,8 @@ import { ConflictError, NotFoundError, UpstreamError } from '../errors.js';
 import { LOCAL_COMPUTE_ID, type ComputeRegistry } from './computes.js';
 import type { ControllerEvents } from './events.js';
 import type { Lab } from './lab.js';
+import type { LinkManager } from './links.js';
 import { ControllerNode, NODE_LAYOUT_DEFAULTS, type NodeLayout } from './node.js';
-import { allocateNodeName, explicitNodeName } from './node-names.js';
 import { defaultSymbolOf, findNodeType, nodeTypeOf } from './node-types.js';
 import { DEFAULT_SYMBOL, symbolSize } from './symbols.js';
 
@@ -22,31 +22,36 @@ export interface NodeCreate extends Partial<NodeLayout> {
   properties?: Record<string, unknown>;
 }
 
-/**
- * How a node gets its name: `explicit` (a client named it: a taken name is a 409) or `allocate`
- * (templates and duplicates: the first free name, as GNS3 allocates it).
- */
-export type Naming = 'explicit' | 'allocate';
-
-/** Creates, changes and runs the nodes of a lab on their computes. */
+/** Creates, changes and runs the nodes of a lab on their computes; the lab coordinates each change. */
 export class NodeManager {
-  constructor(private readonly deps: { computes: ComputeRegistry; events: ControllerEvents }) {}
+  constructor(private readonly deps: { computes: ComputeRegistry; events: ControllerEvents; links: LinkManager }) {}
 
-  /** Creates a node on its compute (default `local`) and records it in the project; creates in a project take turns, so names and MACs stay unique. */
-  async create(lab: Lab, body: NodeCreate, naming: Naming = 'explicit'): Promise<ControllerNode> {
+  /**
+   * Creates a node on its compute (default `local`) and records it in the project. A taken name
+   * gets the next free one, as GNS3 does (`SW1` → `SW2`). The name and id are reserved at once, so
+   * concurrent creates never share a name; the compute is called outside the lab's lock.
+   */
+  async create(lab: Lab, body: NodeCreate): Promise<ControllerNode> {
     nodeTypeOf(body.node_type);
-    return lab.lock.run(async () => {
-      const nodeId = body.node_id ?? randomUUID();
-      if (lab.nodes.has(nodeId)) throw new ConflictError(`Node ID ${nodeId} already exists`);
-      const taken = (name: string) => lab.nameTaken(name);
-      const name = naming === 'allocate' ? allocateNodeName(body.name, taken) : explicitNodeName(body.name, taken);
-      const node = this.build(lab, { ...body, name, node_id: nodeId });
-      await this.placeOnCompute(lab, node);
-      lab.nodes.set(node.id, node);
-      await lab.persist();
-      this.publish('node.created', lab, node);
-      return node;
+    const node = await lab.lock.run(async () => {
+      const built = this.build(lab, { ...body, name: lab.freeName(body.name), node_id: body.node_id ?? randomUUID() });
+      lab.reserveNode(built);
+      return built;
     });
+    try {
+      await this.placeOnCompute(lab, node);
+    } catch (err) {
+      lab.abandonNode(node);
+      throw err;
+    }
+    try {
+      await lab.addNode(node);
+    } catch (err) {
+      await this.removeFromCompute(lab, node);
+      throw err;
+    }
+    this.publish('node.created', lab, node);
+    return node;
   }
 
   /** A node object from a create body or a topology entry, not yet on its compute. */
@@ -73,7 +78,7 @@ export class NodeManager {
     // The local compute shares the project's directory, as GNS3 sends the path to its local compute.
     const path = node.computeId === LOCAL_COMPUTE_ID ? { path: lab.project.path } : {};
     await lab.readyOn(node.computeId, () => node.compute.createProject({ project_id: lab.project.id, name: lab.project.name, ...path }));
-    findNodeType(node.nodeType)?.prepare?.(node.properties, [...lab.nodes.values()].filter((n) => n !== node).map((n) => n.properties));
+    findNodeType(node.nodeType)?.prepare?.(node.properties, lab.otherNodeProperties(node));
     try {
       node.absorb(await node.compute.createNode(lab.project.id, node.nodeType, node.computeBody()));
     } catch (err) {
@@ -85,10 +90,26 @@ export class NodeManager {
     node.onCompute = true;
   }
 
-  /** Renames, moves or changes properties; the compute gets the changes that are its business. */
+  /**
+   * Renames, moves or changes properties; the compute gets the changes that are its business. A
+   * taken name gets the next free one, as GNS3 does. If the write fails, the node is as it was.
+   */
   async update(lab: Lab, node: ControllerNode, body: Partial<NodeCreate>): Promise<ControllerNode> {
     return node.lock.run(async () => {
-      const name = body.name === undefined ? undefined : explicitNodeName(body.name, (n) => lab.nameTaken(n, node));
+      const before = { name: node.name, layout: structuredClone(node.layout), properties: structuredClone(node.properties), computeState: node.computeState };
+      const name = body.name === undefined ? undefined : lab.freeName(body.name, node);
+      const computeChange: Record<string, unknown> = { ...(body.properties ?? {}) };
+      for (const key of CONTROLLER_ONLY_PROPERTIES) delete computeChange[key];
+      if (name !== undefined && name !== node.name) computeChange.name = name;
+      const claim = name !== undefined && name !== node.name ? lab.claimName(name) : undefined;
+      try {
+        if (Object.keys(computeChange).length > 0) {
+          node.absorb(await node.compute.updateNode(lab.project.id, node.nodeType, node.id, computeChange));
+        }
+        if (name !== undefined) node.rename(name);
+      } finally {
+        claim?.();
+      }
       for (const key of Object.keys(NODE_LAYOUT_DEFAULTS)) {
         const value = (body as Record<string, unknown>)[key];
         if (value !== undefined) (node.layout as Record<string, unknown>)[key] = value;
@@ -96,13 +117,16 @@ export class NodeManager {
       // GNS3 derives width and height from the symbol, whatever a client sends.
       Object.assign(node.layout, symbolSize(node.layout.symbol));
       if (body.label) node.layout.label = { ...body.label, text: node.name };
-      const computeChange: Record<string, unknown> = { ...(body.properties ?? {}) };
-      for (const key of CONTROLLER_ONLY_PROPERTIES) delete computeChange[key];
-      if (name !== undefined && name !== node.name) computeChange.name = name;
-      if (Object.keys(computeChange).length > 0) {
-        node.absorb(await node.compute.updateNode(lab.project.id, node.nodeType, node.id, computeChange));
+      try {
+        await lab.save([node], () => Object.assign(node, before));
+      } catch (err) {
+        // The compute took the change: it gets the old values back, or its next report would bring the change back.
+        if (Object.keys(computeChange).length > 0) {
+          const revert = await node.compute.updateNode(lab.project.id, node.nodeType, node.id, { name: before.name, ...pick(before.properties, Object.keys(computeChange)) }).catch(() => undefined);
+          if (revert) node.absorb(revert);
+        }
+        throw err;
       }
-      await lab.persist();
       this.publish('node.updated', lab, node);
       return node;
     });
@@ -126,7 +150,7 @@ export class NodeManager {
       y: at.y,
       z: at.z ?? 0,
       locked: false,
-    }, 'allocate');
+    });
     try {
       await node.compute.duplicateNode(lab.project.id, node.nodeType, node.id, copy.id);
     } catch (err) {
@@ -172,15 +196,33 @@ export class NodeManager {
     this.deps.events.publish(action, json, lab.project.id);
   }
 
-  /** Deletes a node from its compute and the project (its links must be gone first). */
-  async remove(lab: Lab, node: ControllerNode): Promise<void> {
-    await node.lock.run(async () => {
-      if (node.onCompute) await node.compute.deleteNode(lab.project.id, node.nodeType, node.id);
-      lab.nodes.delete(node.id);
-      await lab.persist();
-    });
-    this.deps.events.publish('node.deleted', node.toJSON(), lab.project.id);
+  /**
+   * Deletes a node and, first, its links (GNS3's order). Links cannot be added to the node meanwhile;
+   * link changes already under way on it finish first. Two deletes of one node are one delete.
+   */
+  remove(lab: Lab, node: ControllerNode): Promise<void> {
+    return lab.removeOnce(node.id, () =>
+      lab.deletingNode(node, async () => {
+        for (const link of lab.linksOf(node)) await this.deps.links.remove(lab, link);
+        await node.lock.run(async () => {
+          lab.nodes.delete(node.id);
+          await lab.save([], () => lab.nodes.set(node.id, node));
+          await this.removeFromCompute(lab, node);
+        });
+        this.deps.events.publish('node.deleted', node.toJSON(), lab.project.id);
+      }),
+    );
   }
+
+  /** Deletes the node on its compute; a compute that fails leaves an orphan there until the project closes, which is logged by the compute call's caller. */
+  private async removeFromCompute(lab: Lab, node: ControllerNode): Promise<void> {
+    if (node.onCompute) await node.compute.deleteNode(lab.project.id, node.nodeType, node.id).catch(() => {});
+  }
+}
+
+/** The entries of `source` named in `keys`. */
+function pick(source: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.filter((k) => k in source).map((k) => [k, source[k]]));
 }
 
 /** GNS3's default node label: the name centred above the symbol, in the client's default style. */

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
-import { InvalidError } from '../errors.js';
+import { InvalidError, storageError } from '../errors.js';
+import { failpointErrno } from '../failpoints.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { GroupCommit } from './group-commit.js';
 
 export type ProjectStatus = 'opened' | 'closed' | 'error';
 
@@ -30,6 +32,14 @@ export interface Topology {
   drawings: Record<string, unknown>[];
 }
 
+/** Where an opened project's topology lives while its lab runs: the live objects, and their JSON text. */
+export interface TopologySource {
+  /** The topology as objects (for archives, snapshots and stats). */
+  topology(): Topology;
+  /** The topology as compact JSON, in chunks reused from what did not change since the last write. */
+  chunks(): Buffer[];
+}
+
 /** GNS3 version written into topology files; GNS3 2.2 opens files of its own major.minor. */
 export const TOPOLOGY_VERSION = '2.2.0';
 
@@ -38,9 +48,9 @@ export class Project {
   status: ProjectStatus = 'opened';
   error?: string;
   revision = 9;
-  topology: Topology = { nodes: [], links: [], computes: [], drawings: [] };
-  private saving: Promise<void> | null = null;
-  private dirty = false;
+  private stored: Topology = { nodes: [], links: [], computes: [], drawings: [] };
+  private source: TopologySource | null = null;
+  private readonly writer = new GroupCommit(() => this.write(), (err) => storageError(this.filePath, err));
 
   constructor(
     readonly id: string,
@@ -56,6 +66,21 @@ export class Project {
 
   get capturesDir(): string {
     return join(this.path, 'project-files', 'captures');
+  }
+
+  /** The topology: the lab's live one while the project is opened, else the one read from the file. */
+  get topology(): Topology {
+    return this.source ? this.source.topology() : this.stored;
+  }
+
+  set topology(topology: Topology) {
+    this.stored = topology;
+  }
+
+  /** Makes the lab's live objects the topology; `null` (on close) keeps their last state. */
+  attach(source: TopologySource | null): void {
+    if (this.source && !source) this.stored = this.source.topology();
+    this.source = source;
   }
 
   /** The GNS3 project JSON. */
@@ -84,23 +109,32 @@ export class Project {
     };
   }
 
-  /** Persists the project; concurrent calls coalesce and each resolves once its state is on disk. */
-  save(): Promise<void> {
-    this.dirty = true;
-    if (!this.saving) this.saving = this.writeWhileDirty().finally(() => (this.saving = null));
-    return this.saving;
+  /**
+   * Persists the project with group commit: resolves once a write holding the current state is on
+   * disk. If that write fails, `undo` reverts the caller's change in memory and the promise rejects
+   * with a 507 naming the disk problem.
+   */
+  save(undo?: () => void): Promise<void> {
+    return this.writer.commit(undo);
   }
 
   /** Resolves when no write is pending. */
-  async flushed(): Promise<void> {
-    while (this.saving) await this.saving.catch(() => {});
+  flushed(): Promise<void> {
+    return this.writer.idle();
   }
 
-  private async writeWhileDirty(): Promise<void> {
-    while (this.dirty) {
-      this.dirty = false;
-      await writeFileAtomic(this.filePath, JSON.stringify(this.toTopologyFile(), null, 4) + '\n');
-    }
+  /** One write: its content is taken at once (the snapshot of this write), then written atomically. */
+  private write(): Promise<void> {
+    const chunks = this.fileChunks();
+    failpointErrno('topology.write');
+    return writeFileAtomic(this.filePath, chunks);
+  }
+
+  /** The topology file as compact JSON (GNS3 reads it either way), settings first as GNS3 writes them. */
+  private fileChunks(): Buffer[] {
+    const head = JSON.stringify({ project_id: this.id, name: this.name, revision: this.revision, ...this.settings });
+    const topology = this.source ? this.source.chunks() : [Buffer.from(JSON.stringify(this.stored))];
+    return [Buffer.from(`${head.slice(0, -1)},"topology":`), ...topology, Buffer.from(`,"type":"topology","version":${JSON.stringify(TOPOLOGY_VERSION)}}\n`)];
   }
 }
 

@@ -161,12 +161,14 @@ export class ProjectManager {
     return project;
   }
 
+  /** Renames or changes settings; if the write fails, the project is as it was (507). */
   async update(id: string, body: Partial<ProjectCreate>): Promise<Project> {
     const project = this.get(id);
     if (project.status === 'error') throw new ConflictError(`Project ${id} cannot be loaded: ${project.error}`);
     if (body.path !== undefined && resolve(body.path) !== project.path) throw new ConflictError('Moving a project to another path is not supported');
     const { name, project_id: _id, path: _path, ...settings } = body;
     const oldFile = project.filePath;
+    const before = { name: project.name, filename: project.filename, settings: project.settings };
     if (name !== undefined && name !== project.name) {
       checkProjectName(name);
       this.assertNameFree(name, id);
@@ -174,7 +176,7 @@ export class ProjectManager {
       project.filename = filenameFor(name);
     }
     project.settings = { ...project.settings, ...settings };
-    await project.save();
+    await project.save(() => Object.assign(project, before));
     if (oldFile !== project.filePath) await unlink(oldFile).catch(() => {});
     this.deps.events.publish('project.updated', project.toJSON(), id);
     return project;

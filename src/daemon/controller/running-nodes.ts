@@ -4,7 +4,7 @@ import { writeFileAtomic } from './atomic-write.js';
 import type { Project } from './project.js';
 
 /** Which nodes run, kept beside the topology so a reopened auto_start project restarts just those (even after a crash). */
-const RUNNING_FILE = join('project-files', 'emuctl-running.json');
+export const RUNNING_FILE = join('project-files', 'emuctl-running.json');
 
 /** The node ids recorded as running. */
 export async function readRunning(project: Project): Promise<string[]> {

@@ -18,6 +18,7 @@ import { computeHostRoutes } from './compute/host.js';
 import { computeNodeRoutes } from './compute/nodes.js';
 import { COMPUTE_FILE_ROUTE, computeProjectRoutes } from './compute/projects.js';
 import { computeQemuRoutes, QEMU_IMAGE_ROUTE } from './compute/qemu.js';
+import { failpointHold } from '../failpoints.js';
 import { templatePattern } from './route.js';
 import { basicAuth } from './middleware/basic-auth.js';
 import type { LoginBackoff } from './middleware/login-failures.js';
@@ -98,6 +99,10 @@ export function createApp(deps: AppDeps): Express {
   const router = Router({ strict: false });
   versionRoutes(router, deps);
   if (deps.compute) {
+    // Tests make a compute slow here (EMUCTL_FAILPOINTS_FILE naming compute.request.hold); a no-op otherwise.
+    router.use('/v2/compute', (req, _res, next) => {
+      void failpointHold('compute.request.hold', () => deps.log.warn(`failpoint compute.request.hold: holding ${req.method} ${req.originalUrl}`)).then(() => next());
+    });
     computeQemuRoutes(router, deps.compute);
     computeHostRoutes(router, { ...deps.compute, version: deps.version, gns3Version: deps.gns3Version });
     computeProjectRoutes(router, deps.compute);

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { allocateNodeName, explicitNodeName, formatName } from '../../../src/daemon/controller/node-names.js';
+import { allocateNodeName, formatName } from '../../../src/daemon/controller/node-names.js';
 import { ConflictError, InvalidError } from '../../../src/daemon/errors.js';
 
 const takenOf = (...names: string[]) => (name: string) => names.includes(name);
@@ -23,14 +23,13 @@ describe('node names as GNS3 allocates them', () => {
 
   it('spaces go, as GNS3 drops them ("VPCS 1" is VPCS1)', () => {
     assert.equal(allocateNodeName('VPCS 1', takenOf()), 'VPCS1');
-    assert.equal(explicitNodeName('VPCS 1', takenOf()), 'VPCS1');
-    assert.throws(() => explicitNodeName('   ', takenOf()), InvalidError);
+    assert.throws(() => allocateNodeName('   ', takenOf()), InvalidError);
   });
 
-  it('a client-given name that is taken is a 409; a pattern is filled in', () => {
-    assert.throws(() => explicitNodeName('PC1', takenOf('PC1')), ConflictError);
-    assert.equal(explicitNodeName('PC{0}', takenOf('PC1')), 'PC2');
-    assert.equal(explicitNodeName('any name: ünïcode ☃ %h', takenOf()), 'anyname:ünïcode☃%h');
+  it('a client-given name that is taken gets the next free one, as GNS3 renames it; a pattern is filled in', () => {
+    assert.equal(allocateNodeName('SW1', takenOf('SW1')), 'SW2');
+    assert.equal(allocateNodeName('PC{0}', takenOf('PC1')), 'PC2');
+    assert.equal(allocateNodeName('any name: ünïcode ☃ %h', takenOf()), 'anyname:ünïcode☃%h');
   });
 
   it('an unknown replacement field is a 409, as in GNS3', () => {

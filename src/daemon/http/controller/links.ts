@@ -2,22 +2,20 @@ import type { Router } from 'express';
 import { AVAILABLE_FILTERS } from '../../compute/filter-catalog.js';
 import type { Labs } from '../../controller/lab.js';
 import type { LinkCreate, LinkManager } from '../../controller/links.js';
-import type { NodeManager } from '../../controller/nodes.js';
 import type { ProjectManager } from '../../controller/projects.js';
 import type { Logger } from '../../logger.js';
 import { route } from '../route.js';
 import { sendPcap, type StreamSlots } from '../streams.js';
 import { LINK_CAPTURE_SCHEMA, LINK_CREATE_SCHEMA, LINK_UPDATE_SCHEMA } from '../../schemas/lab.js';
 import { EMPTY_SCHEMA } from '../../schemas/project.js';
-import { NODE_ROUTE } from './nodes.js';
 
 export const LINKS_ROUTE = '/v2/projects/{project_id}/links';
 export const LINK_ROUTE = '/v2/projects/{project_id}/links/{link_id}';
 export const START_CAPTURE_ROUTE = `${LINK_ROUTE}/start_capture`;
 
-/** Controller link routes (GNS3 v2), node deletion (which removes its links first) included. */
-export function linkRoutes(router: Router, deps: { projects: ProjectManager; labs: Labs; links: LinkManager; nodes: NodeManager; streams: StreamSlots; log: Logger }): void {
-  const { projects, labs, links, nodes, streams, log } = deps;
+/** Controller link routes (GNS3 v2). */
+export function linkRoutes(router: Router, deps: { projects: ProjectManager; labs: Labs; links: LinkManager; streams: StreamSlots; log: Logger }): void {
+  const { projects, labs, links, streams, log } = deps;
   const labOf = (projectId: string) => labs.of(projects.getOpened(projectId));
 
   route(router, { method: 'get', template: LINKS_ROUTE }, ({ params }) => [...labOf(params.project_id).links.values()].map((l) => l.toJSON()));
@@ -49,11 +47,5 @@ export function linkRoutes(router: Router, deps: { projects: ProjectManager; lab
     const lab = labOf(params.project_id);
     const link = lab.link(params.link_id);
     return sendPcap(res, streams, () => links.pcapStream(lab, link), log);
-  });
-  route(router, { method: 'delete', template: NODE_ROUTE, status: 204 }, async ({ params }) => {
-    const lab = labOf(params.project_id);
-    const node = lab.node(params.node_id);
-    for (const link of [...lab.links.values()]) if (link.ends.some((e) => e.node === node)) await links.remove(lab, link);
-    await nodes.remove(lab, node);
   });
 }

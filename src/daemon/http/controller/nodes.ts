@@ -44,6 +44,10 @@ export function nodeRoutes(router: Router, deps: { projects: ProjectManager; lab
     const lab = labOf(params.project_id);
     return (await nodes.update(lab, lab.node(params.node_id), body)).toJSON();
   });
+  route(router, { method: 'delete', template: NODE_ROUTE, status: 204 }, async ({ params }) => {
+    const lab = labOf(params.project_id);
+    await nodes.remove(lab, lab.node(params.node_id));
+  });
   route<{ x: number; y: number; z?: number }>(router, { method: 'post', template: `${NODE_ROUTE}/duplicate`, body: NODE_DUPLICATE_SCHEMA, status: 201 }, async ({ params, body }) => {
     const lab = labOf(params.project_id);
     return (await nodes.duplicate(lab, lab.node(params.node_id), body)).toJSON();

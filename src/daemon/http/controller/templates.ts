@@ -23,6 +23,6 @@ export function templateRoutes(router: Router, deps: { templates: TemplateManage
   route(router, { method: 'post', template: NODE_FROM_TEMPLATE_ROUTE, body: TEMPLATE_USAGE_SCHEMA, status: 201 }, async ({ params, body }) => {
     const lab = deps.labs.of(deps.projects.getOpened(params.project_id));
     const template = templates.get(params.template_id);
-    return (await deps.nodes.create(lab, nodeFromTemplate(template, body), 'allocate')).toJSON();
+    return (await deps.nodes.create(lab, nodeFromTemplate(template, body))).toJSON();
   });
 }
