@@ -13,15 +13,12 @@ import { removeHome, startTestDaemon, type TestDaemon } from '../../test/helpers
 import { ApiLoad } from '../lib/api-load.js';
 import { buildTools, kv, start, sleep } from '../lib/udpblast.js';
 import { deadline, machineLine, ms, quantile } from '../forward/latency.js';
+import { numberArg } from '../lib/args.js';
 
-const argOf = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const RATE = argOf('rate', 50_000);
-const SECONDS = argOf('seconds', 8);
-const CLIENTS = argOf('clients', 50);
-const ROUNDS = argOf('rounds', 3);
+const RATE = numberArg('rate', 50_000);
+const SECONDS = numberArg('seconds', 8);
+const CLIENTS = numberArg('clients', 50);
+const ROUNDS = numberArg('rounds', 3);
 /** Outside the daemon's tunnel range and the ephemeral range (32768–60999). */
 const SENDER_PORT = 62421;
 const SINK_PORT = 62422;

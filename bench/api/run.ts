@@ -12,14 +12,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestDaemon, removeHome, type TestDaemon } from '../../test/helpers/daemon.js';
 import { deadline, keepAliveAgent, machineLine, ms, summarize, timedGet, type LatencySummary } from '../forward/latency.js';
+import { numberArg, stringArg } from '../lib/args.js';
 
-const argOf = (name: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
 const WARMUP = 200;
-const RATES = (argOf('rates') ?? '50000').split(',').map(Number);
-const BLAST_SECONDS = Number(argOf('seconds') ?? 10);
+const RATES = stringArg('rates', '50000').split(',').map(Number);
+const BLAST_SECONDS = numberArg('seconds', 10);
 /** Frames start flowing this long before the calls, so the switch runs at its steady state. */
 const SETTLE_MS = 1000;
 /** Outside the daemon's tunnel range and outside the ephemeral range (32768–60999). */

@@ -9,13 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildTools, machineLine } from '../lib/udpblast.js';
 import { emuctl, flow, type FlowResult, type Target } from '../lib/targets.js';
+import { numberArg } from '../lib/args.js';
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const SECONDS = arg('seconds', 3);
-const REPS = arg('reps', 5);
+const SECONDS = numberArg('seconds', 3);
+const REPS = numberArg('reps', 5);
 
 const f0 = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '-');
 const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');

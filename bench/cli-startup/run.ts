@@ -18,16 +18,13 @@ import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { numberArg } from '../lib/args.js';
 
 // Compiled to dist/bench/cli-startup/run.js: the package root is three levels up.
 const BIN = fileURLToPath(new URL('../../../bin/emuctl.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const RUNS = arg('--runs', 30);
-const ROUNDS = arg('--rounds', 3);
+const RUNS = numberArg('runs', 30);
+const ROUNDS = numberArg('rounds', 3);
 const WARMUP = 3;
 
 const home = mkdtempSync(join(tmpdir(), 'emuctl-bench-'));

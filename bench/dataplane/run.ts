@@ -10,14 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildTools, machineLine } from '../lib/udpblast.js';
 import { cpuSeconds, cRelay, direct, emuctl, emuctlHops, flow, nodeRelay, ping, type FlowResult, type Target } from '../lib/targets.js';
+import { numberArg } from '../lib/args.js';
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const ROUNDS = arg('rounds', 3);
-const SECONDS = arg('seconds', 3);
-const PINGS = arg('pings', 20000);
+const ROUNDS = numberArg('rounds', 3);
+const SECONDS = numberArg('seconds', 3);
+const PINGS = numberArg('pings', 20000);
 const RATE = 100_000;
 
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');

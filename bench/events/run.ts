@@ -6,14 +6,11 @@
 import WebSocket from 'ws';
 import { startTestDaemon, removeHome, type TestDaemon } from '../../test/helpers/daemon.js';
 import { deadline, machineLine, ms, summarize } from '../forward/latency.js';
+import { stringArg } from '../lib/args.js';
 
-const arg = (name: string, fallback: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
-const NODES = Number(arg('nodes', '200'));
-const ROUNDS = Number(arg('rounds', '3'));
-const CLIENT_COUNTS = arg('clients', '1,10,100').split(',').map(Number);
+const NODES = Number(stringArg('nodes', '200'));
+const ROUNDS = Number(stringArg('rounds', '3'));
+const CLIENT_COUNTS = stringArg('clients', '1,10,100').split(',').map(Number);
 const TIME_LIMIT_MS = 300_000;
 
 let daemon: TestDaemon | undefined;

@@ -5,13 +5,10 @@
 // Usage: npx tsc -p tsconfig.json && node dist/bench/forward/run.js [--n 2000] [--warmup 200]
 import { startTestDaemon, removeHome, type TestDaemon } from '../../test/helpers/daemon.js';
 import { deadline, keepAliveAgent, machineLine, ms, summarize, timedGet, type LatencySummary } from './latency.js';
+import { numberArg } from '../lib/args.js';
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const N = arg('n', 2000);
-const WARMUP = arg('warmup', 200);
+const N = numberArg('n', 2000);
+const WARMUP = numberArg('warmup', 200);
 const TIME_LIMIT_MS = 180_000;
 
 const daemons: TestDaemon[] = [];

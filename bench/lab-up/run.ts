@@ -20,12 +20,9 @@ import { nodeCreateBody, vpcsScriptOf } from '../../src/lab/node-bodies.js';
 import type { LabSpec } from '../../src/lab/model.js';
 import { removeHome, startTestDaemon, type TestDaemon } from '../../test/helpers/daemon.js';
 import { machineLine } from '../forward/latency.js';
+import { stringArg } from '../lib/args.js';
 
-const arg = (name: string, fallback: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
-const ROUNDS = Number(arg('rounds', '3'));
+const ROUNDS = Number(stringArg('rounds', '3'));
 const SWITCHES = 10;
 const PCS = 40;
 

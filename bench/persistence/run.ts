@@ -14,14 +14,11 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { startTestDaemon, removeHome, type TestDaemon } from '../../test/helpers/daemon.js';
 import { machineLine, ms, quantile } from '../forward/latency.js';
+import { stringArg } from '../lib/args.js';
 
-const argOf = (name: string, fallback: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
-const ROUNDS = Number(argOf('rounds', '3'));
-const SCALE_NODES = Number(argOf('nodes', '5000'));
-const SCALE_CLIENTS = Number(argOf('clients', '8'));
+const ROUNDS = Number(stringArg('rounds', '3'));
+const SCALE_NODES = Number(stringArg('nodes', '5000'));
+const SCALE_CLIENTS = Number(stringArg('clients', '8'));
 const CHURN_CLIENTS = 50;
 const CHURN_ITERATIONS = 10;
 /** Two UDP ports per link: the range holds every tunnel of the scale part (outside the tests' ranges; run under the test lock). */

@@ -11,13 +11,10 @@ import { readFileSync } from 'node:fs';
 import { connectVpcsConsole, setIp } from '../../src/client/vpcs-console.js';
 import { removeHome, startTestDaemon, type TestDaemon } from '../../test/helpers/daemon.js';
 import { GuestShell, guestCmdline, testGuest } from '../../test/helpers/qemu-guest.js';
+import { numberArg } from '../lib/args.js';
 
-const argOf = (name: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
-const SECONDS = Number(argOf('seconds') ?? 3);
-const RATE = Number(argOf('rate') ?? 20000);
+const SECONDS = numberArg('seconds', 3);
+const RATE = numberArg('rate', 20000);
 const ENV = { EMUCTL_UDP_PORT_RANGE: '34000-34399', EMUCTL_CONSOLE_PORT_RANGE: '27600-27699', EMUCTL_QEMU_ACCEL: 'tcg' };
 const HOST_MAC = '02:00:00:00:00:01';
 const SINK_MAC = '02:00:00:00:00:02';

@@ -13,16 +13,13 @@ import { removeHome, startTestDaemon, type TestDaemon } from '../../test/helpers
 import { ApiLoad, timedCall, type CallSample } from '../lib/api-load.js';
 import { buildTools, kv, start, stop, sleep, type Running } from '../lib/udpblast.js';
 import { deadline, machineLine, ms, quantile } from '../forward/latency.js';
+import { numberArg } from '../lib/args.js';
 
-const argOf = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const MINUTES = argOf('minutes', 10);
-const WARMUP_S = argOf('warmup', 60);
-const SAMPLE_S = argOf('sample', 10);
-const CLIENTS = argOf('clients', 4);
-const PING_GAP_US = argOf('ping-gap-us', 1000);
+const MINUTES = numberArg('minutes', 10);
+const WARMUP_S = numberArg('warmup', 60);
+const SAMPLE_S = numberArg('sample', 10);
+const CLIENTS = numberArg('clients', 4);
+const PING_GAP_US = numberArg('ping-gap-us', 1000);
 /** Outside the daemon's tunnel range and the ephemeral range (32768–60999). */
 const UDPPING_CLIENT = 62411;
 const UDPPING_ECHO = 62412;

@@ -6,14 +6,11 @@
 // Usage: npx tsc -p tsconfig.json && node dist/bench/switch/run.js [--seconds 3] [--reps 3] [--pings 20000]
 import { buildTools, machineLine } from '../lib/udpblast.js';
 import { cRelay, direct, emuctl, flow, nodeRelay, ping, type FlowResult, type PingResult, type Target } from '../lib/targets.js';
+import { numberArg } from '../lib/args.js';
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const SECONDS = arg('seconds', 3);
-const REPS = arg('reps', 3);
-const PINGS = arg('pings', 20000);
+const SECONDS = numberArg('seconds', 3);
+const REPS = numberArg('reps', 3);
+const PINGS = numberArg('pings', 20000);
 const SIZES = [64, 512, 1400];
 const RATES = [50_000, 100_000];
 
