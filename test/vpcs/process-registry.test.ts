@@ -188,7 +188,7 @@ describe('ProcessRegistry', () => {
     assert.deepEqual(readdirSync(dirname(registryFile)), ['processes.json']);
   });
 
-  test('a registry whose owning daemon runs is never cleaned up; once the owner is gone, the next daemon on its port stops its processes', async () => {
+  test('a registry whose owning daemon runs is never cleaned up; once the owner is gone, the next daemon of the home stops its processes, whatever its port', async () => {
     const runDir = join(dir.path, 'shared-run');
     // The owner stands in for a daemon: the managed process is its child, as a VPCS is the daemon's.
     const owner = spawn('sh', ['-c', 'sleep 61 & echo $!; wait'], { stdio: ['ignore', 'pipe', 'ignore'] });
@@ -212,10 +212,11 @@ describe('ProcessRegistry', () => {
     assert.ok(isRunning(managed.pid!), 'the running daemon\'s process is left alone');
     assert.deepEqual(readdirSync(runDir), [basename(registry.filePath)], 'the dead daemon\'s cleaned registry is removed; the live one stays');
 
-    assert.deepEqual((await cleanupDeadDaemons(runDir, 5000, 200)).stopped, [], 'another port\'s registry is not this daemon\'s to clean');
+    assert.deepEqual((await cleanupDeadDaemons(runDir, 5000, 200)).stopped, [], 'a running daemon\'s registry is no other daemon\'s to clean, whatever its port');
     owner.kill('SIGKILL');
     await once(owner, 'exit');
-    const afterOwnerDied = await cleanupDeadDaemons(runDir, 0, 200);
+    // The owner was configured with --port 0; restarted, it runs on the port it got then.
+    const afterOwnerDied = await cleanupDeadDaemons(runDir, 5000, 200);
     assert.deepEqual(afterOwnerDied.stopped.map((r) => r.pid), [managed.pid]);
     assert.ok(await eventually(() => !isRunning(managed.pid!)));
     assert.deepEqual(readdirSync(runDir), []);

@@ -257,9 +257,11 @@ export function daemonRegistry(runDir: string, port: number, owner: RegistryOwne
 }
 
 /**
- * On daemon start: stops what daemons configured with the same `port` left running when they died
- * (see `cleanupLeftovers`), file by file. Files of daemons that still run (several can share one
+ * On daemon start: stops what dead daemons of this home left running (see `cleanupLeftovers`), file
+ * by file, whatever port they were configured with (a daemon started with `--port 0` and restarted on
+ * the port it got must find its leftovers). Files of daemons that still run (several can share one
  * home with `--port 0`) are left alone, and so is every process descending from a running daemon.
+ * An ownerless file of an earlier version is cleaned only by a daemon configured with its port.
  */
 export async function cleanupDeadDaemons(runDir: string, port: number, graceMs = DEFAULT_GRACE_MS): Promise<CleanupReport> {
   const report: CleanupReport = { stopped: [], notRunning: [], failed: [] };
@@ -277,7 +279,7 @@ export async function cleanupDeadDaemons(runDir: string, port: number, graceMs =
     if (!m) continue;
     const owner = m[2] ? { pid: Number(m[2]), startTime: Number(m[3]) } : undefined;
     if (owner && isOwnerAlive(owner)) live.add(owner.pid);
-    else if (Number(m[1]) === port) ours.push(join(runDir, name));
+    else if (owner || Number(m[1]) === port) ours.push(join(runDir, name));
   }
   const spare = (pid: number) => descendsFrom(pid, live);
   for (const file of ours) {
