@@ -9,8 +9,8 @@ import { startTestDaemon, removeHome, type TestDaemon } from '../helpers/daemon.
 import { createLink, createNode, createProject } from '../helpers/lab.js';
 import { RECORDED_EXAMPLES, type RecordedExample } from './fixtures/gns3-examples.js';
 
-const ENV = { EMUCTL_UDP_PORT_RANGE: '34200-34299', EMUCTL_CONSOLE_PORT_RANGE: '27450-27499' };
-const FREE_CONSOLE = 27499;
+const ENV = { EMUCTL_UDP_PORT_RANGE: '34200-34299', EMUCTL_CONSOLE_PORT_RANGE: '28300-28349' };
+const FREE_CONSOLE = 28349;
 
 describe('GNS3 2.2 recorded API examples, replayed against emuctl', () => {
   let d: TestDaemon;
