@@ -6,13 +6,13 @@
 // dropped because its receive queue was full (the daemon's ingress socket, the sink's socket).
 // Usage: node dist/bench/api-under-traffic/run.js [--rate 50000] [--seconds 8] [--clients 50] [--rounds 3]
 // Run it under the shared test lock: flock /tmp/emuctl-tests.lock node dist/bench/api-under-traffic/run.js
-import { randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { removeHome, startTestDaemon, type TestDaemon } from '../../test/helpers/daemon.js';
 import { ApiLoad } from '../lib/api-load.js';
 import { buildTools, kv, start, sleep } from '../lib/udpblast.js';
 import { deadline, machineLine, ms, quantile } from '../forward/latency.js';
+import { buildSwitchHop } from '../lib/switch-hop.js';
 import { numberArg } from '../lib/args.js';
 
 const RATE = numberArg('rate', 50_000);
@@ -131,15 +131,7 @@ async function main(): Promise<void> {
     return r.body;
   };
   // The hop: a switch built through the compute API, port 0 ← udpblast, port 1 → udpsink.
-  const hop = randomUUID();
-  const base = `/v2/compute/projects/${hop}`;
-  await api('POST', '/v2/compute/projects', { project_id: hop, name: 'traffic-hop' });
-  const sw = await api('POST', `${base}/ethernet_switch/nodes`, { name: 'SW1' });
-  const nio = `${base}/ethernet_switch/nodes/${sw.node_id}/adapters/0/ports`;
-  const inPort = (await api('POST', `${base}/ports/udp`, {})).udp_port as number;
-  const outPort = (await api('POST', `${base}/ports/udp`, {})).udp_port as number;
-  await api('POST', `${nio}/0/nio`, { type: 'nio_udp', lport: inPort, rhost: '127.0.0.1', rport: SENDER_PORT });
-  await api('POST', `${nio}/1/nio`, { type: 'nio_udp', lport: outPort, rhost: '127.0.0.1', rport: SINK_PORT });
+  const { inPort } = await buildSwitchHop(api, 'traffic-hop', SENDER_PORT, SINK_PORT);
   // The clients' project, on the controller of the same daemon.
   const projectId = (await api('POST', '/v2/projects', { name: 'api-clients' })).project_id as string;
 

@@ -5,13 +5,13 @@
 // Both samples span the same window: back-to-back calls for (seconds - 2) s.
 // Usage: npx tsc -p tsconfig.json && node dist/bench/api/run.js [--rates 50000,100000] [--seconds 10]
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestDaemon, removeHome, type TestDaemon } from '../../test/helpers/daemon.js';
 import { deadline, keepAliveAgent, machineLine, ms, summarize, timedGet, type LatencySummary } from '../forward/latency.js';
+import { buildSwitchHop } from '../lib/switch-hop.js';
 import { numberArg, stringArg } from '../lib/args.js';
 
 const WARMUP = 200;
@@ -94,15 +94,7 @@ async function main(): Promise<void> {
 
   daemon = await startTestDaemon({ env: { EMUCTL_UDP_PORT_RANGE: '31900-31999', EMUCTL_CONSOLE_PORT_RANGE: '25450-25499' } });
   // One switch built through the compute API: port 0 ← udpblast, port 1 → udpsink.
-  const projectId = randomUUID();
-  const base = `/v2/compute/projects/${projectId}`;
-  await api('POST', '/v2/compute/projects', { project_id: projectId, name: 'api-bench' });
-  const sw = await api('POST', `${base}/ethernet_switch/nodes`, { name: 'SW1' });
-  const nio = `${base}/ethernet_switch/nodes/${sw.node_id}/adapters/0/ports`;
-  const inPort = (await api('POST', `${base}/ports/udp`, {})).udp_port as number;
-  const outPort = (await api('POST', `${base}/ports/udp`, {})).udp_port as number;
-  await api('POST', `${nio}/0/nio`, { type: 'nio_udp', lport: inPort, rhost: '127.0.0.1', rport: SENDER_PORT });
-  await api('POST', `${nio}/1/nio`, { type: 'nio_udp', lport: outPort, rhost: '127.0.0.1', rport: SINK_PORT });
+  const { inPort } = await buildSwitchHop(api, 'api-bench', SENDER_PORT, SINK_PORT);
 
   const windowMs = BLAST_SECONDS * 1000 - SETTLE_MS - 1000;
   const idleEnd = Date.now() + windowMs;
