@@ -323,9 +323,10 @@ captures: [PC1:0/0-SW1:0/0]
     it('node exec: output without echo or prompt, exit status of ping, -n in parallel with prefixes, --json', async () => {
       const show = await ok('node', 'exec', 'PC4', '--', 'show', 'ip');
       assert.doesNotMatch(show.stdout, /show ip|PC4> /);
-      const good = await run('node', 'exec', 'PC1', '--', 'ping', '10.1.0.22', '-c', '2');
+      // PC4's link has no filters: PC2b's loses 5% each way, which would fail this check one run in ten.
+      const good = await run('node', 'exec', 'PC1', '--', 'ping', '10.1.0.4', '-c', '2');
       assert.equal(good.code, 0, good.stderr);
-      assert.match(good.stdout, /^84 bytes from 10\.1\.0\.22 icmp_seq=1 ttl=64 time=[\d.]+ ms\n|^10\.1\.0\.22 icmp_seq=1 ttl=64 time=[\d.]+ ms\n/);
+      assert.match(good.stdout, /^(84 bytes from )?10\.1\.0\.4 icmp_seq=1 ttl=64 time=[\d.]+ ms\n/);
       const bad = await run('node', 'exec', 'PC1', '--', 'ping', '10.1.0.99', '-c', '1');
       assert.deepEqual([bad.code, bad.stderr], [1, '']);
       assert.match(bad.stdout, /host \(10\.1\.0\.99\) not reachable/);
