@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
-import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { TelnetFilter } from '../../src/client/telnet-filter.js';
+import { connectShellConsole, type ShellConsole } from '../../src/client/shell-console.js';
 import { listProcesses, readCmdline, isRunning } from '../../src/util/proc-info.js';
 
 const run = promisify(execFile);
@@ -28,63 +27,25 @@ export function guestCmdline(addresses: string[], forward = false): string {
   return ['console=ttyS0', 'quiet', 'panic=-1', ...addresses.map((a, i) => `guest.eth${i}=${a}`), ...(forward ? ['guest.forward=1'] : [])].join(' ');
 }
 
-/** A busybox shell on a guest's serial console (telnet), one command at a time. */
+/**
+ * A busybox shell on a guest's serial console, one command at a time: the CLI's own shell console
+ * (src/client/shell-console.ts), with the tests' default timeout.
+ */
 export class GuestShell {
-  private buffer = '';
-  private seq = 0;
-  private readonly telnet = new TelnetFilter();
-
-  private constructor(private readonly socket: Socket) {
-    socket.on('data', (chunk: Buffer) => (this.buffer += this.telnet.filter(chunk).toString('latin1')));
-    socket.on('error', () => undefined);
-  }
+  private constructor(private readonly shell: ShellConsole) {}
 
   /** Connects and waits until the shell answers (the guest may still be booting). */
   static async connect(host: string, port: number, timeoutMs = 60_000): Promise<GuestShell> {
-    const socket = await new Promise<Socket>((resolve, reject) => {
-      const s = connect(port, host);
-      s.once('connect', () => resolve(s));
-      s.once('error', reject);
-    });
-    const shell = new GuestShell(socket);
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      try {
-        await shell.run('true', 1500);
-        return shell;
-      } catch (err) {
-        if (Date.now() > deadline) {
-          shell.close();
-          throw err;
-        }
-      }
-    }
+    return new GuestShell(await connectShellConsole(host, port, { timeoutMs }));
   }
 
   /** Runs a command; resolves with its output and exit status. */
-  async run(command: string, timeoutMs = 20_000): Promise<{ output: string; status: number }> {
-    const marker = `__emuctl_${++this.seq}__`;
-    const start = this.buffer.length;
-    this.socket.write(`${command}; echo ${marker}$?\n`);
-    const done = new RegExp(`${marker}(\\d+)`);
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const text = this.buffer.slice(start);
-      const m = done.exec(text);
-      if (m) {
-        const body = text.slice(0, m.index);
-        // The output starts after the line that echoes the command (it ends with the marker and `$?`).
-        const echoed = body.indexOf(`${marker}$?`);
-        const output = body.slice(body.indexOf('\n', Math.max(echoed, 0)) + 1).replace(/\r/g, '');
-        return { output, status: Number(m[1]) };
-      }
-      if (Date.now() > deadline) throw new Error(`guest console: no answer to '${command}' within ${timeoutMs} ms; got: ${JSON.stringify(text.slice(-300))}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
+  run(command: string, timeoutMs = 20_000): Promise<{ output: string; status: number }> {
+    return this.shell.run(command, timeoutMs);
   }
 
   close(): void {
-    this.socket.destroy();
+    this.shell.close();
   }
 }
 
