@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { startTestDaemon, removeHome, type ApiAnswer, type TestDaemon } from '../helpers/daemon.js';
 import { createLink, createNode, createProject } from '../helpers/lab.js';
 
-const CONTROLLER_ENV = { EMUCTL_UDP_PORT_RANGE: '35600-35699' };
-const COMPUTE_ENV = { EMUCTL_UDP_PORT_RANGE: '35700-35749' };
+const CONTROLLER_ENV = { EMUCTL_UDP_PORT_RANGE: '35600-35699', EMUCTL_CONSOLE_PORT_RANGE: '27700-27719' };
+const COMPUTE_ENV = { EMUCTL_UDP_PORT_RANGE: '35700-35749', EMUCTL_CONSOLE_PORT_RANGE: '27720-27739' };
 const HOLD = 'compute.request.hold';
 
 /** Resolves once the daemon logs a line matching `pattern` after the call (earlier lines do not count). */
@@ -93,6 +93,22 @@ describe('topology changes coordinated by the lab', () => {
     assert.equal((await controller.api('GET', `/v2/projects/${pid}/nodes/${far.node_id}`)).status, 404);
     const near2 = await createNode(controller, pid, 'NEAR2', 'ethernet_switch');
     await createLink(controller, pid, [near.node_id, 0], [near2.node_id, 0]);
+  });
+
+  it('a VPCS created while another is being deleted does not get its MAC: the compute holds it until the delete reaches it', async () => {
+    const pid = await createProject(controller, 'macs');
+    const leaving = await createNode(controller, pid, 'PC1', 'vpcs', { compute_id: computeId });
+    hold();
+    const held = nextLog(remote, /failpoint compute\.request\.hold: holding DELETE \/v2\/compute\/projects\/.*\/vpcs\/nodes\//);
+    const deletion = watch(controller.api('DELETE', `/v2/projects/${pid}/nodes/${leaving.node_id}`));
+    await held;
+    const arriving = await createNode(controller, pid, 'PC2', 'vpcs');
+    assert.notEqual(arriving.properties.mac_address, leaving.properties.mac_address, 'two VPCS of one lab with one MAC');
+    assert.equal(deletion.state.settled, false, 'the delete was still under way');
+    release();
+    assert.equal((await deletion.done).status, 204);
+    const again = await createNode(controller, pid, 'PC3', 'vpcs', { compute_id: computeId });
+    assert.equal(again.properties.mac_address, leaving.properties.mac_address, 'once the delete is done its MAC is free again');
   });
 
   it('a slow compute delays only the changes that wait for it: its own project goes on with other nodes, other projects are untouched', async () => {

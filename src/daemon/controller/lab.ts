@@ -40,8 +40,8 @@ export class Lab {
   private readonly heldPorts = new Set<string>();
   /** Names a rename has claimed while its compute call runs. */
   private readonly claimedNames = new Set<string>();
-  /** Nodes being deleted: nothing new may attach to them. */
-  private readonly deletingNodes = new Set<string>();
+  /** Nodes being deleted: nothing new may attach to them, and their MACs count until their compute has let them go. */
+  private readonly deletingNodes = new Map<string, ControllerNode>();
   /** Link changes under way on each node, which a node delete waits for. */
   private readonly nodeWork = new Map<string, Set<Promise<unknown>>>();
   private readonly removals = new SingleFlight<string, void>();
@@ -101,9 +101,10 @@ export class Lab {
     return allocateNodeName(requested, (name) => this.nameTaken(name, except));
   }
 
-  /** Every node's properties but `node`'s, pending ones included (for values unique in a project: MACs). */
+  /** Every node's properties but `node`'s, pending and departing ones included (for values unique in a project: MACs). */
   otherNodeProperties(node: ControllerNode): Record<string, unknown>[] {
-    return [...this.nodes.values(), ...this.pendingNodes.values()].filter((n) => n !== node).map((n) => n.properties);
+    const all = new Set([...this.nodes.values(), ...this.pendingNodes.values(), ...this.deletingNodes.values()]);
+    return [...all].filter((n) => n !== node).map((n) => n.properties);
   }
 
   /** Reserves a new node's id and name until it is added or abandoned. */
@@ -203,7 +204,7 @@ export class Lab {
    */
   async deletingNode(node: ControllerNode, remove: () => Promise<void>): Promise<void> {
     this.liveNode(node.id);
-    this.deletingNodes.add(node.id);
+    this.deletingNodes.set(node.id, node);
     try {
       await Promise.all(this.nodeWork.get(node.id) ?? []);
       await remove();
