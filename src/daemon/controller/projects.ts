@@ -165,7 +165,7 @@ export class ProjectManager {
   async update(id: string, body: Partial<ProjectCreate>): Promise<Project> {
     const project = this.get(id);
     if (project.status === 'error') throw new ConflictError(`Project ${id} cannot be loaded: ${project.error}`);
-    if (body.path !== undefined && resolve(body.path) !== project.path) throw new ConflictError('Moving a project to another path is not supported');
+    if (body.path !== undefined && body.path !== null && resolve(body.path) !== project.path) throw new ConflictError('Moving a project to another path is not supported');
     const { name, project_id: _id, path: _path, ...settings } = body;
     const oldFile = project.filePath;
     const before = { name: project.name, filename: project.filename, settings: project.settings };
