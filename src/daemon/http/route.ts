@@ -58,7 +58,7 @@ export function route<B = any>(router: Router, spec: RouteSpec & { body?: TypedS
     try {
       checkIds(params);
       const query = req.query as Record<string, string>;
-      let body = (req as Request & { jsonBody?: unknown }).jsonBody ?? {};
+      let body: unknown = (req as Request & { jsonBody?: unknown }).jsonBody ?? {};
       if (spec.body) {
         if (body && typeof body === 'object' && !Array.isArray(body)) body = { ...coerceQuery(spec.body, query), ...body };
         body = validate(spec.body, body);
