@@ -88,6 +88,15 @@ describe('projects', () => {
     assert.match(r.body.message, /path/);
   });
 
+  it('a null path (the schema allows it) means the default on create and "not moving" on update, never a 500', async () => {
+    const made = await d.api('POST', '/v2/projects', { name: 'nullpath', path: null });
+    assert.equal(made.status, 201);
+    const updated = await d.api('PUT', `/v2/projects/${made.body.project_id}`, { path: null, auto_start: true });
+    assert.equal(updated.status, 200, JSON.stringify(updated.body));
+    assert.equal(updated.body.path, made.body.path);
+    assert.equal(updated.body.auto_start, true);
+  });
+
   it('404 for every verb on an unknown project', async () => {
     const id = '0f0f0f0f-0000-4000-8000-000000000000';
     for (const [method, suffix] of [['GET', ''], ['PUT', ''], ['DELETE', ''], ['POST', '/open'], ['POST', '/close']]) {

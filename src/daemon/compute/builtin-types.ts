@@ -4,42 +4,42 @@ import {
 } from '../schemas/nodes.js';
 import { QEMU_CREATE_SCHEMA, QEMU_UPDATE_SCHEMA } from '../schemas/qemu.js';
 import { QemuNode, type QemuShared } from './nodes/qemu-node.js';
-import { NodeTypeRegistry, type ComputeNode } from './node-types.js';
-import { EthernetHubNode, type HubCreate } from './nodes/ethernet-hub.js';
-import { EthernetSwitchNode, type SwitchCreate } from './nodes/ethernet-switch.js';
-import { VpcsNode, type VpcsCreate, type VpcsShared } from './nodes/vpcs-node.js';
+import { nodeType, NodeTypeRegistry, type ComputeNode } from './node-types.js';
+import { EthernetHubNode } from './nodes/ethernet-hub.js';
+import { EthernetSwitchNode } from './nodes/ethernet-switch.js';
+import { VpcsNode, type VpcsShared } from './nodes/vpcs-node.js';
 
 /** The registry of node kinds this compute runs. */
 export function builtinNodeTypes(vpcs: VpcsShared, qemu: QemuShared): NodeTypeRegistry {
   return new NodeTypeRegistry()
-    .register({
+    .register(nodeType({
       type: 'ethernet_switch',
       createSchema: ETHERNET_SWITCH_CREATE_SCHEMA,
       updateSchema: ETHERNET_SWITCH_UPDATE_SCHEMA,
-      create: (body, ctx) => EthernetSwitchNode.create(body as unknown as SwitchCreate, ctx) as Promise<ComputeNode>,
+      create: (body, ctx) => EthernetSwitchNode.create(body, ctx) as Promise<ComputeNode>,
       available: () => true,
-    })
-    .register({
+    }))
+    .register(nodeType({
       type: 'ethernet_hub',
       createSchema: ETHERNET_HUB_CREATE_SCHEMA,
       updateSchema: ETHERNET_HUB_UPDATE_SCHEMA,
-      create: (body, ctx) => EthernetHubNode.create(body as unknown as HubCreate, ctx) as Promise<ComputeNode>,
+      create: (body, ctx) => EthernetHubNode.create(body, ctx) as Promise<ComputeNode>,
       available: () => true,
-    })
-    .register({
+    }))
+    .register(nodeType({
       type: 'vpcs',
       createSchema: VPCS_CREATE_SCHEMA,
       updateSchema: VPCS_UPDATE_SCHEMA,
-      create: (body, ctx) => VpcsNode.create(body as unknown as VpcsCreate, ctx, vpcs) as Promise<ComputeNode>,
+      create: (body, ctx) => VpcsNode.create(body, ctx, vpcs) as Promise<ComputeNode>,
       available: () => findExecutable(vpcs.binary ?? 'vpcs', vpcs.env) !== undefined,
       startAnswersNode: true,
-    })
-    .register({
+    }))
+    .register(nodeType({
       type: 'qemu',
       createSchema: QEMU_CREATE_SCHEMA,
       updateSchema: QEMU_UPDATE_SCHEMA,
       create: (body, ctx) => QemuNode.create(body, ctx, qemu) as Promise<ComputeNode>,
       available: () => findExecutables(/^qemu-system-/, qemu.env).length > 0,
       startAnswersNode: true,
-    });
+    }));
 }

@@ -1,9 +1,13 @@
 import type { Readable } from 'node:stream';
 import type { NioJson } from './node-context.js';
 import type { ProjectFile } from './project-files.js';
+import type { NODE_CAPTURE_SCHEMA } from '../schemas/nio.js';
+import type { FromSchema } from '../schemas/validation.js';
 
 export type NodeAction = 'start' | 'stop' | 'suspend' | 'reload';
 export type Json = Record<string, unknown>;
+/** A port's start_capture body, as NODE_CAPTURE_SCHEMA accepts it. */
+export type CaptureStart = FromSchema<typeof NODE_CAPTURE_SCHEMA>;
 
 /** Where a port is: project, node type, node, adapter, port. */
 export interface PortAddress {
@@ -45,7 +49,7 @@ export interface ComputeApi {
   updateNio(at: PortAddress, change: { filters?: Record<string, unknown[]>; suspend?: boolean }): Promise<NioJson>;
   removeNio(at: PortAddress): Promise<void>;
 
-  startCapture(at: PortAddress, body: { capture_file_name: string; data_link_type?: string }): Promise<{ pcap_file_path: string }>;
+  startCapture(at: PortAddress, body: CaptureStart): Promise<{ pcap_file_path: string }>;
   stopCapture(at: PortAddress): Promise<void>;
   /** The port's capture from its first byte, following it while it grows; ends when the capture stops. */
   pcapStream(at: PortAddress): Promise<Readable>;

@@ -8,7 +8,7 @@ import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { validate } from '../schemas/validation.js';
 import { captureFilePath, followFile, type CaptureState } from './capture-files.js';
-import type { ComputeApi, Json, NodeAction, PortAddress } from './compute-api.js';
+import type { CaptureStart, ComputeApi, Json, NodeAction, PortAddress } from './compute-api.js';
 import { ComputeEvents } from './compute-events.js';
 import { ComputeProject } from './compute-project.js';
 import type { NioJson } from './node-context.js';
@@ -207,7 +207,7 @@ export class LocalCompute implements ComputeApi {
     return this.nodeAt(at).removeNio(at.adapter, at.port);
   }
 
-  async startCapture(at: PortAddress, body: { capture_file_name: string; data_link_type?: string }): Promise<{ pcap_file_path: string }> {
+  async startCapture(at: PortAddress, body: CaptureStart): Promise<{ pcap_file_path: string }> {
     const node = this.nodeAt(at);
     const path = captureFilePath(this.project(at.projectId).capturesDir, body.capture_file_name);
     const linkType = PCAP_LINK_TYPES[(body.data_link_type ?? 'DLT_EN10MB') as DataLinkType];

@@ -1,5 +1,7 @@
 import type { DataplaneApi } from '../dataplane/types.js';
 import type { Logger } from '../logger.js';
+import type { NIO_NULL_SCHEMA, NIO_UDP_SCHEMA } from '../schemas/nio.js';
+import type { FromSchema } from '../schemas/validation.js';
 import type { ComputeResources } from './resources.js';
 import type { ComputeEvents } from './compute-events.js';
 
@@ -19,8 +21,6 @@ export interface NodeContext {
 }
 
 /** A NIO as GNS3 sends and returns it. */
-export type NioJson =
-  | { type: 'nio_udp'; lport: number; rhost: string; rport: number; suspend?: boolean; filters?: Record<string, unknown[]> }
-  | { type: 'nio_null'; suspend?: boolean; filters?: Record<string, unknown[]> };
+export type NioJson = FromSchema<typeof NIO_UDP_SCHEMA> | FromSchema<typeof NIO_NULL_SCHEMA>;
 
 export type NodeStatus = 'started' | 'stopped' | 'suspended';

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../schemas/validation.js';
+import type { TypedSchema } from '../schemas/validation.js';
 import type { NodeContext } from './node-context.js';
 import type { DataplaneNode } from './nodes/dataplane-node.js';
 
@@ -9,17 +9,25 @@ export interface ComputeNode extends DataplaneNode {
   copyFilesTo?(destination: ComputeNode): Promise<void>;
 }
 
+type NodeBody = Record<string, unknown>;
+
 /** One kind of node the compute can run, in the registry. */
 export interface NodeTypeDefinition {
   /** GNS3 node type name, also the URL segment: ethernet_switch, ethernet_hub, vpcs. */
   type: string;
-  createSchema: JsonSchema;
-  updateSchema: JsonSchema;
-  create(body: Record<string, unknown>, ctx: NodeContext): Promise<ComputeNode>;
+  /** The compute validates a create body against it before create() sees the body. */
+  createSchema: TypedSchema<NodeBody>;
+  updateSchema: TypedSchema<NodeBody>;
+  create(body: NodeBody, ctx: NodeContext): Promise<ComputeNode>;
   /** Whether this machine can run it (e.g. the vpcs binary is installed). */
   available(): boolean;
   /** GNS3's `start` answers 200 with the node for emulators (VPCS, QEMU) and 204 for built-in devices. */
   startAnswersNode?: boolean;
+}
+
+/** A registry entry whose create() takes the body type its create schema describes (create bodies are validated before create() runs). */
+export function nodeType<C extends NodeBody>(def: Omit<NodeTypeDefinition, 'createSchema' | 'create'> & { createSchema: TypedSchema<C>; create(body: C, ctx: NodeContext): Promise<ComputeNode> }): NodeTypeDefinition {
+  return def;
 }
 
 /** The node kinds a compute knows, by GNS3 type name. */

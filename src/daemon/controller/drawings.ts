@@ -3,11 +3,11 @@ import { ConflictError } from '../errors.js';
 import { Drawing, DRAWING_DEFAULTS, type DrawingFields } from './drawing.js';
 import type { ControllerEvents } from './events.js';
 import type { Lab } from './lab.js';
+import type { DRAWING_SCHEMA } from '../schemas/project-extras.js';
+import type { FromSchema } from '../schemas/validation.js';
 
-export interface DrawingCreate extends Partial<DrawingFields> {
-  drawing_id?: string;
-  project_id?: string;
-}
+/** A drawing create or update body, as DRAWING_SCHEMA accepts it. */
+export type DrawingCreate = FromSchema<typeof DRAWING_SCHEMA>;
 
 /** Adds, changes and removes the drawings of an opened project; they live in its .gns3 file, and a change the file did not take is undone. */
 export class DrawingManager {

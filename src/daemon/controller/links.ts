@@ -8,21 +8,16 @@ import type { ComputeRegistry } from './computes.js';
 import type { ControllerEvents } from './events.js';
 import type { Lab } from './lab.js';
 import { ControllerLink, type LinkEnd } from './link.js';
+import type { LINK_CAPTURE_SCHEMA, LINK_CREATE_SCHEMA, LINK_UPDATE_SCHEMA } from '../schemas/lab.js';
+import type { FromSchema } from '../schemas/validation.js';
 
-export interface LinkEndBody {
-  node_id: string;
-  adapter_number: number;
-  port_number: number;
-  label?: unknown;
-}
-
-export interface LinkCreate {
-  link_id?: string;
-  nodes: LinkEndBody[];
-  filters?: Record<string, unknown[]>;
-  suspend?: boolean;
-  link_style?: Record<string, unknown>;
-}
+/** A link create body, as LINK_CREATE_SCHEMA accepts it. */
+export type LinkCreate = FromSchema<typeof LINK_CREATE_SCHEMA>;
+/** A link update body, as LINK_UPDATE_SCHEMA accepts it. */
+export type LinkUpdate = FromSchema<typeof LINK_UPDATE_SCHEMA>;
+/** A link's start_capture body, as LINK_CAPTURE_SCHEMA accepts it. */
+export type LinkCapture = FromSchema<typeof LINK_CAPTURE_SCHEMA>;
+type LinkEndBody = LinkCreate['nodes'][number];
 
 /** Wires node ports together with UDP tunnels, and runs captures and filters on them. */
 export class LinkManager {
@@ -105,7 +100,7 @@ export class LinkManager {
   }
 
   /** Changes filters, suspend, style or labels; filters (on both ends) and suspend reach the dataplane at once. If the write fails, the link is as it was. */
-  update(lab: Lab, link: ControllerLink, body: Partial<LinkCreate>): Promise<ControllerLink> {
+  update(lab: Lab, link: ControllerLink, body: LinkUpdate): Promise<ControllerLink> {
     return link.lock.run(async () => {
       const before = { filters: link.filters, suspend: link.suspend, linkStyle: link.linkStyle, labels: link.ends.map((e) => e.label) };
       if (body.filters !== undefined) {
@@ -163,7 +158,7 @@ export class LinkManager {
   }
 
   /** Starts (or restarts, into a fresh file) a capture on the end GNS3 would choose. */
-  startCapture(lab: Lab, link: ControllerLink, body: { capture_file_name?: string; data_link_type?: string }): Promise<ControllerLink> {
+  startCapture(lab: Lab, link: ControllerLink, body: LinkCapture): Promise<ControllerLink> {
     return link.lock.run(async () => {
       const fileName = checkCaptureFileName(body.capture_file_name ?? link.defaultCaptureFileName());
       const dataLinkType = body.data_link_type ?? 'DLT_EN10MB';

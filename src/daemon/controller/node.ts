@@ -1,6 +1,8 @@
 import type { ComputeApi } from '../compute/compute-api.js';
 import { AsyncLock } from '../../util/async-lock.js';
 import { NotFoundError } from '../errors.js';
+import type { NODE_CREATE_SCHEMA } from '../schemas/lab.js';
+import type { FromSchema } from '../schemas/validation.js';
 import type { NodePort } from './node-ports.js';
 import { findNodeType, type NodeView } from './node-types.js';
 
@@ -23,6 +25,9 @@ export const NODE_LAYOUT_DEFAULTS = {
 };
 export type NodeLayout = typeof NODE_LAYOUT_DEFAULTS;
 
+/** A console type a node create body may name (null: the compute's default). */
+export type ConsoleType = Exclude<FromSchema<typeof NODE_CREATE_SCHEMA>['console_type'], undefined>;
+
 /** Fields of the compute's node JSON that are not settable properties (GNS3 keeps them out of `properties` too). */
 const NOT_PROPERTIES = ['node_id', 'project_id', 'name', 'status', 'console', 'console_type', 'node_directory', 'command_line'];
 
@@ -44,7 +49,7 @@ export class ControllerNode {
     public name: string,
     public properties: Record<string, unknown>,
     public layout: NodeLayout,
-    public consoleType: string | null,
+    public consoleType: ConsoleType,
     readonly compute: ComputeApi,
     readonly consoleHost: string,
   ) {}

@@ -8,19 +8,19 @@ import type { LinkManager } from './links.js';
 import { ControllerNode, NODE_LAYOUT_DEFAULTS, type NodeLayout } from './node.js';
 import { defaultSymbolOf, findNodeType, nodeTypeOf } from './node-types.js';
 import { DEFAULT_SYMBOL, symbolSize } from './symbols.js';
+import type { NODE_CREATE_SCHEMA, NODE_UPDATE_SCHEMA } from '../schemas/lab.js';
+import type { NODE_DUPLICATE_SCHEMA } from '../schemas/project-extras.js';
+import type { FromSchema } from '../schemas/validation.js';
 
 /** Template fields the controller turns into something else: GNS3 sends a base script's content instead of its name. */
 const CONTROLLER_ONLY_PROPERTIES = ['base_script_file', 'category'];
 
-export interface NodeCreate extends Partial<NodeLayout> {
-  name: string;
-  node_type: string;
-  compute_id?: string;
-  node_id?: string;
-  console?: number | null;
-  console_type?: string | null;
-  properties?: Record<string, unknown>;
-}
+/** A node create body, as NODE_CREATE_SCHEMA accepts it. */
+export type NodeCreate = FromSchema<typeof NODE_CREATE_SCHEMA>;
+/** A node update body, as NODE_UPDATE_SCHEMA accepts it. */
+export type NodeUpdate = FromSchema<typeof NODE_UPDATE_SCHEMA>;
+/** Where a duplicate goes, as NODE_DUPLICATE_SCHEMA accepts it. */
+export type NodeDuplicate = FromSchema<typeof NODE_DUPLICATE_SCHEMA>;
 
 /** Creates, changes and runs the nodes of a lab on their computes; the lab coordinates each change. */
 export class NodeManager {
@@ -94,7 +94,7 @@ export class NodeManager {
    * Renames, moves or changes properties; the compute gets the changes that are its business. A
    * taken name gets the next free one, as GNS3 does. If the write fails, the node is as it was.
    */
-  async update(lab: Lab, node: ControllerNode, body: Partial<NodeCreate>): Promise<ControllerNode> {
+  async update(lab: Lab, node: ControllerNode, body: NodeUpdate): Promise<ControllerNode> {
     return node.lock.run(async () => {
       const before = { name: node.name, layout: structuredClone(node.layout), properties: structuredClone(node.properties), computeState: node.computeState };
       const name = body.name === undefined ? undefined : lab.freeName(body.name, node);
@@ -136,7 +136,7 @@ export class NodeManager {
    * Duplicates a stopped node (GNS3's duplicate): same type, compute and properties under the next
    * free name, at (x, y, z); then the compute copies the node's files (a VPCS's startup script).
    */
-  async duplicate(lab: Lab, node: ControllerNode, at: { x: number; y: number; z?: number }): Promise<ControllerNode> {
+  async duplicate(lab: Lab, node: ControllerNode, at: NodeDuplicate): Promise<ControllerNode> {
     if (node.status !== 'stopped' && !node.alwaysRunning) throw new ConflictError('Cannot duplicate node data while the node is running');
     const { mac_address: _mac, console: _console, ...properties } = node.properties;
     const copy = await this.create(lab, {

@@ -4,6 +4,8 @@ import { basename, dirname, join, resolve, sep } from 'node:path';
 import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { ControllerEvents } from './events.js';
+import type { PROJECT_CREATE_SCHEMA, PROJECT_UPDATE_SCHEMA } from '../schemas/project.js';
+import type { FromSchema } from '../schemas/validation.js';
 import { checkProjectName, filenameFor, Project, PROJECT_SETTING_DEFAULTS, type ProjectSettings, type Topology } from './project.js';
 
 /** What the node and link layer does when a project opens, closes or goes away. */
@@ -13,11 +15,10 @@ export interface ProjectLifecycle {
   deleting?(project: Project): Promise<void>;
 }
 
-export interface ProjectCreate extends Partial<ProjectSettings> {
-  name: string;
-  project_id?: string;
-  path?: string;
-}
+/** A project create body, as PROJECT_CREATE_SCHEMA accepts it. */
+export type ProjectCreate = FromSchema<typeof PROJECT_CREATE_SCHEMA>;
+/** A project update body, as PROJECT_UPDATE_SCHEMA accepts it. */
+export type ProjectUpdate = FromSchema<typeof PROJECT_UPDATE_SCHEMA>;
 
 /** The controller's projects: loaded from the projects directory, persisted as .gns3 files. */
 export class ProjectManager {
@@ -162,10 +163,10 @@ export class ProjectManager {
   }
 
   /** Renames or changes settings; if the write fails, the project is as it was (507). */
-  async update(id: string, body: Partial<ProjectCreate>): Promise<Project> {
+  async update(id: string, body: ProjectUpdate): Promise<Project> {
     const project = this.get(id);
     if (project.status === 'error') throw new ConflictError(`Project ${id} cannot be loaded: ${project.error}`);
-    if (body.path !== undefined && resolve(body.path) !== project.path) throw new ConflictError('Moving a project to another path is not supported');
+    if (body.path !== undefined && body.path !== null && resolve(body.path) !== project.path) throw new ConflictError('Moving a project to another path is not supported');
     const { name, project_id: _id, path: _path, ...settings } = body;
     const oldFile = project.filePath;
     const before = { name: project.name, filename: project.filename, settings: project.settings };
@@ -229,7 +230,7 @@ export class ProjectManager {
     }
   }
 
-  private resolvePath(id: string, requested?: string): string {
+  private resolvePath(id: string, requested?: string | null): string {
     const root = resolve(this.deps.projectsDir);
     const path = resolve(requested ?? join(root, id));
     if (path !== root && path.startsWith(root + sep)) return path;

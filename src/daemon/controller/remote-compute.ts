@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { ComputeApi, Json, NodeAction, PortAddress } from '../compute/compute-api.js';
+import type { CaptureStart, ComputeApi, Json, NodeAction, PortAddress } from '../compute/compute-api.js';
 import type { NioJson } from '../compute/node-context.js';
 import type { ProjectFile } from '../compute/project-files.js';
 import { BadGatewayError, UpstreamError } from '../errors.js';
@@ -74,7 +74,7 @@ export class RemoteCompute implements ComputeApi {
   async removeNio(at: PortAddress): Promise<void> {
     await this.call('DELETE', `${portPath(at)}/nio`);
   }
-  startCapture(at: PortAddress, body: { capture_file_name: string; data_link_type?: string }): Promise<{ pcap_file_path: string }> {
+  startCapture(at: PortAddress, body: CaptureStart): Promise<{ pcap_file_path: string }> {
     return this.call('POST', `${portPath(at)}/start_capture`, body);
   }
   async stopCapture(at: PortAddress): Promise<void> {

@@ -18,7 +18,7 @@ export interface RouteSpec {
   raw?: boolean;
 }
 
-export interface RouteCall<B = any> {
+export interface RouteCall<B = unknown> {
   params: Record<string, string>;
   body: B;
   query: Record<string, string>;
@@ -26,7 +26,7 @@ export interface RouteCall<B = any> {
   res: Response;
 }
 
-export type RouteHandler<B = any> = (call: RouteCall<B>) => Promise<unknown> | unknown;
+export type RouteHandler<B = unknown> = (call: RouteCall<B>) => Promise<unknown> | unknown;
 
 const DIGITS = /^\d+$/;
 
@@ -45,9 +45,9 @@ export function templatesOf(router: Router): MountedTemplate[] {
 /**
  * Mounts one route: sets X-Route, checks path parameters, parses and validates the body, maps the result.
  * The handler's body has the type of `spec.body` when that schema was made with `schema()`; an
- * untyped schema leaves it `any` unless the caller names it.
+ * untyped schema leaves it `unknown`, so a handler cannot use a body whose type no schema gives.
  */
-export function route<B = any>(router: Router, spec: RouteSpec & { body?: TypedSchema<B> }, handler: RouteHandler<B>): void {
+export function route<B = unknown>(router: Router, spec: RouteSpec & { body?: TypedSchema<B> }, handler: RouteHandler<B>): void {
   const expressPath = spec.template.replace(/\{(\w+):\.\+\}/g, '*$1').replace(/\{(\w+)(?::\\d\+)?\}/g, ':$1');
   if (!mounted.has(router)) mounted.set(router, []);
   mounted.get(router)!.push({ method: spec.method, pattern: templatePattern(spec.template), template: spec.template });
@@ -58,7 +58,7 @@ export function route<B = any>(router: Router, spec: RouteSpec & { body?: TypedS
     try {
       checkIds(params);
       const query = req.query as Record<string, string>;
-      let body = (req as Request & { jsonBody?: unknown }).jsonBody ?? {};
+      let body: unknown = (req as Request & { jsonBody?: unknown }).jsonBody ?? {};
       if (spec.body) {
         if (body && typeof body === 'object' && !Array.isArray(body)) body = { ...coerceQuery(spec.body, query), ...body };
         body = validate(spec.body, body);

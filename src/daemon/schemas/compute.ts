@@ -1,4 +1,4 @@
-import { schema, updateSchemaOf, type JsonSchema } from './validation.js';
+import { schema, updateSchemaOf } from './validation.js';
 
 /** GNS3 COMPUTE_CREATE_SCHEMA. */
 export const COMPUTE_CREATE_SCHEMA = schema({

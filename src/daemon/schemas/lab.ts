@@ -1,9 +1,9 @@
-import { UUID_SCHEMA, updateSchemaOf, type JsonSchema } from './validation.js';
+import { schema, UUID_SCHEMA, updateSchemaOf } from './validation.js';
 
 const UUID = UUID_SCHEMA;
 
 /** GNS3 NODE_CREATE_SCHEMA (the fields the GUI and gns3fy send; compute_id defaults to local). */
-export const NODE_CREATE_SCHEMA: JsonSchema = {
+export const NODE_CREATE_SCHEMA = schema({
   type: 'object',
   properties: {
     name: { type: 'string', minLength: 1 },
@@ -36,7 +36,7 @@ export const NODE_CREATE_SCHEMA: JsonSchema = {
   },
   required: ['name', 'node_type'],
   additionalProperties: false,
-};
+});
 export const NODE_UPDATE_SCHEMA = updateSchemaOf(NODE_CREATE_SCHEMA);
 
 const LINK_END = {
@@ -49,10 +49,10 @@ const LINK_END = {
   },
   required: ['node_id', 'adapter_number', 'port_number'],
   additionalProperties: false,
-};
+} as const;
 
 /** GNS3 LINK_OBJECT_SCHEMA (read-only fields are accepted and ignored, as GNS3 does). */
-export const LINK_CREATE_SCHEMA: JsonSchema = {
+export const LINK_CREATE_SCHEMA = schema({
   type: 'object',
   properties: {
     link_id: UUID,
@@ -69,15 +69,15 @@ export const LINK_CREATE_SCHEMA: JsonSchema = {
   },
   required: ['nodes'],
   additionalProperties: false,
-};
+});
 export const LINK_UPDATE_SCHEMA = updateSchemaOf(LINK_CREATE_SCHEMA);
 
 /** Body of a link's start_capture. */
-export const LINK_CAPTURE_SCHEMA: JsonSchema = {
+export const LINK_CAPTURE_SCHEMA = schema({
   type: 'object',
   properties: {
     capture_file_name: { type: 'string', minLength: 1 },
     data_link_type: { enum: ['DLT_ATM_RFC1483', 'DLT_EN10MB', 'DLT_FRELAY', 'DLT_C_HDLC', 'DLT_PPP_SERIAL'] },
   },
   additionalProperties: false,
-};
+});

@@ -1,4 +1,4 @@
-import { schema, type JsonSchema } from './validation.js';
+import { schema } from './validation.js';
 
 const PORT = { type: 'integer', minimum: 1, maximum: 65535 } as const;
 const FILTERS = { type: 'object', additionalProperties: { type: 'array' } } as const;

@@ -1,10 +1,10 @@
-import { schema, UUID_SCHEMA, updateSchemaOf, type JsonSchema } from './validation.js';
+import { schema, UUID_SCHEMA, updateSchemaOf } from './validation.js';
 
 const UUID = UUID_SCHEMA;
-const NAME = { type: 'string', minLength: 1 };
+const NAME = { type: 'string', minLength: 1 } as const;
 
 /** GNS3 ETHERNET_SWITCH_CREATE_SCHEMA. */
-export const ETHERNET_SWITCH_CREATE_SCHEMA: JsonSchema = {
+export const ETHERNET_SWITCH_CREATE_SCHEMA = schema({
   type: 'object',
   properties: {
     name: NAME,
@@ -30,11 +30,11 @@ export const ETHERNET_SWITCH_CREATE_SCHEMA: JsonSchema = {
   },
   required: ['name'],
   additionalProperties: false,
-};
+});
 export const ETHERNET_SWITCH_UPDATE_SCHEMA = updateSchemaOf(ETHERNET_SWITCH_CREATE_SCHEMA);
 
 /** GNS3 ETHERNET_HUB_CREATE_SCHEMA. */
-export const ETHERNET_HUB_CREATE_SCHEMA: JsonSchema = {
+export const ETHERNET_HUB_CREATE_SCHEMA = schema({
   type: 'object',
   properties: {
     name: NAME,
@@ -52,11 +52,11 @@ export const ETHERNET_HUB_CREATE_SCHEMA: JsonSchema = {
   },
   required: ['name'],
   additionalProperties: false,
-};
+});
 export const ETHERNET_HUB_UPDATE_SCHEMA = updateSchemaOf(ETHERNET_HUB_CREATE_SCHEMA);
 
 /** GNS3 VPCS_CREATE_SCHEMA. */
-export const VPCS_CREATE_SCHEMA: JsonSchema = {
+export const VPCS_CREATE_SCHEMA = schema({
   type: 'object',
   properties: {
     name: NAME,
@@ -70,7 +70,7 @@ export const VPCS_CREATE_SCHEMA: JsonSchema = {
   },
   required: ['name'],
   additionalProperties: false,
-};
+});
 export const VPCS_UPDATE_SCHEMA = updateSchemaOf(VPCS_CREATE_SCHEMA);
 
 /** GNS3 compute project create (PROJECT_CREATE_SCHEMA on the compute side). */

@@ -1,10 +1,10 @@
 import { PROJECT_CREATE_SCHEMA } from './project.js';
-import { schema, updateSchemaOf, UUID_SCHEMA, type JsonSchema } from './validation.js';
+import { schema, updateSchemaOf, UUID_SCHEMA } from './validation.js';
 
 const UUID = UUID_SCHEMA;
 
 /** GNS3 DRAWING_OBJECT_SCHEMA (create and update). */
-export const DRAWING_SCHEMA: JsonSchema = {
+export const DRAWING_SCHEMA = schema({
   type: 'object',
   properties: {
     drawing_id: UUID,
@@ -17,7 +17,7 @@ export const DRAWING_SCHEMA: JsonSchema = {
     svg: { type: 'string' },
   },
   additionalProperties: false,
-};
+});
 
 /** GNS3 SNAPSHOT_CREATE_SCHEMA. */
 export const SNAPSHOT_CREATE_SCHEMA = schema({
@@ -36,9 +36,9 @@ export const PROJECT_LOAD_SCHEMA = schema({
 });
 
 /** GNS3 PROJECT_DUPLICATE_SCHEMA: a project create body, plus reset_mac_addresses; nothing required. */
-export const PROJECT_DUPLICATE_SCHEMA: JsonSchema = updateSchemaOf({
+export const PROJECT_DUPLICATE_SCHEMA = updateSchemaOf({
   ...PROJECT_CREATE_SCHEMA,
-  properties: { ...(PROJECT_CREATE_SCHEMA.properties as object), reset_mac_addresses: { type: 'boolean' } },
+  properties: { ...PROJECT_CREATE_SCHEMA.properties, reset_mac_addresses: { type: 'boolean' } },
 });
 
 /** Query of `POST /v2/projects/{project_id}/import`: the new project's name and directory. */
@@ -49,12 +49,12 @@ export const PROJECT_IMPORT_SCHEMA = schema({
 });
 
 /** GNS3 NODE_DUPLICATE_SCHEMA (controller): where the copy goes. */
-export const NODE_DUPLICATE_SCHEMA: JsonSchema = {
+export const NODE_DUPLICATE_SCHEMA = schema({
   type: 'object',
   properties: { x: { type: 'integer' }, y: { type: 'integer' }, z: { type: 'integer' } },
   required: ['x', 'y'],
   additionalProperties: false,
-};
+});
 
 /** GNS3 TEMPLATE_USAGE_SCHEMA: a node from a template. */
 export const TEMPLATE_USAGE_SCHEMA = schema({

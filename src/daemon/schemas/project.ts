@@ -1,13 +1,13 @@
-import { UUID_SCHEMA, updateSchemaOf, type JsonSchema } from './validation.js';
+import { schema, UUID_SCHEMA, updateSchemaOf } from './validation.js';
 
 /** GNS3's VARIABLES_OBJECT_SCHEMA, with items required to be objects (GNS3 lets any value through). */
-const VARIABLES_SCHEMA: JsonSchema = {
+const VARIABLES_SCHEMA = {
   type: ['array', 'null'],
   items: { type: 'object', properties: { name: { type: 'string', minLength: 1 }, value: { type: 'string' } }, required: ['name'] },
-};
+} as const;
 
 /** GNS3 PROJECT_CREATE_SCHEMA. */
-export const PROJECT_CREATE_SCHEMA: JsonSchema = {
+export const PROJECT_CREATE_SCHEMA = schema({
   type: 'object',
   properties: {
     name: { type: 'string', minLength: 1 },
@@ -30,11 +30,11 @@ export const PROJECT_CREATE_SCHEMA: JsonSchema = {
   },
   additionalProperties: false,
   required: ['name'],
-};
+});
 
 /** GNS3 PROJECT_UPDATE_SCHEMA. */
-export const PROJECT_UPDATE_SCHEMA: JsonSchema = updateSchemaOf(PROJECT_CREATE_SCHEMA);
+export const PROJECT_UPDATE_SCHEMA = updateSchemaOf(PROJECT_CREATE_SCHEMA);
 
 /** Body of open/close: GNS3 accepts an empty object. */
-export const EMPTY_SCHEMA: JsonSchema = { type: 'object', additionalProperties: true };
+export const EMPTY_SCHEMA = schema({ type: 'object', additionalProperties: true });
 

@@ -1,9 +1,9 @@
-import { schema, updateSchemaOf, UUID_SCHEMA, type JsonSchema } from './validation.js';
+import { schema, updateSchemaOf, UUID_SCHEMA } from './validation.js';
 
 const UUID = UUID_SCHEMA;
-const MAC = { type: 'string', minLength: 1, pattern: '^([0-9a-fA-F]{2}[:]){5}([0-9a-fA-F]{2})$' };
-const IMAGE = { type: 'string' };
-const MD5 = { type: ['string', 'null'] };
+const MAC = { type: 'string', minLength: 1, pattern: '^([0-9a-fA-F]{2}[:]){5}([0-9a-fA-F]{2})$' } as const;
+const IMAGE = { type: 'string' } as const;
+const MD5 = { type: ['string', 'null'] } as const;
 
 /** GNS3's QEMU platforms (the suffix of qemu-system-*). */
 export const QEMU_PLATFORMS = ['aarch64', 'alpha', 'arm', 'cris', 'i386', 'lm32', 'm68k', 'microblaze', 'microblazeel', 'mips', 'mips64', 'mips64el', 'mipsel', 'moxie', 'or32', 'ppc', 'ppc64', 'ppcemb', 's390x', 'sh4', 'sh4eb', 'sparc', 'sparc64', 'tricore', 'unicore32', 'x86_64', 'xtensa', 'xtensaeb', ''];
@@ -13,7 +13,7 @@ export const QEMU_DRIVES = ['hda', 'hdb', 'hdc', 'hdd'] as const;
 export type QemuDrive = (typeof QEMU_DRIVES)[number];
 
 /** GNS3 CUSTOM_ADAPTERS_ARRAY_SCHEMA. */
-export const CUSTOM_ADAPTERS_SCHEMA: JsonSchema = {
+export const CUSTOM_ADAPTERS_SCHEMA = schema({
   type: 'array',
   items: {
     type: 'object',
@@ -26,9 +26,10 @@ export const CUSTOM_ADAPTERS_SCHEMA: JsonSchema = {
     required: ['adapter_number'],
     additionalProperties: false,
   },
-};
+});
 
-const drives: Record<string, unknown> = {};
+type DriveProperties = { [D in QemuDrive as `${D}_disk_image` | `${D}_disk_interface`]: typeof IMAGE } & { [D in QemuDrive as `${D}_disk_image_md5sum`]: typeof MD5 };
+const drives = {} as DriveProperties;
 for (const d of QEMU_DRIVES) Object.assign(drives, { [`${d}_disk_image`]: IMAGE, [`${d}_disk_interface`]: { type: 'string' }, [`${d}_disk_image_md5sum`]: MD5 });
 
 /**
@@ -36,7 +37,7 @@ for (const d of QEMU_DRIVES) Object.assign(drives, { [`${d}_disk_image`]: IMAGE,
  * command_line, project_id and emuctl's accel and monitor_status) are accepted and ignored, so
  * that a node JSON sent back (a controller restoring a topology) validates.
  */
-export const QEMU_CREATE_SCHEMA: JsonSchema = {
+export const QEMU_CREATE_SCHEMA = schema({
   type: 'object',
   properties: {
     node_id: UUID,
@@ -82,7 +83,7 @@ export const QEMU_CREATE_SCHEMA: JsonSchema = {
   },
   required: ['name'],
   additionalProperties: false,
-};
+});
 export const QEMU_UPDATE_SCHEMA = updateSchemaOf(QEMU_CREATE_SCHEMA);
 
 /** GNS3 QEMU_RESIZE_SCHEMA (resize_disk of a node). */

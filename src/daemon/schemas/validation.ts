@@ -53,8 +53,8 @@ const ajv = new Ajv({ allErrors: false, strict: false });
 ajv.addFormat('uuid', UUID_PATTERN);
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
 
-/** Validates `value` against `schema`; throws InvalidError whose message names the offending field. */
-export function validate<T>(schema: JsonSchema, value: unknown, what = 'request body'): T {
+/** Validates `value` against `schema`; throws InvalidError whose message names the offending field. The result has the schema's type (unknown for an untyped schema). */
+export function validate<T = unknown>(schema: TypedSchema<T>, value: unknown, what = 'request body'): T {
   let check = compiled.get(schema);
   if (!check) compiled.set(schema, (check = ajv.compile(schema)));
   if (!check(value)) throw new InvalidError(`Invalid ${what}: ${describe(check.errors?.[0])}`);
@@ -84,7 +84,7 @@ function join(path: string, field: string): string {
 type UpdateOf<S> = { [K in keyof S as K extends 'required' | typeof valueType ? never : K]: S[K] };
 
 /** The update schema of an object: the same properties, none required (GNS3 does it so). */
-export function updateSchemaOf<S extends JsonSchema & { readonly type: 'object' }>(definition: S): UpdateOf<S> & { readonly [valueType]?: FromSchema<UpdateOf<S>> };
+export function updateSchemaOf<const S extends JsonSchema & { readonly type: 'object' }>(definition: S): UpdateOf<S> & { readonly [valueType]?: FromSchema<UpdateOf<S>> };
 export function updateSchemaOf(definition: JsonSchema): JsonSchema;
 export function updateSchemaOf(definition: JsonSchema): JsonSchema {
   const { required: _required, ...rest } = definition;

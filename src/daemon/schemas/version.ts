@@ -1,4 +1,4 @@
-import { schema, type JsonSchema } from './validation.js';
+import { schema } from './validation.js';
 
 /** GNS3 VERSION_SCHEMA (body of POST /v2/version). */
 export const VERSION_SCHEMA = schema({

@@ -1,18 +1,15 @@
 import type { SwitchPortConfig } from '../../dataplane/types.js';
 import { InvalidError, NotFoundError } from '../../errors.js';
 import type { NodeContext } from '../node-context.js';
+import type { ETHERNET_HUB_CREATE_SCHEMA, ETHERNET_HUB_UPDATE_SCHEMA } from '../../schemas/nodes.js';
+import type { FromSchema } from '../../schemas/validation.js';
 import { DataplaneNode, nodeIdOr } from './dataplane-node.js';
 
-export interface HubPortMapping {
-  name: string;
-  port_number: number;
-}
-
-export interface HubCreate {
-  name: string;
-  node_id?: string;
-  ports_mapping?: HubPortMapping[];
-}
+/** A hub create body, as ETHERNET_HUB_CREATE_SCHEMA accepts it. */
+export type HubCreate = FromSchema<typeof ETHERNET_HUB_CREATE_SCHEMA>;
+type HubUpdate = FromSchema<typeof ETHERNET_HUB_UPDATE_SCHEMA>;
+/** One entry of GNS3's ports_mapping for a hub. */
+export type HubPortMapping = NonNullable<HubCreate['ports_mapping']>[number];
 
 /** An Ethernet hub: every frame goes out of every other port. */
 export class EthernetHubNode extends DataplaneNode {
@@ -30,7 +27,7 @@ export class EthernetHubNode extends DataplaneNode {
     return node;
   }
 
-  update(body: Partial<HubCreate>): Promise<void> {
+  update(body: HubUpdate): Promise<void> {
     return this.lock.run(async () => {
       if (body.name !== undefined) this.name = body.name;
       if (!body.ports_mapping) return;

@@ -1,24 +1,17 @@
 import type { SwitchPortConfig } from '../../dataplane/types.js';
 import { InvalidError, NotFoundError } from '../../errors.js';
 import type { NodeContext } from '../node-context.js';
+import type { ETHERNET_SWITCH_CREATE_SCHEMA, ETHERNET_SWITCH_UPDATE_SCHEMA } from '../../schemas/nodes.js';
+import type { FromSchema } from '../../schemas/validation.js';
 import { DataplaneNode, nodeIdOr } from './dataplane-node.js';
 
-/** One entry of GNS3's ports_mapping for a switch. */
-export interface SwitchPortMapping {
-  name: string;
-  port_number: number;
-  type: 'access' | 'dot1q' | 'qinq';
-  vlan: number;
-  ethertype?: string;
-}
+/** A switch create body, as ETHERNET_SWITCH_CREATE_SCHEMA accepts it. */
+export type SwitchCreate = FromSchema<typeof ETHERNET_SWITCH_CREATE_SCHEMA>;
+type SwitchUpdate = FromSchema<typeof ETHERNET_SWITCH_UPDATE_SCHEMA>;
+type PortMappingBody = NonNullable<SwitchCreate['ports_mapping']>[number];
 
-export interface SwitchCreate {
-  name: string;
-  node_id?: string;
-  ports_mapping?: SwitchPortMapping[];
-  console?: number | null;
-  console_type?: 'telnet' | 'none';
-}
+/** One entry of GNS3's ports_mapping for a switch, as the switch keeps it (the VLAN filled in). */
+export type SwitchPortMapping = Omit<PortMappingBody, 'vlan'> & { vlan: number };
 
 /** GNS3's default switch: 8 access ports Ethernet0..7 in VLAN 1. */
 export function defaultSwitchPorts(count = 8): SwitchPortMapping[] {
@@ -44,7 +37,7 @@ export class EthernetSwitchNode extends DataplaneNode {
   }
 
   /** Renames and/or re-maps ports; live ports take the new VLAN settings at once. */
-  update(body: Partial<SwitchCreate>): Promise<void> {
+  update(body: SwitchUpdate): Promise<void> {
     return this.lock.run(async () => {
       if (body.name !== undefined) this.name = body.name;
       if (!body.ports_mapping) return;
@@ -77,7 +70,7 @@ export class EthernetSwitchNode extends DataplaneNode {
   }
 }
 
-function normalisePorts(ports: SwitchPortMapping[]): SwitchPortMapping[] {
+function normalisePorts(ports: PortMappingBody[]): SwitchPortMapping[] {
   const numbers = new Set<number>();
   const names = new Set<string>();
   return ports.map((p) => {

@@ -3,7 +3,8 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { failpoint } from '../../failpoints.js';
-import type { QemuDrive } from '../../schemas/qemu.js';
+import type { QEMU_CREATE_SCHEMA, QEMU_UPDATE_SCHEMA, QemuDrive } from '../../schemas/qemu.js';
+import type { FromSchema } from '../../schemas/validation.js';
 import type { NioJson, NodeContext, NodeStatus } from '../node-context.js';
 import type { ComputeNode } from '../node-types.js';
 import { nodeOwner } from '../ownership.js';
@@ -18,6 +19,10 @@ import { netdevId, qemuArguments, splitOptions } from '../qemu/qemu-command.js';
 import { QemuProcess, QMP_SOCKET_FILE, SAVED_STATE } from '../qemu/qemu-process.js';
 import { adapterOf, applySettings, defaultSettings, drivesOf, IMAGE_SETTINGS, md5Key, type QemuSettings } from '../qemu/qemu-settings.js';
 import { DataplaneNode, nodeIdOr } from './dataplane-node.js';
+
+/** A QEMU node create body, as QEMU_CREATE_SCHEMA accepts it. */
+export type QemuCreate = FromSchema<typeof QEMU_CREATE_SCHEMA>;
+type QemuUpdate = FromSchema<typeof QEMU_UPDATE_SCHEMA>;
 
 /** What every QEMU VM of a compute shares. */
 export interface QemuShared {
@@ -55,15 +60,15 @@ export class QemuNode extends DataplaneNode {
    * releases it and removes the directory (LocalCompute.createNode); the wires come last and are made
    * all or none.
    */
-  static async create(body: Record<string, unknown>, ctx: NodeContext, shared: QemuShared): Promise<QemuNode> {
-    const id = nodeIdOr(body.node_id as string | undefined);
+  static async create(body: QemuCreate, ctx: NodeContext, shared: QemuShared): Promise<QemuNode> {
+    const id = nodeIdOr(body.node_id);
     const settings = applySettings(defaultSettings(id), body, id);
     await checkImages(settings, shared.images);
     const wantsConsole = settings.console_type !== 'none';
     const owner = nodeOwner(ctx.projectId, id);
-    const consolePort = wantsConsole ? await ctx.resources.consolePorts.allocate(owner, (body.console as number | null | undefined) ?? undefined) : null;
+    const consolePort = wantsConsole ? await ctx.resources.consolePorts.allocate(owner, body.console ?? undefined) : null;
     failpoint('qemu.create.after-console');
-    const node = new QemuNode(id, String(body.name), ctx, shared, settings, consolePort);
+    const node = new QemuNode(id, body.name, ctx, shared, settings, consolePort);
     await mkdir(node.dir, { recursive: true });
     await node.refreshMd5s();
     failpoint('qemu.create.after-directory');
@@ -80,7 +85,7 @@ export class QemuNode extends DataplaneNode {
   }
 
   /** Changes settings; adapters and the console port only while stopped. Changed disk images drop their overlay. */
-  update(body: Record<string, unknown>): Promise<void> {
+  update(body: QemuUpdate): Promise<void> {
     return this.lock.run(async () => {
       const next = applySettings(this.settings, body, this.id);
       await checkImages(next, this.shared.images);

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { failpoint } from '../../failpoints.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import type { NodeContext } from '../node-context.js';
+import type { VPCS_CREATE_SCHEMA, VPCS_UPDATE_SCHEMA } from '../../schemas/nodes.js';
+import type { FromSchema } from '../../schemas/validation.js';
 import { nodeOwner } from '../ownership.js';
 import { ANY_ADDRESS } from '../port-probe.js';
 import { vpcsMac } from '../vpcs/mac-bytes.js';
@@ -18,15 +20,9 @@ export interface VpcsShared {
   env: NodeJS.ProcessEnv;
 }
 
-export interface VpcsCreate {
-  name: string;
-  node_id?: string;
-  console?: number | null;
-  console_type?: 'telnet' | 'none';
-  startup_script?: string | null;
-  /** emuctl extension: the MAC the controller chose (00:50:79:66:68:XX), unique across the project's computes. */
-  mac_address?: string;
-}
+/** A VPCS create body, as VPCS_CREATE_SCHEMA accepts it (`mac_address`, an emuctl extension, is the MAC the controller chose, unique across the project's computes). */
+export type VpcsCreate = FromSchema<typeof VPCS_CREATE_SCHEMA>;
+type VpcsUpdate = FromSchema<typeof VPCS_UPDATE_SCHEMA>;
 
 /** VPCS's UDP side is relayed by a 2-port dataplane wire: port 0 faces VPCS, port 1 carries the link. */
 const VPCS_SIDE = 0;
@@ -84,7 +80,7 @@ export class VpcsNode extends DataplaneNode {
     return join(this.ctx.projectDir, 'project-files', 'vpcs', this.id);
   }
 
-  update(body: Partial<VpcsCreate>): Promise<void> {
+  update(body: VpcsUpdate): Promise<void> {
     return this.lock.run(async () => {
       if (body.console !== undefined && body.console !== null && body.console !== this.consolePort) await this.moveConsole(body.console);
       if (body.name !== undefined) this.name = body.name;

@@ -10,7 +10,7 @@ import { sendPcap, type StreamSlots } from '../streams.js';
 import { NIO_NULL_SCHEMA, NIO_TYPE_SCHEMA, NIO_UDP_SCHEMA, NODE_CAPTURE_SCHEMA } from '../../schemas/nio.js';
 import { COMPUTE_NODE_DUPLICATE_SCHEMA } from '../../schemas/nodes.js';
 import { EMPTY_SCHEMA } from '../../schemas/project.js';
-import { validate, type JsonSchema } from '../../schemas/validation.js';
+import { schema, validate } from '../../schemas/validation.js';
 
 /** Route templates of one node type's compute routes. */
 export function nodeTemplates(nodeType: string) {
@@ -21,10 +21,10 @@ export function nodeTemplates(nodeType: string) {
   return { nodes, node, nio: `${port}/nio`, startCapture: `${port}/start_capture`, stopCapture: `${port}/stop_capture`, pcap: `${port}/pcap` };
 }
 
-const NIO_FILTERS_SCHEMA: JsonSchema = {
+const NIO_FILTERS_SCHEMA = schema({
   type: 'object',
   properties: { filters: { type: 'object', additionalProperties: { type: 'array' } }, suspend: { type: 'boolean' } },
-};
+});
 
 /** The compute routes of every registered node type: CRUD, actions, NIOs, captures, MAC table, stats. */
 export function computeNodeRoutes(router: Router, deps: { compute: LocalCompute; streams: StreamSlots; log: Logger }): void {
@@ -63,7 +63,7 @@ function nodeTypeRoutes(router: Router, { compute, streams, log }: { compute: Lo
 
 /** Validates a NIO against its type's schema; types this compute cannot run are a 409, not a fake success. */
 function checkNio(body: { type: string }): NioJson {
-  if (body.type === 'nio_udp') return validate<NioJson>(NIO_UDP_SCHEMA, body);
-  if (body.type === 'nio_null') return validate<NioJson>(NIO_NULL_SCHEMA, body);
+  if (body.type === 'nio_udp') return validate(NIO_UDP_SCHEMA, body);
+  if (body.type === 'nio_null') return validate(NIO_NULL_SCHEMA, body);
   throw new ConflictError(`NIO type ${body.type} is not supported on this compute (supported: nio_udp, nio_null)`);
 }

@@ -35,7 +35,7 @@ export function archiveRoutes(router: Router, deps: { projects: ProjectManager; 
     await sendStream(res, stream, 'application/gns3project', { 'Content-Disposition': attachment(`${project.name}.gns3project`) });
   });
   route(router, { method: 'post', template: IMPORT_ROUTE, status: 201 }, async ({ params, query, req }) => {
-    const opts = validate<{ name?: string; path?: string }>(PROJECT_IMPORT_SCHEMA, { ...query }, 'query');
+    const opts = validate(PROJECT_IMPORT_SCHEMA, { ...query }, 'query');
     const temp = await mkdtemp(join(tmpdir(), 'emuctl-import-'));
     try {
       const archive = join(temp, 'project.gns3project');
@@ -48,7 +48,7 @@ export function archiveRoutes(router: Router, deps: { projects: ProjectManager; 
       await rm(temp, { recursive: true, force: true });
     }
   });
-  route<{ name?: string; path?: string; reset_mac_addresses?: boolean }>(router, { method: 'post', template: `${PROJECT_ROUTE}/duplicate`, body: PROJECT_DUPLICATE_SCHEMA, status: 201 }, async ({ params, body }) =>
+  route(router, { method: 'post', template: `${PROJECT_ROUTE}/duplicate`, body: PROJECT_DUPLICATE_SCHEMA, status: 201 }, async ({ params, body }) =>
     (await archives.duplicate(projects.get(params.project_id), { name: body.name, path: body.path, resetMacAddresses: body.reset_mac_addresses })).toJSON(),
   );
 }

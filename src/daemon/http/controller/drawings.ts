@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import type { DrawingCreate, DrawingManager } from '../../controller/drawings.js';
+import type { DrawingManager } from '../../controller/drawings.js';
 import type { Labs } from '../../controller/lab.js';
 import type { ProjectManager } from '../../controller/projects.js';
 import { route } from '../route.js';
@@ -13,11 +13,11 @@ export function drawingRoutes(router: Router, deps: { projects: ProjectManager; 
   const { drawings } = deps;
   const labOf = (projectId: string) => deps.labs.of(deps.projects.getOpened(projectId));
   route(router, { method: 'get', template: DRAWINGS_ROUTE }, ({ params }) => [...labOf(params.project_id).drawings.values()].map((d) => d.toJSON()));
-  route<DrawingCreate>(router, { method: 'post', template: DRAWINGS_ROUTE, body: DRAWING_SCHEMA, status: 201 }, async ({ params, body }) =>
+  route(router, { method: 'post', template: DRAWINGS_ROUTE, body: DRAWING_SCHEMA, status: 201 }, async ({ params, body }) =>
     (await drawings.create(labOf(params.project_id), body)).toJSON(),
   );
   route(router, { method: 'get', template: DRAWING_ROUTE }, ({ params }) => labOf(params.project_id).drawing(params.drawing_id).toJSON());
-  route<DrawingCreate>(router, { method: 'put', template: DRAWING_ROUTE, body: DRAWING_SCHEMA, status: 201 }, async ({ params, body }) => {
+  route(router, { method: 'put', template: DRAWING_ROUTE, body: DRAWING_SCHEMA, status: 201 }, async ({ params, body }) => {
     const lab = labOf(params.project_id);
     return (await drawings.update(lab, lab.drawing(params.drawing_id), body)).toJSON();
   });

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { AVAILABLE_FILTERS } from '../../compute/filter-catalog.js';
 import type { Labs } from '../../controller/lab.js';
-import type { LinkCreate, LinkManager } from '../../controller/links.js';
+import type { LinkManager } from '../../controller/links.js';
 import type { ProjectManager } from '../../controller/projects.js';
 import type { Logger } from '../../logger.js';
 import { route } from '../route.js';
@@ -19,11 +19,11 @@ export function linkRoutes(router: Router, deps: { projects: ProjectManager; lab
   const labOf = (projectId: string) => labs.of(projects.getOpened(projectId));
 
   route(router, { method: 'get', template: LINKS_ROUTE }, ({ params }) => [...labOf(params.project_id).links.values()].map((l) => l.toJSON()));
-  route<LinkCreate>(router, { method: 'post', template: LINKS_ROUTE, body: LINK_CREATE_SCHEMA, status: 201 }, async ({ params, body }) =>
+  route(router, { method: 'post', template: LINKS_ROUTE, body: LINK_CREATE_SCHEMA, status: 201 }, async ({ params, body }) =>
     (await links.create(labOf(params.project_id), body)).toJSON(),
   );
   route(router, { method: 'get', template: LINK_ROUTE }, ({ params }) => labOf(params.project_id).link(params.link_id).toJSON());
-  route<Partial<LinkCreate>>(router, { method: 'put', template: LINK_ROUTE, body: LINK_UPDATE_SCHEMA, status: 201 }, async ({ params, body }) => {
+  route(router, { method: 'put', template: LINK_ROUTE, body: LINK_UPDATE_SCHEMA, status: 201 }, async ({ params, body }) => {
     const lab = labOf(params.project_id);
     return (await links.update(lab, lab.link(params.link_id), body)).toJSON();
   });

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import type { Labs } from '../../controller/lab.js';
-import type { NodeCreate, NodeManager } from '../../controller/nodes.js';
+import type { NodeManager } from '../../controller/nodes.js';
 import type { ProjectManager } from '../../controller/projects.js';
 import { route } from '../route.js';
 import { NODE_CREATE_SCHEMA, NODE_UPDATE_SCHEMA } from '../../schemas/lab.js';
@@ -21,7 +21,7 @@ export function nodeRoutes(router: Router, deps: { projects: ProjectManager; lab
     await Promise.all([...lab.nodes.values()].map((n) => nodes.refresh(lab, n).catch(() => {})));
     return [...lab.nodes.values()].map((n) => n.toJSON());
   });
-  route<NodeCreate>(router, { method: 'post', template: NODES_ROUTE, body: NODE_CREATE_SCHEMA, status: 201 }, async ({ params, body }) =>
+  route(router, { method: 'post', template: NODES_ROUTE, body: NODE_CREATE_SCHEMA, status: 201 }, async ({ params, body }) =>
     (await nodes.create(labOf(params.project_id), body)).toJSON(),
   );
   for (const action of ACTIONS) {
@@ -40,7 +40,7 @@ export function nodeRoutes(router: Router, deps: { projects: ProjectManager; lab
     await nodes.refresh(lab, node).catch(() => {});
     return node.toJSON();
   });
-  route<Partial<NodeCreate>>(router, { method: 'put', template: NODE_ROUTE, body: NODE_UPDATE_SCHEMA }, async ({ params, body }) => {
+  route(router, { method: 'put', template: NODE_ROUTE, body: NODE_UPDATE_SCHEMA }, async ({ params, body }) => {
     const lab = labOf(params.project_id);
     return (await nodes.update(lab, lab.node(params.node_id), body)).toJSON();
   });
@@ -48,7 +48,7 @@ export function nodeRoutes(router: Router, deps: { projects: ProjectManager; lab
     const lab = labOf(params.project_id);
     await nodes.remove(lab, lab.node(params.node_id));
   });
-  route<{ x: number; y: number; z?: number }>(router, { method: 'post', template: `${NODE_ROUTE}/duplicate`, body: NODE_DUPLICATE_SCHEMA, status: 201 }, async ({ params, body }) => {
+  route(router, { method: 'post', template: `${NODE_ROUTE}/duplicate`, body: NODE_DUPLICATE_SCHEMA, status: 201 }, async ({ params, body }) => {
     const lab = labOf(params.project_id);
     return (await nodes.duplicate(lab, lab.node(params.node_id), body)).toJSON();
   });

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import type { ProjectCreate, ProjectManager } from '../../controller/projects.js';
+import type { ProjectManager } from '../../controller/projects.js';
 import { route } from '../route.js';
 import { EMPTY_SCHEMA, PROJECT_CREATE_SCHEMA, PROJECT_UPDATE_SCHEMA } from '../../schemas/project.js';
 
@@ -10,11 +10,11 @@ export const PROJECT_ROUTE = '/v2/projects/{project_id}';
 export function projectRoutes(router: Router, deps: { projects: ProjectManager }): void {
   const { projects } = deps;
   route(router, { method: 'get', template: PROJECTS_ROUTE }, () => projects.list().map((p) => p.toJSON()));
-  route<ProjectCreate>(router, { method: 'post', template: PROJECTS_ROUTE, body: PROJECT_CREATE_SCHEMA, status: 201 }, async ({ body }) =>
+  route(router, { method: 'post', template: PROJECTS_ROUTE, body: PROJECT_CREATE_SCHEMA, status: 201 }, async ({ body }) =>
     (await projects.create(body)).toJSON(),
   );
   route(router, { method: 'get', template: PROJECT_ROUTE }, ({ params }) => projects.get(params.project_id).toJSON());
-  route<Partial<ProjectCreate>>(router, { method: 'put', template: PROJECT_ROUTE, body: PROJECT_UPDATE_SCHEMA }, async ({ params, body }) =>
+  route(router, { method: 'put', template: PROJECT_ROUTE, body: PROJECT_UPDATE_SCHEMA }, async ({ params, body }) =>
     (await projects.update(params.project_id, body)).toJSON(),
   );
   route(router, { method: 'delete', template: PROJECT_ROUTE, status: 204 }, async ({ params }) => {
