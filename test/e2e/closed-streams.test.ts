@@ -6,18 +6,13 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { isRunning, listProcesses, readCwd } from '../../src/util/proc-info.js';
+import { isRunning } from '../../src/util/proc-info.js';
 import { cliEnv, runBin, tempHome } from '../cli/helpers/cli.js';
 import { callApi, removeHome, startTestDaemon, type ApiAnswer } from '../helpers/daemon.js';
-import { eventually } from '../vpcs/vpcs-helpers.js';
+import { eventually, processesIn } from '../vpcs/vpcs-helpers.js';
 
 const PORTS = { EMUCTL_UDP_PORT_RANGE: '37000-37049', EMUCTL_CONSOLE_PORT_RANGE: '29000-29019' };
 const MISSING = '/v2/projects/00000000-0000-4000-8000-000000000000';
-
-/** Running processes started in `dir` (a node directory). */
-function processesIn(dir: string): number[] {
-  return listProcesses().filter((p) => isRunning(p.pid) && readCwd(p.pid) === dir).map((p) => p.pid);
-}
 
 /** Creates a project with a started VPCS through `api`; returns the VPCS's pids. */
 async function startedVpcs(api: (method: string, path: string, body?: unknown) => Promise<ApiAnswer>): Promise<number[]> {
