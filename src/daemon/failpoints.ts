@@ -4,8 +4,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 /**
  * Fault injection for tests, off unless `EMUCTL_FAILPOINTS` names a point.
  * `EMUCTL_FAILPOINTS=vpcs.create.after-console,persist.write` arms two points;
- * `name=N` arms a point for its first N hits only; `name:ENOSPC` makes a point that
- * stands for a system call fail with that errno code.
+ * `name=N` arms a point for its first N hits only, `name>N` for every hit after the first N;
+ * `name:ENOSPC` makes a point that stands for a system call fail with that errno code.
+ * Hits are counted per entry as written, so arming a point with a new entry starts a new count.
  * `EMUCTL_FAILPOINTS_FILE=<path>` adds the points listed in that file (same syntax), read at
  * every hit, so that a test arms and disarms points while the daemon runs.
  */
@@ -22,7 +23,9 @@ const hits = new Map<string, number>();
 
 interface Spec {
   armed: boolean;
+  entry?: string;
   limit?: number;
+  after?: number;
   code?: string;
 }
 
@@ -42,8 +45,10 @@ function specText(): string {
 function armedSpec(name: string): Spec {
   if (!process.env.EMUCTL_FAILPOINTS && !process.env.EMUCTL_FAILPOINTS_FILE) return { armed: false };
   for (const entry of specText().split(/[,\n]/)) {
-    const m = /^([^=:]+)(?::([A-Z0-9]+))?(?:=(\d+))?$/.exec(entry.trim());
-    if (m && m[1] === name) return { armed: true, code: m[2], limit: m[3] === undefined ? undefined : Number(m[3]) };
+    const m = /^([^=:>]+)(?::([A-Z0-9]+))?(?:=(\d+)|>(\d+))?$/.exec(entry.trim());
+    if (m && m[1] === name) {
+      return { armed: true, entry: entry.trim(), code: m[2], limit: m[3] === undefined ? undefined : Number(m[3]), after: m[4] === undefined ? undefined : Number(m[4]) };
+    }
   }
   return { armed: false };
 }
@@ -51,9 +56,11 @@ function armedSpec(name: string): Spec {
 function hit(name: string): Spec {
   const spec = armedSpec(name);
   if (!spec.armed) return spec;
-  const n = (hits.get(name) ?? 0) + 1;
-  hits.set(name, n);
-  return spec.limit === undefined || n <= spec.limit ? spec : { armed: false };
+  const n = (hits.get(spec.entry!) ?? 0) + 1;
+  hits.set(spec.entry!, n);
+  if (spec.limit !== undefined && n > spec.limit) return { armed: false };
+  if (spec.after !== undefined && n <= spec.after) return { armed: false };
+  return spec;
 }
 
 /** Whether the point is armed for this hit (counts the hit); for points that act rather than throw. */

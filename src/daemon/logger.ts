@@ -12,7 +12,35 @@ export interface Logger {
   close(): Promise<void>;
 }
 
-/** A levelled line logger writing to stderr, or to a file when the daemon is detached. */
+const guarded = new WeakSet<NodeJS.WritableStream>();
+const failed = new WeakSet<NodeJS.WritableStream>();
+
+/**
+ * Makes a stream that fails (EPIPE once the reader of a pipe is gone, ENOSPC on a log file) one that
+ * is written to no more, instead of an unhandled 'error' event that ends the process.
+ */
+export function survivable<S extends NodeJS.WritableStream>(stream: S): S {
+  if (guarded.has(stream)) return stream;
+  guarded.add(stream);
+  stream.on('error', () => failed.add(stream));
+  return stream;
+}
+
+/** Whether writing to the stream can still reach anyone. */
+function writable(stream: NodeJS.WritableStream): boolean {
+  return !failed.has(stream) && !(stream as NodeJS.WritableStream & { destroyed?: boolean }).destroyed;
+}
+
+/**
+ * Keeps the daemon alive when its stdout or stderr leads nowhere (the parent that read them died):
+ * whatever writes to them (the logger, Node's own warnings) finds them failed, not fatal.
+ */
+export function survivableStdio(): void {
+  survivable(process.stdout);
+  survivable(process.stderr);
+}
+
+/** A levelled line logger writing to stderr, or to a file when the daemon is detached; a failed stream ends the logging, never the daemon. */
 export function createLogger(opts: { debug?: boolean; file?: string; quiet?: boolean } = {}): Logger {
   const min = opts.quiet ? ORDER.error : opts.debug ? ORDER.debug : ORDER.info;
   let stream: NodeJS.WritableStream = process.stderr;
@@ -20,8 +48,9 @@ export function createLogger(opts: { debug?: boolean; file?: string; quiet?: boo
     mkdirSync(dirname(opts.file), { recursive: true });
     stream = createWriteStream(opts.file, { flags: 'a' });
   }
+  survivable(stream);
   const write = (level: LogLevel, message: string) => {
-    if (ORDER[level] < min) return;
+    if (ORDER[level] < min || !writable(stream)) return;
     stream.write(`${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} ${message}\n`);
   };
   return {
@@ -31,7 +60,7 @@ export function createLogger(opts: { debug?: boolean; file?: string; quiet?: boo
     error: (m) => write('error', m),
     close: () =>
       new Promise((resolve) => {
-        if (stream === process.stderr) return resolve();
+        if (stream === process.stderr || !writable(stream)) return resolve();
         stream.end(() => resolve());
       }),
   };

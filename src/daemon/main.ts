@@ -34,7 +34,7 @@ import { upgradeThroughApp } from './http/notifications/upgrade.js';
 import { hostUsage } from './host-usage.js';
 import { wireNotifications } from './notifications/channels.js';
 import { NotificationHub } from './notifications/hub.js';
-import { createLogger, type Logger } from './logger.js';
+import { createLogger, survivableStdio, type Logger } from './logger.js';
 import { ownPidRecord, readPidRecord, recordedProcess } from '../config/pid-file.js';
 import { removeOwnPidFile, writePidFile } from './pid-file.js';
 import { resolveSettings, type DaemonFlags, type DaemonSettings } from './settings.js';
@@ -56,6 +56,7 @@ const DRAIN_MS = 5000;
 
 /** Starts the daemon: loads state, listens, writes the pid file, and stops gracefully on SIGTERM/SIGINT. */
 export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = process.env, opts: { handleSignals?: boolean } = {}): Promise<RunningDaemon> {
+  survivableStdio();
   const settings = await resolveSettings(flags, env);
   const log = createLogger({ debug: settings.debug, file: settings.logFile });
   const startedAt = new Date();

@@ -6,21 +6,16 @@ import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { isRunning, listProcesses, readCmdline, readCwd } from '../../src/util/proc-info.js';
+import { isRunning, readCmdline } from '../../src/util/proc-info.js';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { guestCmdline, testGuest, type TestGuest } from '../helpers/qemu-guest.js';
-import { canBindTcp, eventually } from '../vpcs/vpcs-helpers.js';
+import { canBindTcp, eventually, processesIn } from '../vpcs/vpcs-helpers.js';
 
 const PORTS = { EMUCTL_UDP_PORT_RANGE: '33800-33899', EMUCTL_CONSOLE_PORT_RANGE: '28350-28399', EMUCTL_QEMU_ACCEL: 'tcg' };
 
 /** The process registry files in a daemon home's run directory. */
 function registryFiles(home: string): string[] {
   return readdirSync(join(home, 'run')).filter((name) => name.startsWith('processes-'));
-}
-
-/** Running processes started in `dir` (a node directory). */
-function processesIn(dir: string): number[] {
-  return listProcesses().filter((p) => isRunning(p.pid) && readCwd(p.pid) === dir).map((p) => p.pid);
 }
 
 describe('emulator processes survive no daemon crash untracked, and never see its environment', () => {

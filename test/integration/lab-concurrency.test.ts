@@ -3,11 +3,13 @@
 // The slow compute is a second real daemon held at a failpoint (EMUCTL_FAILPOINTS_FILE) until released.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestDaemon, removeHome, type ApiAnswer, type TestDaemon } from '../helpers/daemon.js';
 import { createLink, createNode, createProject } from '../helpers/lab.js';
+import { eventually } from '../vpcs/vpcs-helpers.js';
 
 const CONTROLLER_ENV = { EMUCTL_UDP_PORT_RANGE: '35600-35699', EMUCTL_CONSOLE_PORT_RANGE: '27700-27719' };
 const COMPUTE_ENV = { EMUCTL_UDP_PORT_RANGE: '35700-35749', EMUCTL_CONSOLE_PORT_RANGE: '27720-27739' };
@@ -73,7 +75,7 @@ describe('topology changes coordinated by the lab', () => {
     assert.equal(new Set(after).size, 11, `concurrent renames to a taken name give distinct names: ${after}`);
   });
 
-  it('a node being deleted takes no new link; when the delete is done no link names it', async () => {
+  it('a node being deleted takes no new link (it is gone once its delete is on disk, while its NIOs are removed); when the delete is done no link names it', async () => {
     const pid = await createProject(controller, 'cascade');
     const far = await createNode(controller, pid, 'FAR', 'ethernet_switch', { compute_id: computeId });
     const near = await createNode(controller, pid, 'NEAR', 'ethernet_switch');
@@ -82,9 +84,11 @@ describe('topology changes coordinated by the lab', () => {
     const held = nextLog(remote, /failpoint compute\.request\.hold: holding DELETE .*\/nio/);
     const deletion = watch(controller.api('DELETE', `/v2/projects/${pid}/nodes/${far.node_id}`));
     await held;
+    // The delete is on disk before the NIOs go (so a failed write leaves them untouched): FAR is already gone.
     const link = await controller.api('POST', `/v2/projects/${pid}/links`, linkBody(far.node_id, 1, near.node_id, 1));
-    assert.equal(link.status, 409, link.text);
-    assert.match(link.body.message, /FAR is being deleted/);
+    assert.equal(link.status, 404, link.text);
+    assert.match(link.body.message, new RegExp(`Node ID ${far.node_id} doesn't exist`));
+    assert.equal((await controller.api('GET', `/v2/projects/${pid}/nodes/${far.node_id}`)).status, 404);
     assert.equal(deletion.state.settled, false, 'the delete was still under way');
     release();
     assert.equal((await deletion.done).status, 204);
@@ -146,11 +150,15 @@ describe('calls to a compute are bounded by compute_timeout_ms', () => {
   const holdFile = join(tmp, 'compute-failpoints');
   let controller: TestDaemon;
   let remote: TestDaemon;
+  let computeId: string;
 
   before(async () => {
     writeFileSync(holdFile, '');
     controller = await startTestDaemon({ home: join(tmp, 'controller'), env: { EMUCTL_UDP_PORT_RANGE: '35750-35774', EMUCTL_COMPUTE_TIMEOUT_MS: '1000' } });
     remote = await startTestDaemon({ home: join(tmp, 'compute'), flags: { role: 'compute' }, env: { EMUCTL_UDP_PORT_RANGE: '35775-35799', EMUCTL_FAILPOINTS_FILE: holdFile } });
+    const r = await controller.api('POST', '/v2/computes', { name: 'stuck', protocol: 'http', host: '127.0.0.1', port: remote.port });
+    assert.equal(r.status, 201, r.text);
+    computeId = r.body.compute_id;
   });
   after(async () => {
     writeFileSync(holdFile, '');
@@ -160,16 +168,35 @@ describe('calls to a compute are bounded by compute_timeout_ms', () => {
   });
 
   it('a compute that does not answer gives a 504 naming it, and leaves nothing reserved in the lab', async () => {
-    const r = await controller.api('POST', '/v2/computes', { name: 'stuck', protocol: 'http', host: '127.0.0.1', port: remote.port });
     const pid = await createProject(controller, 'timeouts');
     writeFileSync(holdFile, HOLD);
     const started = Date.now();
-    const create = await controller.api('POST', `/v2/projects/${pid}/nodes`, { name: 'SW1', node_type: 'ethernet_switch', compute_id: r.body.compute_id });
+    const create = await controller.api('POST', `/v2/projects/${pid}/nodes`, { name: 'SW1', node_type: 'ethernet_switch', compute_id: computeId });
     assert.equal(create.status, 504, create.text);
     assert.match(create.body.message, /compute 'stuck'.*did not answer/);
     assert.ok(Date.now() - started >= 900, 'the timeout is honoured');
     const local = await createNode(controller, pid, 'SW1', 'ethernet_switch');
     assert.equal(local.name, 'SW1', 'the failed create gave its name back');
     writeFileSync(holdFile, '');
+  });
+
+  it('a node create the compute finishes after the time-out leaves no orphan: the controller deletes it there', async () => {
+    const pid = await createProject(controller, 'late-create');
+    const kept = await createNode(controller, pid, 'SW1', 'ethernet_switch', { compute_id: computeId });
+    const onCompute = (nodeId: string) => remote.api('GET', `/v2/compute/projects/${pid}/ethernet_switch/nodes/${nodeId}`);
+    const nodeId = randomUUID();
+    writeFileSync(holdFile, HOLD);
+    const create = await controller.api('POST', `/v2/projects/${pid}/nodes`, { name: 'SW2', node_type: 'ethernet_switch', compute_id: computeId, node_id: nodeId });
+    assert.equal(create.status, 504, create.text);
+    assert.equal((await controller.api('GET', `/v2/projects/${pid}/nodes/${nodeId}`)).status, 404);
+    const cleaned = /removed node [0-9a-f-]+ .*created after the controller gave up/;
+    writeFileSync(holdFile, '');
+    // The held create goes on once released: wait until it is done (the node shows) or already cleaned up.
+    assert.ok(await eventually(async () => cleaned.test(controller.log()) || (await onCompute(nodeId)).status === 200), 'the late create completed');
+    assert.ok(await eventually(async () => (await onCompute(nodeId)).status === 404, 10_000), 'the late node is gone from the compute');
+    assert.match(controller.log(), new RegExp(`removed node ${nodeId} .*created after the controller gave up`));
+    assert.equal((await onCompute(kept.node_id)).status, 200, 'the other node stays');
+    const again = await createNode(controller, pid, 'SW2', 'ethernet_switch', { compute_id: computeId, node_id: nodeId });
+    assert.equal(again.node_id, nodeId, 'the id is free again on the compute');
   });
 });

@@ -4,7 +4,7 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { childrenOf, isRunning, readCmdline, readProcStat } from '../../src/util/proc-info.js';
+import { childrenOf, isRunning, listProcesses, readCmdline, readCwd, readProcStat } from '../../src/util/proc-info.js';
 
 /** `count` distinct UDP ports the kernel handed out on 0.0.0.0 (all held until the last is chosen, then freed). */
 export async function freeUdpPorts(count: number): Promise<number[]> {
@@ -97,4 +97,9 @@ export class PidJanitor {
 export function psLine(pid: number): { pid: number; ppid: number; sid: number; pgid: number; state: string } | undefined {
   const stat = readProcStat(pid);
   return stat && { pid, ppid: stat.ppid, sid: stat.session, pgid: stat.pgrp, state: stat.state };
+}
+
+/** Running processes started in `dir` (a node directory). */
+export function processesIn(dir: string): number[] {
+  return listProcesses().filter((p) => isRunning(p.pid) && readCwd(p.pid) === dir).map((p) => p.pid);
 }

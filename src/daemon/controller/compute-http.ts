@@ -50,7 +50,16 @@ interface RequestOptions {
   /** Sent instead of `body`: streamed, never buffered or re-encoded. */
   raw?: RawBody;
   timeoutMs: number;
+  /**
+   * The answer to a call that timed out, if it still comes: with it set, a time-out rejects at once
+   * but leaves the request open (for LATE_ANSWER_FACTOR times the timeout), so that the caller can undo
+   * what the compute did after all.
+   */
+  late?: (answer: ComputeAnswer) => void;
 }
+
+/** How much longer than its timeout a call with `late` waits for the answer it gave up on. */
+const LATE_ANSWER_FACTOR = 10;
 
 /**
  * One call to a compute over keep-alive connections, bounded by `timeoutMs`
@@ -70,10 +79,19 @@ export function computeRequest(c: ComputeEndpoint, method: string, path: string,
   const send = c.protocol === 'https' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const req = send(`${endpointUrl(c)}${path}`, { method, headers, agent: agents[c.protocol] });
+    let gaveUp = false;
     const expire = () => {
+      const timedOut = new GatewayTimeoutError(`${computeLabel(c)} did not answer ${method} ${path} within ${opts.timeoutMs / 1000} s`);
+      if (opts.late && !gaveUp && !opts.stream) {
+        gaveUp = true;
+        // Waiting for an answer nobody waits for must not keep a stopping daemon alive.
+        timer = setTimeout(expire, opts.timeoutMs * LATE_ANSWER_FACTOR).unref();
+        req.socket?.unref();
+        return reject(timedOut);
+      }
       req.destroy();
       opts.raw?.stream.destroy();
-      reject(new GatewayTimeoutError(`${computeLabel(c)} did not answer ${method} ${path} within ${opts.timeoutMs / 1000} s`));
+      reject(timedOut);
     };
     let timer = setTimeout(expire, opts.timeoutMs);
     req.once('error', (err: NodeJS.ErrnoException) => {
@@ -89,7 +107,9 @@ export function computeRequest(c: ComputeEndpoint, method: string, path: string,
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.once('end', () => {
         clearTimeout(timer);
-        resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) });
+        const answer = { status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) };
+        if (gaveUp) opts.late!(answer);
+        else resolve(answer);
       });
       res.once('error', (err) => {
         clearTimeout(timer);

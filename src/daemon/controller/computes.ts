@@ -186,7 +186,7 @@ export class ComputeRegistry {
       memory_usage_percent: null,
     };
     this.computes.set(record.compute_id, record);
-    this.apis.set(record.compute_id, new RemoteCompute(() => record, this.deps.timeoutMs ?? 30_000));
+    this.apis.set(record.compute_id, new RemoteCompute(() => record, this.deps.timeoutMs ?? 30_000, this.deps.log));
     this.streams.set(record.compute_id, new ComputeStream(record, {
       notification: (message) => this.reports?.notification(record.compute_id, message),
       connected: () => this.reports?.reconnected(record.compute_id),

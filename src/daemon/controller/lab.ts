@@ -193,6 +193,21 @@ export class Lab {
     return this.save([link], () => this.links.delete(link.id));
   }
 
+  /** Takes a link out of the lab: acknowledged once on disk; if the write fails, it is back in its place. */
+  dropLink(link: ControllerLink): Promise<void> {
+    return this.save([], takeOut(this.links, [link.id]));
+  }
+
+  /** Takes a node and its links out of the lab in one change, one write: if that fails, all of them are back in their places. */
+  dropNode(node: ControllerNode, links: ControllerLink[]): Promise<void> {
+    const putLinksBack = takeOut(this.links, links.map((l) => l.id));
+    const putNodeBack = takeOut(this.nodes, [node.id]);
+    return this.save([], () => {
+      putNodeBack();
+      putLinksBack();
+    });
+  }
+
   /** Removes a link or a node once, however many requests (a link delete, a node delete's cascade) ask at the same time. */
   removeOnce(id: string, remove: () => Promise<void>): Promise<void> {
     return this.removals.run(id, remove);
@@ -267,6 +282,28 @@ export class Lab {
     chunks.push(CLOSE_OBJECT);
     return chunks;
   }
+}
+
+/** Deletes entries from a map; the function returned puts them back in their places (the order GET lists them in). */
+function takeOut<V>(map: Map<string, V>, ids: string[]): () => void {
+  const order = [...map.keys()];
+  const taken = new Map<string, V>();
+  for (const id of ids) {
+    const value = map.get(id);
+    if (value !== undefined) taken.set(id, value);
+    map.delete(id);
+  }
+  return () => {
+    const now = new Map(map);
+    map.clear();
+    for (const id of order) {
+      const value = taken.get(id) ?? now.get(id);
+      if (value === undefined) continue;
+      map.set(id, value);
+      now.delete(id);
+    }
+    for (const [id, value] of now) map.set(id, value);
+  };
 }
 
 const CLOSE_LIST = Buffer.from(']');

@@ -139,12 +139,29 @@ export class LinkManager {
     return lab.removeOnce(link.id, async () => {
       if (lab.links.get(link.id) !== link) return;
       await lab.withLinkPorts(link, { refuseTaken: false }, async () => {
-        lab.links.delete(link.id);
-        await lab.save([], () => lab.links.set(link.id, link));
+        await lab.dropLink(link);
         await link.lock.run(() => this.unwire(lab, link));
       });
       this.deps.events.publish('link.deleted', link.toJSON(), lab.project.id);
     });
+  }
+
+  /**
+   * Removes links as part of a bigger change (a node delete's cascade): `drop` takes them out of the
+   * lab with the rest in one write, undone whole if it fails; their NIOs and capture go only once
+   * that is on disk. Their ports stay held until then, and a delete of one of them meanwhile is this one.
+   */
+  async removeAlong(lab: Lab, links: ControllerLink[], drop: () => Promise<void>): Promise<void> {
+    const holding = (i: number): Promise<void> =>
+      i < links.length ? lab.withLinkPorts(links[i], { refuseTaken: false }, () => holding(i + 1)) : drop().then(() => this.unwireAll(lab, links));
+    const removal = holding(0);
+    for (const link of links) void lab.removeOnce(link.id, () => removal).catch(() => {});
+    await removal;
+    for (const link of links) this.deps.events.publish('link.deleted', link.toJSON(), lab.project.id);
+  }
+
+  private async unwireAll(lab: Lab, links: ControllerLink[]): Promise<void> {
+    for (const link of links) await link.lock.run(() => this.unwire(lab, link));
   }
 
   /** Removes the NIOs of a link from the computes (a missing one is fine). */

@@ -197,18 +197,17 @@ export class NodeManager {
   }
 
   /**
-   * Deletes a node and, first, its links (GNS3's order). Links cannot be added to the node meanwhile;
-   * link changes already under way on it finish first. Two deletes of one node are one delete.
+   * Deletes a node with its links, in one write: if it fails, the node and its links are as they
+   * were, NIOs and captures untouched; once it is on disk the links' NIOs go, then the node on its
+   * compute. Links cannot be added to the node meanwhile; link changes already under way on it
+   * finish first. Two deletes of one node are one delete.
    */
   remove(lab: Lab, node: ControllerNode): Promise<void> {
     return lab.removeOnce(node.id, () =>
       lab.deletingNode(node, async () => {
-        for (const link of lab.linksOf(node)) await this.deps.links.remove(lab, link);
-        await node.lock.run(async () => {
-          lab.nodes.delete(node.id);
-          await lab.save([], () => lab.nodes.set(node.id, node));
-          await this.removeFromCompute(lab, node);
-        });
+        const links = lab.linksOf(node);
+        await this.deps.links.removeAlong(lab, links, () => node.lock.run(() => lab.dropNode(node, links)));
+        await node.lock.run(() => this.removeFromCompute(lab, node));
         this.deps.events.publish('node.deleted', node.toJSON(), lab.project.id);
       }),
     );

@@ -3,16 +3,20 @@ import type { CaptureStart, ComputeApi, Json, NodeAction, PortAddress } from '..
 import type { NioJson } from '../compute/node-context.js';
 import type { ProjectFile } from '../compute/project-files.js';
 import { BadGatewayError, UpstreamError } from '../errors.js';
-import { computeLabel, computeRequest, errorMessageOf, type ComputeEndpoint, type RawBody } from './compute-http.js';
+import type { Logger } from '../logger.js';
+import { computeLabel, computeRequest, errorMessageOf, type ComputeAnswer, type ComputeEndpoint, type RawBody } from './compute-http.js';
 
 /** A compute reached over HTTP with GNS3's compute API; its errors keep their status and name the compute. */
 export class RemoteCompute implements ComputeApi {
-  constructor(private readonly endpoint: () => ComputeEndpoint, private readonly timeoutMs: number) {}
+  constructor(private readonly endpoint: () => ComputeEndpoint, private readonly timeoutMs: number, private readonly log?: Logger) {}
 
-  /** One call with a JSON answer (and a JSON or `raw` body); a 4xx/5xx from the compute is passed on with its own status and message. */
-  async call<T = Json>(method: string, path: string, body?: unknown, raw?: RawBody): Promise<T> {
+  /**
+   * One call with a JSON answer (and a JSON or `raw` body); a 4xx/5xx from the compute is passed on
+   * with its own status and message. `late` gets the answer to a call that timed out, if it comes.
+   */
+  async call<T = Json>(method: string, path: string, body?: unknown, raw?: RawBody, late?: (answer: ComputeAnswer) => void): Promise<T> {
     const c = this.endpoint();
-    const answer = await computeRequest(c, method, path, { body, raw, timeoutMs: this.timeoutMs });
+    const answer = await computeRequest(c, method, path, { body, raw, timeoutMs: this.timeoutMs, late });
     if (answer.status >= 400) throw new UpstreamError(`${computeLabel(c)}: ${errorMessageOf(answer)}`, answer.status);
     if (answer.status === 204 || answer.body.length === 0) return undefined as T;
     try {
@@ -38,8 +42,17 @@ export class RemoteCompute implements ComputeApi {
   async releaseUdpPort(projectId: string, port: number): Promise<void> {
     await this.call('DELETE', `/v2/compute/projects/${projectId}/ports/udp/${port}`);
   }
+  /** A node the compute creates after the call timed out is deleted there: the controller has given it up. */
   createNode(projectId: string, nodeType: string, body: Json): Promise<Json> {
-    return this.call('POST', `/v2/compute/projects/${projectId}/${nodeType}/nodes`, body);
+    return this.call('POST', `/v2/compute/projects/${projectId}/${nodeType}/nodes`, body, undefined, (answer) => {
+      if (answer.status >= 300) return;
+      const nodeId = String(body.node_id);
+      const label = computeLabel(this.endpoint());
+      this.deleteNode(projectId, nodeType, nodeId).then(
+        () => this.log?.warn(`removed node ${nodeId} from ${label}: it was created after the controller gave up on the call`),
+        (err: Error) => this.log?.error(`could not remove node ${nodeId} from ${label}, created after the controller gave up on the call: ${err.message}`),
+      );
+    });
   }
   getNode(projectId: string, nodeType: string, nodeId: string): Promise<Json> {
     return this.call('GET', `/v2/compute/projects/${projectId}/${nodeType}/nodes/${nodeId}`);
