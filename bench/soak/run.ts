@@ -4,9 +4,12 @@
 // taken after a warm-up), frames lost, API p50/p99 and the count of 5xx answers.
 // Traffic: PC1→PC3 and PC2→PC4 ping through both switches (VPCS `ping`, 10 per second each), and a
 // udpping pair (../shared/tools/udpblast) bounces frames SW1 port 5 → SW2 port 5 and back, one at a time.
-// Usage: node dist/bench/soak/run.js [--minutes 10] [--warmup 60] [--sample 10] [--clients 4] [--ping-gap-us 1000]
+// Memory: RSS, fds and threads from /proc every --sample seconds; the daemon's own memory log
+// (EMUCTL_MEMORY_LOG_SECONDS) splits RSS into the V8 heaps (live after a full GC, committed) and the rest.
+// Usage: node dist/bench/soak/run.js [--minutes 10] [--warmup 180] [--sample 5] [--window 60] [--clients 4]
+//   [--ping-gap-us 1000] [--memory-log 5] [--malloc-arena-max N] [--daemon-log FILE]
 // Run it under the shared test lock: flock /tmp/emuctl-tests.lock node dist/bench/soak/run.js
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { connectVpcsConsole, ping, setIp, type VpcsConsole } from '../../src/client/vpcs-console.js';
 import { removeHome, startTestDaemon, type TestDaemon } from '../../test/helpers/daemon.js';
@@ -16,14 +19,24 @@ import { deadline, machineLine, ms, quantile } from '../forward/latency.js';
 import { numberArg } from '../lib/args.js';
 
 const MINUTES = numberArg('minutes', 10);
-const WARMUP_S = numberArg('warmup', 60);
-const SAMPLE_S = numberArg('sample', 10);
+const WARMUP_S = numberArg('warmup', 180);
+const SAMPLE_S = numberArg('sample', 5);
+/** RSS growth compares the median of the first and of the last window of this many seconds after the warm-up. */
+const WINDOW_S = numberArg('window', 60);
 const CLIENTS = numberArg('clients', 4);
 const PING_GAP_US = numberArg('ping-gap-us', 1000);
 /** Outside the daemon's tunnel range and the ephemeral range (32768–60999). */
 const UDPPING_CLIENT = 62411;
 const UDPPING_ECHO = 62412;
-const ENV = { EMUCTL_UDP_PORT_RANGE: '35000-35399', EMUCTL_CONSOLE_PORT_RANGE: '35400-35499' };
+const MEMORY_LOG_S = numberArg('memory-log', 5);
+const MALLOC_ARENA_MAX = process.argv.includes('--malloc-arena-max') ? String(numberArg('malloc-arena-max', 0)) : undefined;
+const DAEMON_LOG = (() => { const i = process.argv.indexOf('--daemon-log'); return i > 0 ? process.argv[i + 1] : undefined; })();
+const ENV = {
+  EMUCTL_UDP_PORT_RANGE: '35000-35399',
+  EMUCTL_CONSOLE_PORT_RANGE: '35400-35499',
+  EMUCTL_MEMORY_LOG_SECONDS: String(MEMORY_LOG_S),
+  ...(MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX } : {}),
+};
 
 let daemon: TestDaemon | undefined;
 const background: Running[] = [];
@@ -35,6 +48,21 @@ interface Sample {
   fds: number;
   threads: number;
   calls: CallSample[];
+}
+
+/** One line of the daemon's memory log: seconds since the soak began, figures in MB by key. */
+interface MemoryLine {
+  t: number;
+  mb: Record<string, number>;
+}
+
+function memoryLines(log: string, began: number): MemoryLine[] {
+  const out: MemoryLine[] = [];
+  for (const m of log.matchAll(/^(\S+) INFO  memory (.*)$/gm)) {
+    const mb = Object.fromEntries([...m[2].matchAll(/(\w+)=([\d.]+)(?=\s|$)/g)].map((f) => [f[1], Number(f[2])]));
+    out.push({ t: (Date.parse(m[1]) - began) / 1000, mb });
+  }
+  return out;
 }
 
 function procFigures(pid: number): { rssKb: number; fds: number; threads: number } {
@@ -152,14 +180,16 @@ async function main(): Promise<void> {
   const endFigures = await quiet();
   await load.stop();
   const captureBytes = statSync(captureFile).size;
+  if (DAEMON_LOG) writeFileSync(DAEMON_LOG, d.log());
   await api('POST', `${p}/links/${trunk.link_id}/stop_capture`, {});
   agent.destroy();
 
-  report({ samples, startIndex, startFigures: startFigures!, endFigures, warmCalls, load, pings, udp, captureBytes });
+  report({ samples, memory: memoryLines(d.log(), began), startIndex, startFigures: startFigures!, endFigures, warmCalls, load, pings, udp, captureBytes });
 }
 
 function report(r: {
   samples: Sample[];
+  memory: MemoryLine[];
   startIndex: number;
   startFigures: ReturnType<typeof procFigures>;
   endFigures: ReturnType<typeof procFigures>;
@@ -170,42 +200,66 @@ function report(r: {
   captureBytes: number;
 }): void {
   const mb = (kb: number) => (kb / 1024).toFixed(1);
+  const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '–');
   const ratio = (a: number, b: number) => (a / b).toFixed(3);
   const s0 = r.startFigures;
-  console.log(`\nSoak: ${MINUTES} min after a ${WARMUP_S} s warm-up; ${CLIENTS} API clients creating/linking/deleting VPCS nodes; VPCS pings PC1→PC3, PC2→PC4 (10/s each); udpping through SW1→SW2 with a ${PING_GAP_US} µs gap; capture on the SW1–SW2 link; ${machineLine()}\n`);
-  console.log('| t (s) | RSS MB | × start | fds | threads | API calls | p50 ms | p99 ms | 5xx |');
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const warmT = r.samples[r.startIndex].t;
+  const endT = r.samples[r.samples.length - 1].t;
+  const heapsLive = (m: MemoryLine) => (m.mb.main_after_gc ?? NaN) + (m.mb.worker_after_gc ?? NaN);
+  const heapsCommitted = (m: MemoryLine) => m.mb.main_total + (m.mb.worker_total ?? 0);
+  const medianOf = <T>(xs: T[], f: (x: T) => number) => median(xs.map(f).filter(Number.isFinite));
+  console.log(`\nSoak: ${MINUTES} min after a ${WARMUP_S} s warm-up; ${CLIENTS} API clients creating/linking/deleting VPCS nodes; VPCS pings PC1→PC3, PC2→PC4 (10/s each); udpping through SW1→SW2 with a ${PING_GAP_US} µs gap; capture on the SW1–SW2 link; RSS sampled every ${SAMPLE_S} s, daemon memory log every ${MEMORY_LOG_S} s${MALLOC_ARENA_MAX ? `; MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX}` : ''}; ${machineLine()}\n`);
+  console.log('RSS columns: median, min and max of the samples of that minute. Heaps (MB): live = used right after the latest full GC; committed = V8 heap size; outside = RSS less both heaps (code, malloc, stacks).\n');
+  console.log('| t (s) | RSS median | min | max | × start | live main | live worker | committed heaps | outside heaps | fds | threads | API calls | p50 ms | p99 ms | 5xx |');
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const firstWindow = r.samples.filter((s) => s.t > warmT && s.t <= warmT + WINDOW_S);
+  const startMedian = median(firstWindow.map((s) => s.rssKb));
   const every = Math.max(1, Math.round(60 / SAMPLE_S));
-  const warmIndex = r.startIndex;
   let pending: CallSample[] = [];
+  let rows: Sample[] = [];
+  let from = -Infinity;
   r.samples.forEach((s, i) => {
     pending = pending.concat(s.calls);
-    if (i !== warmIndex && (i - warmIndex) % every !== 0 && i !== r.samples.length - 1) return;
+    rows.push(s);
+    const last = i === r.samples.length - 1;
+    if (i !== r.startIndex && (i - r.startIndex) % every !== 0 && !last) return;
+    const rss = rows.map((x) => x.rssKb);
+    const mem = r.memory.filter((m) => m.t > from && m.t <= s.t);
     const lat = pending.map((c) => c.ms);
     const fivexx = pending.filter((c) => c.status >= 500 || c.status === 0).length;
-    console.log(`| ${s.t.toFixed(0)}${i === warmIndex ? ' (start, quiet)' : ''} | ${mb(s.rssKb)} | ${i >= warmIndex ? ratio(s.rssKb, s0.rssKb) : '–'} | ${s.fds} | ${s.threads} | ${pending.length} | ${lat.length ? ms(quantile(lat, 0.5)) : '–'} | ${lat.length ? ms(quantile(lat, 0.99)) : '–'} | ${fivexx} |`);
+    console.log(`| ${s.t.toFixed(0)}${i === r.startIndex ? ' (warm-up ends)' : ''} | ${mb(median(rss))} | ${mb(Math.min(...rss))} | ${mb(Math.max(...rss))} | ${i > r.startIndex ? ratio(median(rss), startMedian) : '–'} | ${f1(medianOf(mem, (m) => m.mb.main_after_gc))} | ${f1(medianOf(mem, (m) => m.mb.worker_after_gc))} | ${f1(medianOf(mem, heapsCommitted))} | ${f1(medianOf(mem, (m) => m.mb.outside_heaps))} | ${s.fds} | ${s.threads} | ${pending.length} | ${lat.length ? ms(quantile(lat, 0.5)) : '–'} | ${lat.length ? ms(quantile(lat, 0.99)) : '–'} | ${fivexx} |`);
     pending = [];
+    rows = [];
+    from = s.t;
   });
-  const after = r.samples.slice(warmIndex);
+
+  // Growth: the first window after the warm-up against the last window of the run. A window spans
+  // several GC cycles of the main thread (its heap swings by some 30 MB between full GCs under this
+  // load), so its median is the level RSS holds, not the phase of one GC.
+  const lastWindow = r.samples.filter((s) => s.t > endT - WINDOW_S);
+  const endMedian = median(lastWindow.map((s) => s.rssKb));
+  const memFirst = r.memory.filter((m) => m.t > warmT && m.t <= warmT + WINDOW_S);
+  const memLast = r.memory.filter((m) => m.t > endT - WINDOW_S && m.t <= endT);
+  const grows = (what: string, f: (m: MemoryLine) => number) => {
+    const a = medianOf(memFirst, f);
+    const b = medianOf(memLast, f);
+    return `| ${what}, median first → last window | ${f1(a)} → ${f1(b)} MB (${b - a >= 0 ? '+' : ''}${f1(b - a)} MB, × ${ratio(b, a)}) | – |`;
+  };
+  const rssGrowth = endMedian / startMedian;
+  const after = r.samples.slice(r.startIndex);
   const maxRss = Math.max(...after.map((s) => s.rssKb));
   const lat = r.warmCalls.map((c) => c.ms);
   const fivexx = r.load.all.filter((c) => c.status >= 500).length;
   const failed = r.load.all.filter((c) => c.status === 0).length;
-  const rssGrowth = r.endFigures.rssKb / s0.rssKb;
   const fdGrowth = r.endFigures.fds - s0.fds;
-  const slope = slopeKbPerMin(after);
-  // A heap that sizes itself to the load grows for minutes and then holds; a leak keeps growing. The
-  // second half of the run tells them apart: medians of its first and last three samples.
-  const half = after.slice(Math.floor(after.length / 2));
-  const medianRss = (xs: Sample[]) => median(xs.map((x) => x.rssKb));
-  const halfFrom = medianRss(half.slice(0, 3));
-  const halfTo = medianRss(half.slice(-3));
-  const halfSlope = slopeKbPerMin(half);
-  console.log(`| end (quiet) | ${mb(r.endFigures.rssKb)} | ${ratio(r.endFigures.rssKb, s0.rssKb)} | ${r.endFigures.fds} | ${r.endFigures.threads} | | | | |`);
   console.log('\n| figure | value | target |');
   console.log('|---|---|---|');
-  console.log(`| RSS, quiet start → quiet end | ${mb(s0.rssKb)} → ${mb(r.endFigures.rssKb)} MB (× ${ratio(r.endFigures.rssKb, s0.rssKb)}; max × ${ratio(maxRss, s0.rssKb)}; trend ${slope >= 0 ? '+' : ''}${(slope / 1024).toFixed(2)} MB/min) | growth < 10%: ${rssGrowth < 1.1 ? 'met' : 'NOT met'} |`);
-  console.log(`| RSS over the second half (t ${half[0]?.t.toFixed(0)}–${half[half.length - 1]?.t.toFixed(0)} s), median of first 3 → last 3 samples | ${mb(halfFrom)} → ${mb(halfTo)} MB (× ${ratio(halfTo, halfFrom)}; trend ${halfSlope >= 0 ? '+' : ''}${(halfSlope / 1024).toFixed(2)} MB/min) | – |`);
+  console.log(`| RSS growth: median of the ${firstWindow.length} samples of the first ${WINDOW_S} s after the warm-up (t ${warmT.toFixed(0)}–${(warmT + WINDOW_S).toFixed(0)} s) → median of the ${lastWindow.length} samples of the last ${WINDOW_S} s | ${mb(startMedian)} → ${mb(endMedian)} MB (× ${ratio(endMedian, startMedian)}) | growth < 10%: ${rssGrowth < 1.1 ? 'met' : 'NOT met'} |`);
+  console.log(`| RSS, same windows: min → min; max → max; max after warm-up | ${mb(Math.min(...firstWindow.map((s) => s.rssKb)))} → ${mb(Math.min(...lastWindow.map((s) => s.rssKb)))} MB (× ${ratio(Math.min(...lastWindow.map((s) => s.rssKb)), Math.min(...firstWindow.map((s) => s.rssKb)))}); ${mb(Math.max(...firstWindow.map((s) => s.rssKb)))} → ${mb(Math.max(...lastWindow.map((s) => s.rssKb)))} MB; ${mb(maxRss)} MB | – |`);
+  console.log(`| RSS, quiet single samples (clients paused 1 s) at warm-up end → run end | ${mb(s0.rssKb)} → ${mb(r.endFigures.rssKb)} MB (× ${ratio(r.endFigures.rssKb, s0.rssKb)}) | – |`);
+  console.log(grows('live V8 heaps (main + worker, used after the latest full GC)', heapsLive));
+  console.log(grows('committed V8 heaps (main + worker)', heapsCommitted));
+  console.log(grows('RSS outside the V8 heaps (code, malloc arenas, stacks)', (m) => m.mb.outside_heaps));
   console.log(`| open fds, quiet start → quiet end | ${s0.fds} → ${r.endFigures.fds} (max ${Math.max(...after.map((s) => s.fds))}) | 0 growth: ${fdGrowth <= 0 ? 'met' : 'NOT met'} |`);
   console.log(`| API calls after warm-up (p50 / p99) | ${lat.length} (${ms(quantile(lat, 0.5))} / ${ms(quantile(lat, 0.99))} ms); ${r.load.cycles} create/link/delete cycles in all | – |`);
   console.log(`| 5xx answers (whole run) | ${fivexx}; failed connections ${failed}; other unexpected answers ${r.load.unexpectedCount - fivexx - failed} | 0: ${fivexx === 0 ? 'met' : 'NOT met'} |`);
@@ -217,17 +271,6 @@ function report(r: {
 
 function median(values: number[]): number {
   return values.length ? quantile(values, 0.5) : NaN;
-}
-
-/** Least-squares slope of RSS over time, in kB per minute. */
-function slopeKbPerMin(samples: Sample[]): number {
-  const n = samples.length;
-  if (n < 2) return 0;
-  const mt = samples.reduce((a, s) => a + s.t, 0) / n;
-  const mr = samples.reduce((a, s) => a + s.rssKb, 0) / n;
-  const num = samples.reduce((a, s) => a + (s.t - mt) * (s.rssKb - mr), 0);
-  const den = samples.reduce((a, s) => a + (s.t - mt) ** 2, 0);
-  return den ? (num / den) * 60 : 0;
 }
 
 async function stopAll(): Promise<void> {

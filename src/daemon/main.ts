@@ -35,6 +35,7 @@ import { hostUsage } from './host-usage.js';
 import { wireNotifications } from './notifications/channels.js';
 import { NotificationHub } from './notifications/hub.js';
 import { createLogger, survivableStdio, type Logger } from './logger.js';
+import { startMemoryLog } from './memory-log.js';
 import { ownPidRecord, readPidRecord, recordedProcess } from '../config/pid-file.js';
 import { removeOwnPidFile, writePidFile } from './pid-file.js';
 import { resolveSettings, type DaemonFlags, type DaemonSettings } from './settings.js';
@@ -82,6 +83,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     new MacByteAllocator(),
   );
   const dataplane = isCompute ? await createDataplane({ engine: settings.dataplane, log }) : undefined;
+  const stopMemoryLog = settings.memoryLogSeconds > 0 ? startMemoryLog({ seconds: settings.memoryLogSeconds, log, workerHeap: dataplane?.heap?.bind(dataplane) }) : undefined;
   const compute = dataplane
     ? new LocalCompute({ dataplane, nodeTypes, projectsDir: settings.projectsDir, bindHost: settings.host, resources, log })
     : undefined;
@@ -145,6 +147,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const close = () =>
     (closing ??= (async () => {
       log.info('shutting down');
+      stopMemoryLog?.();
       notifications.close();
       await stopServer(server);
       computes.close();

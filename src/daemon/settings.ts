@@ -38,6 +38,7 @@ export interface DaemonFlags {
   imagesDir?: string;
   maxImageBytes?: number;
   qemuAccel?: QemuAccelSetting;
+  memoryLogSeconds?: number;
 }
 
 /** Which dataplane engine runs the compute's frames: the C addon, the TypeScript engine, or native when built. */
@@ -90,6 +91,8 @@ export interface DaemonSettings {
   maxImageBytes: number;
   /** QEMU accelerator: auto (KVM when it can run guests, else TCG), kvm or tcg. */
   qemuAccel: QemuAccelSetting;
+  /** Every this many seconds, log a line on the daemon's memory (RSS, V8 heaps of the main thread and the dataplane worker); 0: never. */
+  memoryLogSeconds: number;
   paths: EmuctlPaths;
   /** Where each setting came from, for every key of the settings. */
   sources: Record<string, SettingSource>;
@@ -178,6 +181,7 @@ const SPECS = {
   authMaxFailures: { env: 'EMUCTL_AUTH_MAX_FAILURES', file: 'auth_max_failures', kind: INTEGER, fallback: 10, check: positive },
   authBackoffMs: { env: 'EMUCTL_AUTH_BACKOFF_MS', file: 'auth_backoff_ms', kind: INTEGER, fallback: 1000, check: positive },
   maxImageBytes: { env: 'EMUCTL_MAX_IMAGE_BYTES', file: 'max_image_bytes', kind: INTEGER, fallback: 64 * 1024 ** 3, check: positive },
+  memoryLogSeconds: { env: 'EMUCTL_MEMORY_LOG_SECONDS', file: 'memory_log_seconds', kind: INTEGER, fallback: 0 },
   qemuAccel: { env: 'EMUCTL_QEMU_ACCEL', file: 'qemu_accel', kind: TEXT as ValueKind<QemuAccelSetting>, fallback: 'auto' as QemuAccelSetting, check: checkQemuAccel },
 };
 

@@ -8,6 +8,7 @@ import type { Command, CompiledFilters, Reply, WorkerConfig } from './protocol.j
 import type {
   CaptureInfo, DataplaneApi, DataplaneNodeKind, LinkFilters, MacTableEntry, PortCounters, SwitchPortConfig, UdpTunnel,
 } from './types.js';
+import type { HeapFigures } from '../heap-watch.js';
 
 /** Where the dataplane reports its worker's deaths and restarts. */
 export interface DataplaneLog {
@@ -116,6 +117,12 @@ export class DataplaneClient implements DataplaneApi {
 
   macTable(nodeId: string): Promise<MacTableEntry[]> {
     return this.call({ op: 'macTable', nodeId });
+  }
+
+  /** The worker's V8 heap; the first call starts watching its GCs. */
+  heap(): Promise<HeapFigures> {
+    if (this.down) return Promise.reject(this.down);
+    return this.send({ op: 'heap' });
   }
 
   close(): Promise<void> {

@@ -29,6 +29,8 @@ export type Command =
   | { op: 'macTable'; nodeId: string }
   | { op: 'close' }
   | { op: 'engine' }
+  /** The worker's V8 heap (HeapFigures), for the daemon's memory log. */
+  | { op: 'heap' }
   /** Failpoint dataplane.worker.crash: the worker dies of an uncaught error, as a bug would kill it. */
   | { op: 'crash' };
 

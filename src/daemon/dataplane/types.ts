@@ -7,6 +7,7 @@
  * resolves only once the worker has applied it (or rejects with a domain
  * error from ../errors.ts: InvalidError, NotFoundError, ConflictError).
  */
+import type { HeapFigures } from '../heap-watch.js';
 
 /** How a switch port treats VLAN tags (GNS3/dynamips semantics). */
 export type SwitchPortType = 'access' | 'dot1q' | 'qinq';
@@ -119,6 +120,9 @@ export interface DataplaneApi {
 
   stats(nodeId: string): Promise<PortCounters[]>;
   macTable(nodeId: string): Promise<MacTableEntry[]>;
+
+  /** The dataplane worker's V8 heap (for the memory log). */
+  heap?(): Promise<HeapFigures>;
 
   /** Stop the worker: flush captures, close sockets. */
   close(): Promise<void>;

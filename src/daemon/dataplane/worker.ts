@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
+import { HeapWatch } from '../heap-watch.js';
 import { Dataplane } from './dataplane.js';
 import type { Engine } from './engine.js';
 import { JsEngine } from './js-engine.js';
@@ -29,9 +30,15 @@ function engineFor(config: WorkerConfig | undefined): Engine {
 if (!parentPort) throw new Error('dataplane/worker.js must run in a worker thread');
 const port = parentPort;
 const dataplane = new Dataplane(engineFor(workerData as WorkerConfig | undefined));
+let heapWatch: HeapWatch | undefined;
 
 port.on('message', (req: Request) => {
   if (req.op === 'crash') throw new Error('failpoint dataplane.worker.crash: simulated dataplane worker crash');
+  if (req.op === 'heap') {
+    heapWatch ??= new HeapWatch();
+    port.postMessage({ id: req.id, ok: true, value: heapWatch.take() } satisfies Reply);
+    return;
+  }
   dataplane.handle(req).then(
     (value) => port.postMessage({ id: req.id, ok: true, value } satisfies Reply),
     (e: unknown) => port.postMessage({ id: req.id, ok: false, kind: kindOf(e), message: e instanceof Error ? e.message : String(e) } satisfies Reply),

@@ -101,6 +101,23 @@ describe('daemon settings', () => {
       await assert.rejects(resolveSettings({ gns3Version: bad }, empty), /2\.2\.N/, bad);
   });
 
+  it('memory log interval: flag > env > file > 0 (off)', async () => {
+    const memHome = join(home, 'memory');
+    const byDefault = await resolveSettings({}, { EMUCTL_HOME: memHome });
+    assert.equal(byDefault.memoryLogSeconds, 0);
+    assert.equal(byDefault.sources.memoryLogSeconds, 'default');
+    const file = join(home, 'memory.json');
+    writeFileSync(file, JSON.stringify({ memory_log_seconds: 30 }));
+    const fromFile = await resolveSettings({ config: file }, { EMUCTL_HOME: memHome });
+    assert.deepEqual([fromFile.memoryLogSeconds, fromFile.sources.memoryLogSeconds], [30, 'file']);
+    const env = { EMUCTL_HOME: memHome, EMUCTL_MEMORY_LOG_SECONDS: '5' };
+    const fromEnv = await resolveSettings({ config: file }, env);
+    assert.deepEqual([fromEnv.memoryLogSeconds, fromEnv.sources.memoryLogSeconds], [5, 'env']);
+    const fromFlag = await resolveSettings({ config: file, memoryLogSeconds: 2 }, env);
+    assert.deepEqual([fromFlag.memoryLogSeconds, fromFlag.sources.memoryLogSeconds], [2, 'flag']);
+    await assert.rejects(resolveSettings({}, { ...env, EMUCTL_MEMORY_LOG_SECONDS: 'often' }), /EMUCTL_MEMORY_LOG_SECONDS must be a number/);
+  });
+
   it('QEMU settings (images_dir, max_image_bytes, qemu_accel) go flag > env > file > default like every setting', async () => {
     const qemuHome = join(home, 'qemu');
     const byDefault = await resolveSettings({}, { EMUCTL_HOME: qemuHome });
