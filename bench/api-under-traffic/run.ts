@@ -11,9 +11,10 @@ import { loadavg } from 'node:os';
 import { removeHome, startTestDaemon, type TestDaemon } from '../../test/helpers/daemon.js';
 import { ApiLoad } from '../lib/api-load.js';
 import { buildTools, kv, start, sleep } from '../lib/udpblast.js';
-import { deadline, machineLine, ms, quantile } from '../forward/latency.js';
+import { machineLine, ms, quantile } from '../forward/latency.js';
 import { buildSwitchHop } from '../lib/switch-hop.js';
 import { numberArg } from '../lib/args.js';
+import { runBench } from '../lib/run-bench.js';
 
 const RATE = numberArg('rate', 50_000);
 const SECONDS = numberArg('seconds', 8);
@@ -173,9 +174,6 @@ function report(rounds: CaseResult[][]): void {
   console.log(`\nDaemon threads (cores, median over rounds; threads of one name summed): ${names.map((t) => `${t.name} ${t.alone.toFixed(2)} → ${t.busy.toFixed(2)}`).join('; ')}`);
 }
 
-const limit = deadline(60_000 + ROUNDS * 2 * (SECONDS + 40) * 1000, 'the API-under-traffic bench');
-process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
-
 async function stopAll(): Promise<void> {
   if (daemon) {
     const d = daemon;
@@ -185,12 +183,4 @@ async function stopAll(): Promise<void> {
   }
 }
 
-try {
-  await Promise.race([main(), limit.promise]);
-} catch (err) {
-  console.error(`bench failed: ${(err as Error).stack ?? err}`);
-  process.exitCode = 1;
-} finally {
-  limit.cancel();
-  await stopAll();
-}
+await runBench('the API-under-traffic bench', 60_000 + ROUNDS * 2 * (SECONDS + 40) * 1000, main, stopAll);

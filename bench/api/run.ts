@@ -10,9 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestDaemon, removeHome, type TestDaemon } from '../../test/helpers/daemon.js';
-import { deadline, keepAliveAgent, machineLine, ms, summarize, timedGet, type LatencySummary } from '../forward/latency.js';
+import { keepAliveAgent, machineLine, ms, summarize, timedGet, type LatencySummary } from '../forward/latency.js';
 import { buildSwitchHop } from '../lib/switch-hop.js';
 import { numberArg, stringArg } from '../lib/args.js';
+import { runBench } from '../lib/run-bench.js';
 
 const WARMUP = 200;
 const RATES = stringArg('rates', '50000').split(',').map(Number);
@@ -127,14 +128,4 @@ async function main(): Promise<void> {
   if (at50k) console.log(`\nTarget (issue 3): p99 under 20 ms at 50k frames/s — ${at50k.version.p99 < 20 ? 'met' : 'NOT met'} (${ms(at50k.version.p99)} ms).`);
 }
 
-const limit = deadline(60_000 + RATES.length * (BLAST_SECONDS + 15) * 1000, 'the API-under-load bench');
-process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
-try {
-  await Promise.race([main(), limit.promise]);
-} catch (err) {
-  console.error(`bench failed: ${(err as Error).message}`);
-  process.exitCode = 1;
-} finally {
-  limit.cancel();
-  await stopAll();
-}
+await runBench('the API-under-load bench', 60_000 + RATES.length * (BLAST_SECONDS + 15) * 1000, main, stopAll);

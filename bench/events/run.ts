@@ -5,8 +5,9 @@
 // Usage: npx tsc -p tsconfig.json && node dist/bench/events/run.js [--nodes 200] [--rounds 3] [--clients 1,10,100]
 import WebSocket from 'ws';
 import { startTestDaemon, removeHome, type TestDaemon } from '../../test/helpers/daemon.js';
-import { deadline, machineLine, ms, summarize } from '../forward/latency.js';
+import { machineLine, ms, summarize } from '../forward/latency.js';
 import { stringArg } from '../lib/args.js';
+import { runBench } from '../lib/run-bench.js';
 
 const NODES = Number(stringArg('nodes', '200'));
 const ROUNDS = Number(stringArg('rounds', '3'));
@@ -109,14 +110,4 @@ async function stop(): Promise<void> {
   daemon = undefined;
 }
 
-const limit = deadline(TIME_LIMIT_MS, 'the events bench');
-process.once('SIGINT', () => void stop().then(() => process.exit(130)));
-try {
-  await Promise.race([main(), limit.promise]);
-} catch (err) {
-  console.error(`events bench failed: ${(err as Error).message}`);
-  process.exitCode = 1;
-} finally {
-  limit.cancel();
-  await stop();
-}
+await runBench('the events bench', TIME_LIMIT_MS, main, stop);

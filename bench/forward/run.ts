@@ -4,8 +4,9 @@
 // controller (+ local compute) and a compute-only daemon registered with it.
 // Usage: npx tsc -p tsconfig.json && node dist/bench/forward/run.js [--n 2000] [--warmup 200]
 import { startTestDaemon, removeHome, type TestDaemon } from '../../test/helpers/daemon.js';
-import { deadline, keepAliveAgent, machineLine, ms, summarize, timedGet, type LatencySummary } from './latency.js';
+import { keepAliveAgent, machineLine, ms, summarize, timedGet, type LatencySummary } from './latency.js';
 import { numberArg } from '../lib/args.js';
+import { runBench } from '../lib/run-bench.js';
 
 const N = numberArg('n', 2000);
 const WARMUP = numberArg('warmup', 200);
@@ -70,14 +71,4 @@ async function main(): Promise<void> {
   console.log(`Target (issue 5): forwarding adds under 2 ms median — ${ok ? 'met' : 'NOT met'}.`);
 }
 
-const limit = deadline(TIME_LIMIT_MS, 'the forward bench');
-process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
-try {
-  await Promise.race([main(), limit.promise]);
-} catch (err) {
-  console.error(`bench failed: ${(err as Error).message}`);
-  process.exitCode = 1;
-} finally {
-  limit.cancel();
-  await stopAll();
-}
+await runBench('the forward bench', TIME_LIMIT_MS, main, stopAll);

@@ -15,8 +15,9 @@ import { connectVpcsConsole, ping, setIp, type VpcsConsole } from '../../src/cli
 import { removeHome, startTestDaemon, type TestDaemon } from '../../test/helpers/daemon.js';
 import { ApiLoad, timedCall, type CallSample } from '../lib/api-load.js';
 import { buildTools, kv, start, stop, sleep, type Running } from '../lib/udpblast.js';
-import { deadline, machineLine, ms, quantile } from '../forward/latency.js';
+import { machineLine, ms, quantile } from '../forward/latency.js';
 import { numberArg } from '../lib/args.js';
+import { runBench } from '../lib/run-bench.js';
 
 const MINUTES = numberArg('minutes', 10);
 const WARMUP_S = numberArg('warmup', 180);
@@ -284,14 +285,4 @@ async function stopAll(): Promise<void> {
   }
 }
 
-const limit = deadline((WARMUP_S + MINUTES * 60 + 180) * 1000, 'the soak bench');
-process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
-try {
-  await Promise.race([main(), limit.promise]);
-} catch (err) {
-  console.error(`bench failed: ${(err as Error).stack ?? err}`);
-  process.exitCode = 1;
-} finally {
-  limit.cancel();
-  await stopAll();
-}
+await runBench('the soak bench', (WARMUP_S + MINUTES * 60 + 180) * 1000, main, stopAll);
