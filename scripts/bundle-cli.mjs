@@ -14,6 +14,7 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { builtinImports, lazyBuiltins } from './bundle/lazy-builtins.mjs';
+import { apartPackages } from './bundle/apart-packages.mjs';
 import { lazyExternals, lazyImports, lazyListFormat } from './bundle/lazy-deps.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -81,10 +82,13 @@ const coreOptions = {
   outfile: join(outdir, 'core.js'),
   banner: { js: REQUIRE_BANNER },
 };
-const plugins = [hostImports, lazyExternals, lazyImports, lazyListFormat];
+const apart = apartPackages(compiled, ['yaml', 'ajv']);
+const plugins = [hostImports, lazyExternals, lazyImports, lazyListFormat, apart.plugin];
 // First the built-in modules the core imports, and which of their names (see lazy-builtins.mjs).
 const survey = await build({ ...coreOptions, plugins, write: false, treeShaking: false, sourcemap: false, legalComments: 'none' });
 const imports = builtinImports(survey.outputFiles.find((file) => file.path.endsWith('.js')).text);
 const core = await build({ ...coreOptions, metafile: true, plugins: [lazyBuiltins(imports), ...plugins] });
+
+for (const options of apart.packageBuilds(outdir, root)) await build({ ...common, ...options, banner: { js: REQUIRE_BANNER } });
 
 if (process.argv.includes('--metafile')) writeFileSync(join(outdir, 'meta.json'), JSON.stringify(core.metafile));

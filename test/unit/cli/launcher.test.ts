@@ -44,7 +44,8 @@ describe('bin/ on the PATH gives the emuctl command', () => {
     assert.equal((JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { type: string }).type, 'module');
     assert.equal(existsSync(`${ROOT}bin/package.json`), false);
     const built = readdirSync(`${ROOT}dist/cli`);
-    assert.deepEqual(built.filter((file) => file.endsWith('.js')).sort(), ['core.js', 'emuctl.js']);
+    // Beside the entry and the core: packages only some commands import (yaml and ajv for lab files).
+    assert.deepEqual(built.filter((file) => file.endsWith('.js') && !file.startsWith('pkg-')).sort(), ['core.js', 'emuctl.js']);
     assert.deepEqual(built.filter((file) => /\.c[jt]s$/.test(file)), []);
   });
 
