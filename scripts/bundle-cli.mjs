@@ -16,6 +16,7 @@ import { build } from 'esbuild';
 import { builtinImports, lazyBuiltins } from './bundle/lazy-builtins.mjs';
 import { apartPackages } from './bundle/apart-packages.mjs';
 import { lazyExternals, lazyImports, lazyListFormat } from './bundle/lazy-deps.mjs';
+import { coreEntry, fromCore, nounImports, nounNames, sharedExportNames } from './bundle/noun-files.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const compiled = join(root, 'dist/src');
@@ -76,19 +77,48 @@ const hostImports = {
   },
 };
 
+const nouns = nounNames(compiled);
+const nounOptions = (noun) => ({
+  ...common,
+  entryPoints: [join(compiled, 'commands', noun, 'index.js')],
+  outfile: join(outdir, `noun-${noun}.js`),
+  banner: { js: REQUIRE_BANNER },
+});
+// First what the nouns import from outside their folders (the core's shared modules), and
+// the built-in modules and names they import (see lazy-builtins.mjs).
+const sharedKeys = new Set();
+const nounSurveys = [];
+for (const noun of nouns) {
+  const plugins = [hostImports, fromCore(compiled, noun, HOST_PACKAGES, sharedKeys)];
+  // Silent: without the export names yet, esbuild warns of every import from the core.
+  nounSurveys.push(await build({ ...nounOptions(noun), plugins, write: false, treeShaking: false, sourcemap: false, legalComments: 'none', logLevel: 'silent' }));
+}
+const exportNames = await sharedExportNames(compiled, sharedKeys);
+const nounBuiltins = builtinImports(nounSurveys.flatMap((r) => r.outputFiles).filter((file) => file.path.endsWith('.js')).map((file) => file.text).join('\n'));
+const metafiles = [];
+for (const noun of nouns) {
+  const plugins = [lazyBuiltins(nounBuiltins), hostImports, fromCore(compiled, noun, HOST_PACKAGES, new Set(), exportNames)];
+  metafiles.push((await build({ ...nounOptions(noun), metafile: true, plugins })).metafile);
+}
+
 const coreOptions = {
   ...common,
-  entryPoints: [join(compiled, 'cli/core.js')],
+  stdin: { contents: coreEntry(sharedKeys), resolveDir: compiled, sourcefile: 'core-entry.js' },
   outfile: join(outdir, 'core.js'),
   banner: { js: REQUIRE_BANNER },
 };
 const apart = apartPackages(compiled, ['yaml', 'ajv']);
-const plugins = [hostImports, lazyExternals, lazyImports, lazyListFormat, apart.plugin];
-// First the built-in modules the core imports, and which of their names (see lazy-builtins.mjs).
+const plugins = [hostImports, nounImports(compiled, nouns), lazyExternals, lazyImports, lazyListFormat, apart.plugin];
+// Then the built-in modules the core imports, and which of their names.
 const survey = await build({ ...coreOptions, plugins, write: false, treeShaking: false, sourcemap: false, legalComments: 'none' });
 const imports = builtinImports(survey.outputFiles.find((file) => file.path.endsWith('.js')).text);
 const core = await build({ ...coreOptions, metafile: true, plugins: [lazyBuiltins(imports), ...plugins] });
+metafiles.push(core.metafile);
 
 for (const options of apart.packageBuilds(outdir, root)) await build({ ...common, ...options, banner: { js: REQUIRE_BANNER } });
 
-if (process.argv.includes('--metafile')) writeFileSync(join(outdir, 'meta.json'), JSON.stringify(core.metafile));
+if (process.argv.includes('--metafile')) {
+  const merged = { inputs: {}, outputs: {} };
+  for (const m of metafiles) Object.assign(merged.inputs, m.inputs) && Object.assign(merged.outputs, m.outputs);
+  writeFileSync(join(outdir, 'meta.json'), JSON.stringify(merged));
+}

@@ -47,8 +47,9 @@ describe('bin/ on the PATH gives the emuctl command', () => {
     assert.equal((JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { type: string }).type, 'module');
     assert.equal(existsSync(`${ROOT}bin/package.json`), false);
     const built = readdirSync(`${ROOT}dist/cli`);
-    // Beside the entry and the core: packages only some commands import (yaml and ajv for lab files).
-    assert.deepEqual(built.filter((file) => file.endsWith('.js') && !file.startsWith('pkg-')).sort(), ['core.js', 'emuctl.js']);
+    // Beside the entry and the core: one file per noun, and packages only some commands import (yaml and ajv for lab files).
+    assert.deepEqual(built.filter((file) => file.endsWith('.js') && !/^(noun|pkg)-[\w-]+\.js$/.test(file)).sort(), ['core.js', 'emuctl.js']);
+    assert.ok(built.includes('noun-node.js') && built.includes('pkg-yaml.js'), built.join(' '));
     assert.deepEqual(built.filter((file) => /\.c[jt]s$/.test(file)), []);
   });
 
