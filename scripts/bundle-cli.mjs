@@ -16,7 +16,7 @@ import { build } from 'esbuild';
 import { builtinImports, lazyBuiltins } from './bundle/lazy-builtins.mjs';
 import { apartPackages } from './bundle/apart-packages.mjs';
 import { lazyExternals, lazyImports, lazyListFormat } from './bundle/lazy-deps.mjs';
-import { coreEntry, fromCore, nounImports, nounNames, sharedExportNames } from './bundle/noun-files.mjs';
+import { coreEntry, fromCore, nounImports, nounNames, sharedExportNames, sharedModules } from './bundle/noun-files.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const compiled = join(root, 'dist/src');
@@ -49,18 +49,23 @@ const common = {
 
 rmSync(outdir, { recursive: true, force: true });
 
-await build({
+const entryOptions = {
   ...common,
   entryPoints: [join(compiled, 'cli/main.js')],
   outfile: join(outdir, 'emuctl.js'),
-  plugins: [{
-    name: 'core-apart',
-    setup(b) {
-      // The core is the other file, beside this one.
-      b.onResolve({ filter: /^\.\/core\.js$/ }, () => ({ path: './core.js', external: true }));
-    },
-  }],
-});
+  // require() for node:fs too: an ES module import of it builds a facade that reads every
+  // export of node:fs, which loads its streams (the core loads node:module for its require anyway).
+  banner: { js: REQUIRE_BANNER },
+};
+const coreApart = {
+  name: 'core-apart',
+  setup(b) {
+    // The core is the other file, beside this one.
+    b.onResolve({ filter: /^\.\/core\.js$/ }, () => ({ path: './core.js', external: true }));
+  },
+};
+const entrySurvey = await build({ ...entryOptions, plugins: [coreApart], write: false, treeShaking: false, sourcemap: false, legalComments: 'none' });
+await build({ ...entryOptions, plugins: [lazyBuiltins(builtinImports(entrySurvey.outputFiles.find((file) => file.path.endsWith('.js')).text)), coreApart] });
 
 /** Leaves out the packages only some commands need, and the daemon. */
 const hostImports = {
@@ -77,6 +82,7 @@ const hostImports = {
   },
 };
 
+const apart = apartPackages(compiled, ['yaml', 'ajv']);
 const nouns = nounNames(compiled);
 const nounOptions = (noun) => ({
   ...common,
@@ -84,20 +90,27 @@ const nounOptions = (noun) => ({
   outfile: join(outdir, `noun-${noun}.js`),
   banner: { js: REQUIRE_BANNER },
 });
-// First what the nouns import from outside their folders (the core's shared modules), and
-// the built-in modules and names they import (see lazy-builtins.mjs).
+const surveyOptions = { write: false, metafile: true, treeShaking: false, sourcemap: false, legalComments: 'none' };
+// First which modules stay in the core: those of the core without the nouns, and those more
+// than one noun uses (see bundle/noun-files.mjs).
+const coreAlone = await build({ ...common, ...surveyOptions, entryPoints: [join(compiled, 'cli/core.js')], outfile: join(outdir, 'core.js'), plugins: [hostImports, nounImports(compiled, nouns), lazyExternals, apart.plugin] });
+const nounMetas = new Map();
+for (const noun of nouns) nounMetas.set(noun, (await build({ ...nounOptions(noun), ...surveyOptions, plugins: [hostImports, apart.plugin] })).metafile);
+const shared = sharedModules(process.cwd(), coreAlone.metafile, nounMetas);
+// Then what the nouns import from the core, and the built-in modules and names they import
+// (see lazy-builtins.mjs).
 const sharedKeys = new Set();
 const nounSurveys = [];
 for (const noun of nouns) {
-  const plugins = [hostImports, fromCore(compiled, noun, HOST_PACKAGES, sharedKeys)];
+  const plugins = [hostImports, apart.plugin, fromCore(compiled, shared, HOST_PACKAGES, sharedKeys)];
   // Silent: without the export names yet, esbuild warns of every import from the core.
-  nounSurveys.push(await build({ ...nounOptions(noun), plugins, write: false, treeShaking: false, sourcemap: false, legalComments: 'none', logLevel: 'silent' }));
+  nounSurveys.push(await build({ ...nounOptions(noun), ...surveyOptions, plugins, logLevel: 'silent' }));
 }
 const exportNames = await sharedExportNames(compiled, sharedKeys);
 const nounBuiltins = builtinImports(nounSurveys.flatMap((r) => r.outputFiles).filter((file) => file.path.endsWith('.js')).map((file) => file.text).join('\n'));
 const metafiles = [];
 for (const noun of nouns) {
-  const plugins = [lazyBuiltins(nounBuiltins), hostImports, fromCore(compiled, noun, HOST_PACKAGES, new Set(), exportNames)];
+  const plugins = [lazyBuiltins(nounBuiltins), hostImports, apart.plugin, fromCore(compiled, shared, HOST_PACKAGES, new Set(), exportNames)];
   metafiles.push((await build({ ...nounOptions(noun), metafile: true, plugins })).metafile);
 }
 
@@ -107,7 +120,6 @@ const coreOptions = {
   outfile: join(outdir, 'core.js'),
   banner: { js: REQUIRE_BANNER },
 };
-const apart = apartPackages(compiled, ['yaml', 'ajv']);
 const plugins = [hostImports, nounImports(compiled, nouns), lazyExternals, lazyImports, lazyListFormat, apart.plugin];
 // Then the built-in modules the core imports, and which of their names.
 const survey = await build({ ...coreOptions, plugins, write: false, treeShaking: false, sourcemap: false, legalComments: 'none' });

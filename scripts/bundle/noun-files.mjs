@@ -4,15 +4,17 @@
 // for ES modules): the code of the fourteen nouns a command line does not name was a third
 // of what `emuctl node list` compiled. esbuild's own code splitting would write the code
 // that nouns share with the core and with each other into many small chunks, each a file
-// to load at start-up; here instead everything a noun imports from outside its folder (the
-// client, render, cli and lab modules, commands/shared, commander, chalk) stays in the core
-// and reaches the noun through one object the core exports, `__emuctlShared`: a function
-// per module that evaluates it on first call (esbuild's require() of a bundled module) and
-// returns its exports. A module is thus evaluated once, in the core, whichever noun uses it
-// (one CliError class for `instanceof`, one commander), and only when a noun needs it.
+// to load at start-up. Here a module goes into a noun's file when that noun is the only
+// one to use it and the core's own code (cli/core.js without the nouns) does not; every
+// other module (the client, render and cli modules most nouns use, commands/shared,
+// commander, chalk, got) stays in the core and reaches the nouns through one object the
+// core exports, `__emuctlShared`: a function per module that evaluates it on first call
+// (esbuild's require() or import() of a bundled module) and returns its exports. A module
+// is thus in one file only, evaluated once (one CliError class for `instanceof`, one
+// commander), and only when a command needs it.
 import { readdirSync, statSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
-import { join, relative, resolve, sep } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** The nouns: the folders of dist/src/commands/ with an index.js, but `shared`. */
@@ -26,13 +28,41 @@ const ASYNC = 'import:';
 const pathOf = (key) => key.replace(ASYNC, '');
 
 /**
- * The plugin for a noun's build: what its modules import from outside its folder becomes a
- * module of namespace core-shared (its key: the path below dist/src, or the package name),
- * recorded in `keys`. `hostPackages` and node's own modules are left to the other plugins.
+ * Which modules stay in the core (absolute paths; see the header), from esbuild metafiles of
+ * the core without the nouns (`coreMeta`) and of each noun with everything it imports
+ * (`nounMetas`, noun → metafile), all built from `root`.
  */
-export function fromCore(compiled, noun, hostPackages, keys, exportNames) {
-  const own = resolve(compiled, 'commands', noun) + sep;
-  const daemon = resolve(compiled, 'daemon') + sep;
+export function sharedModules(root, coreMeta, nounMetas) {
+  const graph = new Map();
+  for (const meta of [coreMeta, ...nounMetas.values()]) {
+    for (const [path, input] of Object.entries(meta.inputs)) graph.set(resolve(root, path), input.imports.filter((i) => !i.external).map((i) => resolve(root, i.path)));
+  }
+  const closure = (starts) => {
+    const seen = new Set();
+    const todo = [...starts];
+    while (todo.length) {
+      const path = todo.pop();
+      if (seen.has(path)) continue;
+      seen.add(path);
+      todo.push(...(graph.get(path) ?? []));
+    }
+    return seen;
+  };
+  const core = new Set(Object.keys(coreMeta.inputs).map((path) => resolve(root, path)));
+  const users = new Map();
+  for (const meta of nounMetas.values()) {
+    for (const path of closure(Object.keys(meta.inputs).map((p) => resolve(root, p)))) users.set(path, (users.get(path) ?? 0) + 1);
+  }
+  return closure([...core, ...[...users].filter(([, count]) => count > 1).map(([path]) => path)]);
+}
+
+/**
+ * The plugin for a noun's build: what its modules import from the core's modules (`shared`,
+ * absolute paths) or from packages becomes a module of namespace core-shared (its key: the
+ * path below dist/src, or the package name), recorded in `keys`. `hostPackages` and node's
+ * own modules are left to the other plugins.
+ */
+export function fromCore(compiled, shared, hostPackages, keys, exportNames) {
   return {
     name: 'from-core',
     setup(build) {
@@ -42,7 +72,7 @@ export function fromCore(compiled, noun, hostPackages, keys, exportNames) {
         let key;
         if (/^\.\.?\//.test(args.path)) {
           const target = resolve(args.resolveDir, args.path);
-          if (target.startsWith(own) || target.startsWith(daemon)) return undefined;
+          if (!shared.has(target)) return undefined;
           key = relative(compiled, target).replace(/\\/g, '/');
         } else {
           key = args.path;
