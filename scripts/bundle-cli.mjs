@@ -1,9 +1,13 @@
 // Bundles the compiled CLI (dist/src, after tsc) for bin/emuctl.js into dist/cli/, as ES
 // modules (the project is ESM throughout):
-//   emuctl.js  the entry: answers --version at once, else imports the core;
-//   core.js    every command, the client, commander, chalk and got in one file: no module
-//              resolution and one file read at start-up. Code behind an import() (a noun,
-//              the got client, chalk) is only parsed until a command line needs it.
+//   emuctl.js         the entry: answers --version at once, else imports the core;
+//   core.js           the client, cli, render and lab modules, commander, chalk and got:
+//                     no module resolution at start-up. Code behind an import() (the got
+//                     client, the lab modules) is only parsed until a command line needs it;
+//   noun-<noun>.js    each noun's commands, and the modules only that noun uses: a command
+//                     line compiles the core and the one noun it names (bundle/noun-files.mjs);
+//   pkg-yaml.js, pkg-ajv.js  what lab files need, imported when one is read or written
+//                     (bundle/apart-packages.mjs).
 // Left out, and imported by the commands that need them: the daemon (dist/src/daemon,
 // whose worker threads are files of their own), conf, ora and ws. got is bundled with its
 // unused parts left out too, loaded on first use (bundle/lazy-deps.mjs). Node's own modules
@@ -131,6 +135,9 @@ for (const options of apart.packageBuilds(outdir, root)) await build({ ...common
 
 if (process.argv.includes('--metafile')) {
   const merged = { inputs: {}, outputs: {} };
-  for (const m of metafiles) Object.assign(merged.inputs, m.inputs) && Object.assign(merged.outputs, m.outputs);
+  for (const m of metafiles) {
+    Object.assign(merged.inputs, m.inputs);
+    Object.assign(merged.outputs, m.outputs);
+  }
   writeFileSync(join(outdir, 'meta.json'), JSON.stringify(merged));
 }

@@ -9,7 +9,8 @@
 // other module (the client, render and cli modules most nouns use, commands/shared,
 // commander, chalk, got) stays in the core and reaches the nouns through one object the
 // core exports, `__emuctlShared`: a function per module that evaluates it on first call
-// (esbuild's require() or import() of a bundled module) and returns its exports. A module
+// (esbuild's import() of a bundled module) and resolves to its exports; the noun awaits it
+// at load (some modules await yaml or ajv as they load, see apart-packages.mjs). A module
 // is thus in one file only, evaluated once (one CliError class for `instanceof`, one
 // commander), and only when a command needs it.
 import { readdirSync, statSync } from 'node:fs';
@@ -24,8 +25,6 @@ export function nounNames(compiled) {
 }
 
 const SHARED = 'core-shared';
-const ASYNC = 'import:';
-const pathOf = (key) => key.replace(ASYNC, '');
 
 /**
  * Which modules stay in the core (absolute paths; see the header), from esbuild metafiles of
@@ -77,15 +76,12 @@ export function fromCore(compiled, shared, hostPackages, keys, exportNames) {
         } else {
           key = args.path;
         }
-        // A noun's import() of a shared module stays asynchronous (the lab modules await yaml and ajv).
-        if (args.kind === 'dynamic-import') key = `${ASYNC}${key}`;
         keys.add(key);
         return { path: key, namespace: SHARED };
       });
       build.onLoad({ filter: /.*/, namespace: SHARED }, (args) => {
-        const names = exportNames?.get(pathOf(args.path)) ?? [];
-        const load = `__emuctlShared[${JSON.stringify(args.path)}]()`;
-        const lines = ["import { __emuctlShared } from './core.js';", `const m = ${args.path.startsWith(ASYNC) ? `await ${load}` : load};`];
+        const names = exportNames?.get(args.path) ?? [];
+        const lines = ["import { __emuctlShared } from './core.js';", `const m = await __emuctlShared[${JSON.stringify(args.path)}]();`];
         if (names.includes('default')) lines.push('export default m.default;');
         const named = names.filter((name) => name !== 'default');
         if (named.length) lines.push(`export const { ${named.join(', ')} } = m;`);
@@ -98,7 +94,7 @@ export function fromCore(compiled, shared, hostPackages, keys, exportNames) {
 /** The names each shared module exports (read by importing it: our modules have no side effects at load). */
 export async function sharedExportNames(compiled, keys) {
   const names = new Map();
-  for (const key of new Set([...keys].map(pathOf))) {
+  for (const key of keys) {
     const specifier = key.endsWith('.js') ? pathToFileURL(join(compiled, key)).href : key;
     names.set(key, Object.keys(await import(specifier)));
   }
@@ -107,11 +103,7 @@ export async function sharedExportNames(compiled, keys) {
 
 /** The core's entry: core.js, and `__emuctlShared` with a loader per shared module. */
 export function coreEntry(keys) {
-  const loaders = [...keys].sort().map((key) => {
-    const path = pathOf(key);
-    const specifier = JSON.stringify(path.endsWith('.js') ? `./${path}` : path);
-    return `  ${JSON.stringify(key)}: () => ${key.startsWith(ASYNC) ? `import(${specifier})` : `require(${specifier})`},`;
-  });
+  const loaders = [...keys].sort().map((key) => `  ${JSON.stringify(key)}: () => import(${JSON.stringify(key.endsWith('.js') ? `./${key}` : key)}),`);
   return `export * from './cli/core.js';\nexport const __emuctlShared = {\n${loaders.join('\n')}\n};\n`;
 }
 
@@ -129,3 +121,4 @@ export function nounImports(compiled, nouns) {
     },
   };
 }
+
