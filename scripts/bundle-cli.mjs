@@ -6,6 +6,7 @@
 //                     client, the lab modules) is only parsed until a command line needs it;
 //   noun-<noun>.js    each noun's commands, and the modules only that noun uses: a command
 //                     line compiles the core and the one noun it names (bundle/noun-files.mjs);
+//   noun-all.js       every noun, for help and completion;
 //   pkg-yaml.js, pkg-ajv.js  what lab files need, imported when one is read or written
 //                     (bundle/apart-packages.mjs).
 // Left out, and imported by the commands that need them: the daemon (dist/src/daemon,
@@ -113,10 +114,11 @@ for (const noun of nouns) {
 const exportNames = await sharedExportNames(compiled, sharedKeys);
 const nounBuiltins = builtinImports(nounSurveys.flatMap((r) => r.outputFiles).filter((file) => file.path.endsWith('.js')).map((file) => file.text).join('\n'));
 const metafiles = [];
-for (const noun of nouns) {
-  const plugins = [lazyBuiltins(nounBuiltins), hostImports, apart.plugin, fromCore(compiled, shared, HOST_PACKAGES, new Set(), exportNames)];
-  metafiles.push((await build({ ...nounOptions(noun), metafile: true, plugins })).metafile);
-}
+const nounPlugins = () => [lazyBuiltins(nounBuiltins), hostImports, apart.plugin, fromCore(compiled, shared, HOST_PACKAGES, new Set(), exportNames)];
+for (const noun of nouns) metafiles.push((await build({ ...nounOptions(noun), metafile: true, plugins: nounPlugins() })).metafile);
+// Every noun in one file too, for help and completion (commands/all.js): one file to load, not fifteen.
+const all = await build({ ...nounOptions('all'), entryPoints: [join(compiled, 'commands/all.js')], metafile: true, plugins: nounPlugins() });
+metafiles.push(all.metafile);
 
 const coreOptions = {
   ...common,

@@ -107,14 +107,19 @@ export function coreEntry(keys) {
   return `export * from './cli/core.js';\nexport const __emuctlShared = {\n${loaders.join('\n')}\n};\n`;
 }
 
-/** In the core: the nouns' import()s (commands/index.js) load their files. */
+/**
+ * In the core: the nouns' import()s (commands/index.js) load their files; its import() of
+ * commands/all.js (every noun at once, for help and completion) loads noun-all.js, made of
+ * the same modules as the nouns' files.
+ */
 export function nounImports(compiled, nouns) {
   const index = resolve(compiled, 'commands', 'index.js');
   return {
     name: 'noun-imports',
     setup(build) {
-      build.onResolve({ filter: /^\.\/[\w-]+\/index\.js$/ }, (args) => {
+      build.onResolve({ filter: /^\.\/([\w-]+\/index|all)\.js$/ }, (args) => {
         if (args.importer !== index || args.kind !== 'dynamic-import') return undefined;
+        if (args.path === './all.js') return { path: './noun-all.js', external: true };
         const noun = args.path.split('/')[1];
         return nouns.includes(noun) ? { path: `./noun-${noun}.js`, external: true } : undefined;
       });
