@@ -1,9 +1,14 @@
 // Bundles the compiled CLI (dist/src, after tsc) for bin/emuctl.js into dist/cli/, as ES
 // modules (the project is ESM throughout):
-//   emuctl.js  the entry: answers --version at once, else imports the core;
-//   core.js    every command, the client, commander, chalk and got in one file: no module
-//              resolution and one file read at start-up. Code behind an import() (a noun,
-//              the got client, chalk) is only parsed until a command line needs it.
+//   emuctl.js         the entry: answers --version at once, else imports the core;
+//   core.js           the client, cli, render and lab modules, commander, chalk and got:
+//                     no module resolution at start-up. Code behind an import() (the got
+//                     client, the lab modules) is only parsed until a command line needs it;
+//   noun-<noun>.js    each noun's commands, and the modules only that noun uses: a command
+//                     line compiles the core and the one noun it names (bundle/noun-files.mjs);
+//   noun-all.js       every noun, for help and completion;
+//   pkg-yaml.js, pkg-ajv.js  what lab files need, imported when one is read or written
+//                     (bundle/apart-packages.mjs).
 // Left out, and imported by the commands that need them: the daemon (dist/src/daemon,
 // whose worker threads are files of their own), conf, ora and ws. got is bundled with its
 // unused parts left out too, loaded on first use (bundle/lazy-deps.mjs). Node's own modules
@@ -14,7 +19,9 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { builtinImports, lazyBuiltins } from './bundle/lazy-builtins.mjs';
+import { apartPackages } from './bundle/apart-packages.mjs';
 import { lazyExternals, lazyImports, lazyListFormat } from './bundle/lazy-deps.mjs';
+import { coreEntry, fromCore, nounImports, nounNames, sharedExportNames, sharedModules } from './bundle/noun-files.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const compiled = join(root, 'dist/src');
@@ -47,18 +54,23 @@ const common = {
 
 rmSync(outdir, { recursive: true, force: true });
 
-await build({
+const entryOptions = {
   ...common,
   entryPoints: [join(compiled, 'cli/main.js')],
   outfile: join(outdir, 'emuctl.js'),
-  plugins: [{
-    name: 'core-apart',
-    setup(b) {
-      // The core is the other file, beside this one.
-      b.onResolve({ filter: /^\.\/core\.js$/ }, () => ({ path: './core.js', external: true }));
-    },
-  }],
-});
+  // require() for node:fs too: an ES module import of it builds a facade that reads every
+  // export of node:fs, which loads its streams (the core loads node:module for its require anyway).
+  banner: { js: REQUIRE_BANNER },
+};
+const coreApart = {
+  name: 'core-apart',
+  setup(b) {
+    // The core is the other file, beside this one.
+    b.onResolve({ filter: /^\.\/core\.js$/ }, () => ({ path: './core.js', external: true }));
+  },
+};
+const entrySurvey = await build({ ...entryOptions, plugins: [coreApart], write: false, treeShaking: false, sourcemap: false, legalComments: 'none' });
+await build({ ...entryOptions, plugins: [lazyBuiltins(builtinImports(entrySurvey.outputFiles.find((file) => file.path.endsWith('.js')).text)), coreApart] });
 
 /** Leaves out the packages only some commands need, and the daemon. */
 const hostImports = {
@@ -75,16 +87,59 @@ const hostImports = {
   },
 };
 
+const apart = apartPackages(compiled, ['yaml', 'ajv']);
+const nouns = nounNames(compiled);
+const nounOptions = (noun) => ({
+  ...common,
+  entryPoints: [join(compiled, 'commands', noun, 'index.js')],
+  outfile: join(outdir, `noun-${noun}.js`),
+  banner: { js: REQUIRE_BANNER },
+});
+const surveyOptions = { write: false, metafile: true, treeShaking: false, sourcemap: false, legalComments: 'none' };
+// First which modules stay in the core: those of the core without the nouns, and those more
+// than one noun uses (see bundle/noun-files.mjs).
+const coreAlone = await build({ ...common, ...surveyOptions, entryPoints: [join(compiled, 'cli/core.js')], outfile: join(outdir, 'core.js'), plugins: [hostImports, nounImports(compiled, nouns), lazyExternals, apart.plugin] });
+const nounMetas = new Map();
+for (const noun of nouns) nounMetas.set(noun, (await build({ ...nounOptions(noun), ...surveyOptions, plugins: [hostImports, apart.plugin] })).metafile);
+const shared = sharedModules(process.cwd(), coreAlone.metafile, nounMetas);
+// Then what the nouns import from the core, and the built-in modules and names they import
+// (see lazy-builtins.mjs).
+const sharedKeys = new Set();
+const nounSurveys = [];
+for (const noun of nouns) {
+  const plugins = [hostImports, apart.plugin, fromCore(compiled, shared, HOST_PACKAGES, sharedKeys)];
+  // Silent: without the export names yet, esbuild warns of every import from the core.
+  nounSurveys.push(await build({ ...nounOptions(noun), ...surveyOptions, plugins, logLevel: 'silent' }));
+}
+const exportNames = await sharedExportNames(compiled, sharedKeys);
+const nounBuiltins = builtinImports(nounSurveys.flatMap((r) => r.outputFiles).filter((file) => file.path.endsWith('.js')).map((file) => file.text).join('\n'));
+const metafiles = [];
+const nounPlugins = () => [lazyBuiltins(nounBuiltins), hostImports, apart.plugin, fromCore(compiled, shared, HOST_PACKAGES, new Set(), exportNames)];
+for (const noun of nouns) metafiles.push((await build({ ...nounOptions(noun), metafile: true, plugins: nounPlugins() })).metafile);
+// Every noun in one file too, for help and completion (commands/all.js): one file to load, not fifteen.
+const all = await build({ ...nounOptions('all'), entryPoints: [join(compiled, 'commands/all.js')], metafile: true, plugins: nounPlugins() });
+metafiles.push(all.metafile);
+
 const coreOptions = {
   ...common,
-  entryPoints: [join(compiled, 'cli/core.js')],
+  stdin: { contents: coreEntry(sharedKeys), resolveDir: compiled, sourcefile: 'core-entry.js' },
   outfile: join(outdir, 'core.js'),
   banner: { js: REQUIRE_BANNER },
 };
-const plugins = [hostImports, lazyExternals, lazyImports, lazyListFormat];
-// First the built-in modules the core imports, and which of their names (see lazy-builtins.mjs).
+const plugins = [hostImports, nounImports(compiled, nouns), lazyExternals, lazyImports, lazyListFormat, apart.plugin];
+// Then the built-in modules the core imports, and which of their names.
 const survey = await build({ ...coreOptions, plugins, write: false, treeShaking: false, sourcemap: false, legalComments: 'none' });
 const imports = builtinImports(survey.outputFiles.find((file) => file.path.endsWith('.js')).text);
 const core = await build({ ...coreOptions, metafile: true, plugins: [lazyBuiltins(imports), ...plugins] });
+metafiles.push(core.metafile);
 
-if (process.argv.includes('--metafile')) writeFileSync(join(outdir, 'meta.json'), JSON.stringify(core.metafile));
+for (const options of apart.packageBuilds(outdir, root)) await build({ ...common, ...options, banner: { js: REQUIRE_BANNER } });
+
+if (process.argv.includes('--metafile')) {
+  const merged = { inputs: {}, outputs: {} };
+  for (const m of metafiles) {
+    Object.assign(merged.inputs, m.inputs);
+    Object.assign(merged.outputs, m.outputs);
+  }
+  writeFileSync(join(outdir, 'meta.json'), JSON.stringify(merged));
+}

@@ -2,18 +2,19 @@
 // beside bare `node -e 0` measured in the same run, in 3 rounds.
 // Cases: `--version`, `--help`, `node list` (a project of 6 nodes, the default project of
 // the profile) and `project list --json`; for scale, `node list` from the unbundled
-// modules (dist/src, how the CLI was loaded before the bundle), and the floor of any Node
-// HTTP client: bare node:http making the one request `node list` makes (the nodes of the
-// project, by the UUID the profile keeps), and the three it made before (projects, then
-// nodes and computes); the one request again from an ES module, as emuctl is. Within a
-// round the cases are interleaved, so drift in machine load hits each alike; each round
-// reports its median per case and the ratio to `node -e 0`, and the summary gives the
-// median and range of those ratios.
-// Then what each import costs: a process that only imports one module (as an ES module,
-// from node_modules or the bundle) beside `node -e 0`, in the same interleaved rounds.
+// modules (dist/src, how the CLI was loaded before the bundle); and the floors, what any
+// Node program of this shape pays: an ES module file that only imports node:http (the
+// floor the ratios are also given against), the same file making the one request
+// `node list` makes (the nodes of the project, by the UUID the profile keeps), and that
+// request from a CommonJS -e script. Within a round the cases are interleaved, so drift in
+// machine load hits each alike; each round reports its median per case and the ratios to
+// `node -e 0` and to the floor; the summary gives the median and range of those ratios.
+// Then what each import costs: an ES module -e script that only imports one module (from
+// node_modules or the bundle), minus an ES module -e script that imports nothing, in the
+// same interleaved rounds.
 // Usage: npm run build && node dist/bench/cli-startup/run.js [--runs N] [--rounds R]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,22 +60,24 @@ const median = (values: number[]): number => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-// The requests of `node list`, with nothing but node:http: GET_JSON then one of the two below.
-const GET_JSON = `const http = require('node:http');
-const get = (p) => new Promise((ok, ko) => http.get(process.env.EMUCTL_URL + '/v2/' + p, (r) => {
-  let b = ''; r.on('data', (c) => (b += c)); r.on('end', () => ok(JSON.parse(b)));
-}).on('error', ko));`;
-const RAW_HTTP_NOW = `${GET_JSON}\nget('projects/' + process.env.BENCH_PROJECT_ID + '/nodes');`;
-// The same request from an ES module, as emuctl is: what starting the ES module loader adds.
-const RAW_HTTP_NOW_ESM = `import http from 'node:http';
+// The one request of `node list`, with nothing but node:http.
+const RAW_HTTP_CJS = `const http = require('node:http');
 http.get(process.env.EMUCTL_URL + '/v2/projects/' + process.env.BENCH_PROJECT_ID + '/nodes', (r) => {
   let b = ''; r.on('data', (c) => (b += c)); r.on('end', () => JSON.parse(b));
 });`;
-const RAW_HTTP_BEFORE = `${GET_JSON}
-get('projects').then((ps) => Promise.all([get('projects/' + ps.find((p) => p.name === 'bench').project_id + '/nodes'), get('computes')]));`;
+// The floors as ES module files, as emuctl is (a main file resolved from disk, the ES module loader).
+const FLOOR_IMPORT = join(home, 'floor-import.mjs');
+writeFileSync(FLOOR_IMPORT, "import 'node:http';\n");
+const FLOOR_REQUEST = join(home, 'floor-request.mjs');
+writeFileSync(FLOOR_REQUEST, `import http from 'node:http';
+http.get(process.env.EMUCTL_URL + '/v2/projects/' + process.env.BENCH_PROJECT_ID + '/nodes', (r) => {
+  let b = ''; r.on('data', (c) => (b += c)); r.on('end', () => JSON.parse(b));
+});
+`);
 const UNBUNDLED = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
 const BASELINE = 'node -e 0';
+const FLOOR = 'floor: ES module file, import node:http only';
 const cases: [string, string[]][] = [
   [BASELINE, ['-e', '0']],
   ['emuctl --version', emuctl('--version')],
@@ -82,20 +85,27 @@ const cases: [string, string[]][] = [
   ['emuctl node list', emuctl('node', 'list')],
   ['emuctl project list --json', emuctl('project', 'list', '--json')],
   ['node list, unbundled (dist/src)', [UNBUNDLED, 'node', 'list']],
-  ['floor: node:http, the 1 request of node list', ['-e', RAW_HTTP_NOW]],
-  ['floor as an ES module: node:http, the 1 request', ['--input-type=module', '-e', RAW_HTTP_NOW_ESM]],
-  ['node:http, the 3 requests node list made before', ['-e', RAW_HTTP_BEFORE]],
+  [FLOOR, [FLOOR_IMPORT]],
+  ['floor: ES module file, node:http, the 1 request of node list', [FLOOR_REQUEST]],
+  ['floor: CommonJS -e, node:http, the 1 request', ['-e', RAW_HTTP_CJS]],
 ];
 
 // What each import costs on its own, from the package root (so node_modules resolves).
 const importOnly = (specifier: string): string[] => ['--input-type=module', '-e', `await import(${JSON.stringify(specifier)})`];
-const CORE = fileURLToPath(new URL('../../cli/core.js', import.meta.url));
+const builtinOnly = (name: string): string[] => ['--input-type=module', '-e', `process.getBuiltinModule(${JSON.stringify(name)})`];
+const IMPORT_BASE = 'ES module -e, importing nothing';
+const bundled = (file: string): string => fileURLToPath(new URL(`../../cli/${file}`, import.meta.url));
 const imports: [string, string[]][] = [
+  [IMPORT_BASE, ['--input-type=module', '-e', '']],
   ['node:http', importOnly('node:http')],
+  // As got's require() loads them (an ES module import of node:crypto also loads webcrypto).
+  ['node:crypto, required (got no longer loads it)', builtinOnly('node:crypto')],
+  ['node:zlib, required (got no longer loads it)', builtinOnly('node:zlib')],
   ['commander (node_modules)', importOnly('commander')],
   ['chalk (node_modules)', importOnly('chalk')],
   ['got (node_modules, unbundled)', importOnly('got')],
-  ['dist/cli/core.js (the bundle: commander, chalk, got, client, commands)', importOnly(CORE)],
+  ['dist/cli/core.js (the bundle: commander, chalk, got, client, commands)', importOnly(bundled('core.js'))],
+  ['dist/cli/pkg-yaml.js + pkg-ajv.js (lab files only)', ['--input-type=module', '-e', `await Promise.all([import(${JSON.stringify(bundled('pkg-yaml.js'))}), import(${JSON.stringify(bundled('pkg-ajv.js'))})])`]],
 ];
 cases.push(...imports);
 const IMPORT_NAMES = new Set(imports.map(([name]) => name));
@@ -129,19 +139,22 @@ try {
     rounds.push({ load, medians: round() });
   }
 
-  console.log(`| command | ${rounds.map((_, i) => `round ${i + 1} median ms (× ${BASELINE})`).join(' | ')} | × ${BASELINE}: median [range] |`);
-  console.log(`|---|${rounds.map(() => '---:').join('|')}|---:|`);
+  console.log(`| command | ${rounds.map((_, i) => `round ${i + 1}: median ms (× ${BASELINE}, × floor)`).join(' | ')} | × ${BASELINE}: median [range] | × floor: median [range] |`);
+  console.log(`|---|${rounds.map(() => '---:').join('|')}|---:|---:|`);
+  const summary = (values: number[]): string => `${median(values).toFixed(2)} [${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}]`;
   for (const [name] of cases) {
     if (IMPORT_NAMES.has(name)) continue;
     const ratios = rounds.map(({ medians }) => medians.get(name)! / medians.get(BASELINE)!);
-    const cells = rounds.map(({ medians }, i) => `${medians.get(name)!.toFixed(1)} (${ratios[i].toFixed(2)})`);
-    console.log(`| ${name.startsWith('emuctl') || name === BASELINE ? `\`${name}\`` : name} | ${cells.join(' | ')} | ${median(ratios).toFixed(2)} [${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}] |`);
+    const toFloor = rounds.map(({ medians }) => medians.get(name)! / medians.get(FLOOR)!);
+    const cells = rounds.map(({ medians }, i) => `${medians.get(name)!.toFixed(1)} (${ratios[i].toFixed(2)}, ${toFloor[i].toFixed(2)})`);
+    console.log(`| ${name.startsWith('emuctl') || name === BASELINE ? `\`${name}\`` : name} | ${cells.join(' | ')} | ${summary(ratios)} | ${summary(toFloor)} |`);
   }
-  console.log(`\nWhat each import costs: a process that imports only it, minus \`${BASELINE}\` in the same round (ms)\n`);
+  console.log(`\nWhat each import costs: an ES module -e script that imports only it, minus one that imports nothing (${rounds.map(({ medians }) => medians.get(IMPORT_BASE)!.toFixed(1)).join(', ')} ms), same rounds (ms)\n`);
   console.log(`| import | ${rounds.map((_, i) => `round ${i + 1}`).join(' | ')} | median [range] |`);
   console.log(`|---|${rounds.map(() => '---:').join('|')}|---:|`);
   for (const [name] of imports) {
-    const costs = rounds.map(({ medians }) => medians.get(name)! - medians.get(BASELINE)!);
+    if (name === IMPORT_BASE) continue;
+    const costs = rounds.map(({ medians }) => medians.get(name)! - medians.get(IMPORT_BASE)!);
     console.log(`| ${name} | ${costs.map((c) => c.toFixed(1)).join(' | ')} | ${median(costs).toFixed(1)} [${Math.min(...costs).toFixed(1)}–${Math.max(...costs).toFixed(1)}] |`);
   }
   console.log(`\nload average (1 min) at the start of each round: ${rounds.map(({ load }) => load.toFixed(2)).join(', ')}`);

@@ -11,12 +11,49 @@ import { readFile } from 'node:fs/promises';
  * imports become stand-ins that load the real module on first use (a property read, a
  * call, `new` or `instanceof`), through the bundle's require(). The three packages stay
  * out of the bundle (see lazyExternals), so their text is not even parsed at start-up.
+ * Also node:crypto (got's request ids) and node:zlib (decompress-response), which load
+ * only when used once REWRITES below have made their use lazy.
  */
 const LAZY_IMPORTS = {
   'got/dist/source/core/options.js': ['node:tls', 'node:https', 'cacheable-lookup', 'http2-wrapper'],
   'got/dist/source/core/index.js': ['cacheable-request'],
+  'got/dist/source/core/diagnostics-channel.js': ['node:crypto'],
+  'decompress-response/index.js': ['node:zlib'],
   'commander/lib/command.js': ['node:child_process'],
 };
+
+/**
+ * Rewrites that change when work is done, not what is done: [what it is for, pattern, replacement].
+ * - got gives every request an id, `randomUUID()` (node:crypto, 17 built-in modules), only
+ *   to put it in the messages it publishes on its diagnostics channels, which nothing
+ *   reads unless someone subscribes. The id is made on first read of `_requestId`, and
+ *   the messages read it on first read of their `requestId` (a getter, first property as
+ *   before): the same id for the life of the request, made only when something looks.
+ * - decompress-response checks at load whether node:zlib has zstd, which loads node:zlib
+ *   for every command; the check runs when a response is zstd-encoded. Responses with no
+ *   encoding (all the daemon sends) then never load node:zlib; gzip, deflate and br load it
+ *   when they come.
+ */
+const REWRITES = {
+  'got/dist/source/core/index.js': [
+    ['request id made on first read', /^(\s*)_requestId = generateRequestId\(\);$/m,
+      '$1#emuctlRequestId;\n$1get _requestId() {\n$1    return (this.#emuctlRequestId ??= generateRequestId());\n$1}'],
+    ['messages read the request id when read', /^(\s*)(publish\w+)\(\{\n\s*requestId: this\._requestId,\n([\s\S]*?)\n\1\}\);$/gm,
+      '$1$2(__emuctlWithRequestId(this, {\n$3\n$1}));'],
+  ],
+  'decompress-response/index.js': [
+    ['no zstd check at load', /^const supportsZstd = typeof zlib\.createZstdDecompress === 'function';$/m, ''],
+    ['zstd check for zstd responses', /\bif \(supportsZstd\)/, "if (contentEncoding === 'zstd' && typeof zlib.createZstdDecompress === 'function')"],
+  ],
+};
+
+/** A diagnostics message whose requestId is read from the request when the message is read. */
+const REQUEST_ID_HELPER = `
+const __emuctlWithRequestId = (request, fields) => ({
+  get requestId() { return request._requestId; },
+  ...fields,
+});
+`;
 
 /** The stand-in for a module's export: a function-shaped proxy (so `new` and calls work). */
 const LAZY_HELPER = `
@@ -80,7 +117,7 @@ export const lazyExternals = {
 export const lazyImports = {
   name: 'lazy-imports',
   setup(build) {
-    build.onLoad({ filter: /[\\/]node_modules[\\/](got|commander)[\\/].*\.js$/ }, async (args) => {
+    build.onLoad({ filter: /[\\/]node_modules[\\/](got|commander|decompress-response)[\\/].*\.js$/ }, async (args) => {
       const path = args.path.replace(/\\/g, '/');
       const key = Object.keys(LAZY_IMPORTS).find((k) => path.endsWith(`node_modules/${k}`));
       if (!key) return undefined;
@@ -91,7 +128,13 @@ export const lazyImports = {
         if (rewritten === undefined) warnings.push({ text: `${key} no longer loads ${pkg} as expected: left as is` });
         else text = rewritten;
       }
-      return { contents: LAZY_HELPER + text, loader: 'js', warnings };
+      for (const [what, pattern, replacement] of REWRITES[key] ?? []) {
+        if (!pattern.test(text)) warnings.push({ text: `${key}: "${what}" no longer applies: left as is` });
+        pattern.lastIndex = 0;
+        text = text.replace(pattern, replacement);
+      }
+      const helpers = LAZY_HELPER + (text.includes('__emuctlWithRequestId') ? REQUEST_ID_HELPER : '');
+      return { contents: helpers + text, loader: 'js', warnings };
     });
   },
 };

@@ -12,7 +12,8 @@ export interface Noun {
 
 /**
  * The nouns, in help order. A new noun is a folder src/commands/<noun>/
- * (index.ts exporting `<noun>Command(f)`, plus one file per verb) and one line here.
+ * (index.ts exporting `<noun>Command(f)`, plus one file per verb), one line here and one
+ * in all.ts.
  */
 export const NOUNS: readonly Noun[] = [
   { name: 'daemon', load: async () => (await import('./daemon/index.js')).daemonCommand },
@@ -50,8 +51,9 @@ export function nounOf(argv: readonly string[]): string | undefined {
  */
 export async function nounsFor(argv: readonly string[]): Promise<NounCommand[]> {
   const named = NOUNS.find((noun) => noun.name === nounOf(argv));
-  const needed = named && named.name !== 'completion' ? [named] : NOUNS;
-  return Promise.all(needed.map((noun) => noun.load()));
+  if (named && named.name !== 'completion') return [await named.load()];
+  const { NOUN_COMMANDS } = await import('./all.js');
+  return NOUNS.map((noun) => NOUN_COMMANDS[noun.name]);
 }
 
 /** Every noun builder (for the whole tree: man-page checks, completion). */

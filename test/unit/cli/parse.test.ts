@@ -21,6 +21,7 @@ import { projectUseCommand } from '../../../src/commands/project/use.js';
 import { versionCommand } from '../../../src/commands/version/index.js';
 import { completionCommand } from '../../../src/commands/completion/index.js';
 import { parseWithSpy } from '../../cli/helpers/cli.js';
+import { NOUN_COMMANDS } from '../../../src/commands/all.js';
 import { NOUNS, nounOf, nounsFor } from '../../../src/commands/index.js';
 import { createFactory } from '../../../src/cli/context.js';
 import { BufferOutput } from '../../../src/render/buffer-output.js';
@@ -144,6 +145,13 @@ describe('noun loading', () => {
     assert.equal((await nounsFor(['--help'])).length, NOUNS.length);
     assert.equal((await nounsFor(['projct'])).length, NOUNS.length);
     assert.equal((await nounsFor(['completion'])).length, NOUNS.length);
+  });
+
+  it('all.ts holds every noun, the same builder as its own module, in help order', async () => {
+    const all = await nounsFor([]);
+    const one = await Promise.all(NOUNS.map((noun) => noun.load()));
+    assert.deepEqual(all, one);
+    assert.deepEqual(Object.keys(NOUN_COMMANDS).sort(), NOUNS.map((noun) => noun.name).sort());
   });
 
   it('every noun module builds the command of its registered name', async () => {
