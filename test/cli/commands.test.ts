@@ -5,8 +5,8 @@ import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { readProfilesData } from '../../src/client/profiles.js';
 import { pathsUnder } from '../../src/config/paths.js';
-import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { cliEnv, removeTempHome, runInProcess, tempHome } from './helpers/cli.js';
+import type { TestDaemon } from '../helpers/daemon.js';
+import { cliEnv, removeTempHome, runInProcess, tempHome, startCliDaemon, stopCliDaemon } from './helpers/cli.js';
 
 describe('project commands against the daemon', () => {
   let daemon: TestDaemon;
@@ -15,15 +15,9 @@ describe('project commands against the daemon', () => {
   const run = (...argv: string[]) => runInProcess(argv, env);
 
   before(async () => {
-    daemon = await startTestDaemon();
-    home = tempHome();
-    env = cliEnv(home, { EMUCTL_URL: daemon.url });
+    ({ daemon, home, env } = await startCliDaemon());
   });
-  after(async () => {
-    await daemon.stop();
-    removeHome(daemon.home);
-    removeTempHome(home);
-  });
+  after(() => stopCliDaemon({ daemon, home }));
 
   it('project list: says so when empty, exit 0', async () => {
     const r = await run('project', 'list');
@@ -117,15 +111,9 @@ describe('the default project, by the UUID and name that project use keeps', () 
   const create = async (name: string) => ((await daemon.api('POST', '/v2/projects', { name })).body as { project_id: string }).project_id;
 
   before(async () => {
-    daemon = await startTestDaemon();
-    home = tempHome();
-    env = cliEnv(home, { EMUCTL_URL: daemon.url });
+    ({ daemon, home, env } = await startCliDaemon());
   });
-  after(async () => {
-    await daemon.stop();
-    removeHome(daemon.home);
-    removeTempHome(home);
-  });
+  after(() => stopCliDaemon({ daemon, home }));
 
   it('node list asks once: the nodes of the project by its UUID, without listing the projects', async () => {
     await create('other');

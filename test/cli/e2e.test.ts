@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { cliEnv, hasAnsi, removeTempHome, runBin, tempHome } from './helpers/cli.js';
+import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { cliEnv, hasAnsi, runBin, tempHome, startCliDaemon, stopCliDaemon } from './helpers/cli.js';
 
 describe('emuctl binary: exit codes, --json, colour', () => {
   let daemon: TestDaemon;
@@ -12,15 +12,9 @@ describe('emuctl binary: exit codes, --json, colour', () => {
   let env: NodeJS.ProcessEnv;
 
   before(async () => {
-    daemon = await startTestDaemon();
-    home = tempHome();
-    env = cliEnv(home, { EMUCTL_URL: daemon.url });
+    ({ daemon, home, env } = await startCliDaemon());
   });
-  after(async () => {
-    await daemon.stop();
-    removeHome(daemon.home);
-    removeTempHome(home);
-  });
+  after(() => stopCliDaemon({ daemon, home }));
 
   it('--version prints the package version, exit 0', async () => {
     const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
@@ -103,11 +97,7 @@ describe('emuctl binary: profiles and credentials', () => {
     daemon = await startTestDaemon({ flags: { authUser: 'admin' }, env: { EMUCTL_AUTH_PASSWORD: password } });
     home = tempHome();
   });
-  after(async () => {
-    await daemon.stop();
-    removeHome(daemon.home);
-    removeTempHome(home);
-  });
+  after(() => stopCliDaemon({ daemon, home }));
 
   it('saves the profiles file with mode 0600 and sends the credentials', async () => {
     const env = cliEnv(home);

@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { createNode, createProject } from '../helpers/lab.js';
-import { cliEnv, EMUCTL_BIN, removeTempHome, runBin, tempHome } from './helpers/cli.js';
+import { cliEnv, EMUCTL_BIN, removeTempHome, runBin, tempHome, startCliDaemon, stopCliDaemon } from './helpers/cli.js';
 
 const PORT_RANGES = { EMUCTL_UDP_PORT_RANGE: '36520-36569', EMUCTL_CONSOLE_PORT_RANGE: '34450-34459' };
 
@@ -56,17 +56,13 @@ describe('emuctl events against the daemon', () => {
   };
 
   before(async () => {
-    daemon = await startTestDaemon({ env: PORT_RANGES });
-    home = tempHome();
-    env = cliEnv(home, { EMUCTL_URL: daemon.url });
+    ({ daemon, home, env } = await startCliDaemon({ env: PORT_RANGES }));
     projectId = await createProject(daemon, 'evlab');
     assert.equal((await runBin(['project', 'use', 'evlab'], env)).code, 0);
   });
   after(async () => {
     for (const r of runs) if (r.child.exitCode === null) r.child.kill('SIGKILL');
-    await daemon?.stop();
-    removeHome(daemon.home);
-    removeTempHome(home);
+    await stopCliDaemon({ daemon, home });
   });
 
   it('-c N --json: N events as NDJSON exactly as the server sent them, pings not counted, exit 0', async () => {

@@ -2,8 +2,8 @@
 // links named by UUID, prefix and ends, filters merged and checked, suspend and resume.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { cliEnv, removeTempHome, runInProcess, tempHome, type CliResult, assertFails, jsonOf } from './helpers/cli.js';
+import type { TestDaemon } from '../helpers/daemon.js';
+import { runInProcess, assertFails, jsonOf, startCliDaemon, stopCliDaemon } from './helpers/cli.js';
 import { UUID_TEXT } from '../../src/util/uuid.js';
 
 const UUID = UUID_TEXT;
@@ -24,20 +24,14 @@ describe('link commands against the daemon', () => {
   let hubLink: string;
 
   before(async () => {
-    daemon = await startTestDaemon({ env: PORT_RANGES });
-    home = tempHome();
-    env = cliEnv(home, { EMUCTL_URL: daemon.url });
+    ({ daemon, home, env } = await startCliDaemon({ env: PORT_RANGES }));
     projectId = JSON.parse((await run('project', 'create', 'lab', '--use', '--json')).stdout).project_id;
     for (const [name, type] of [['SW1', 'ethernet_switch'], ['SW2', 'ethernet_switch'], ['H1', 'ethernet_hub'], ['core-sw', 'ethernet_switch']]) {
       const r = await run('node', 'create', name, '--type', type);
       assert.equal(r.code, 0, r.stderr);
     }
   });
-  after(async () => {
-    await daemon.stop();
-    removeHome(daemon.home);
-    removeTempHome(home);
-  });
+  after(() => stopCliDaemon({ daemon, home }));
 
   it('link list: says so when the project has none', async () => {
     const r = await run('link', 'list');

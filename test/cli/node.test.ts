@@ -8,7 +8,7 @@ import { OperationError } from '../../src/cli/errors.js';
 import { runNodeConsole } from '../../src/commands/node/console.js';
 import { BufferOutput } from '../../src/render/buffer-output.js';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { cliEnv, removeTempHome, runInProcess, tempHome, type CliResult, assertFails, jsonOf } from './helpers/cli.js';
+import { cliEnv, removeTempHome, runInProcess, tempHome, assertFails, jsonOf, startCliDaemon, stopCliDaemon } from './helpers/cli.js';
 import { UUID_TEXT } from '../../src/util/uuid.js';
 
 const UUID = UUID_TEXT;
@@ -25,17 +25,11 @@ describe('node commands against the daemon', () => {
   const nodes = async () => (await daemon.api('GET', `/v2/projects/${projectId}/nodes`)).body as any[];
 
   before(async () => {
-    daemon = await startTestDaemon({ env: PORT_RANGES });
-    home = tempHome();
-    env = cliEnv(home, { EMUCTL_URL: daemon.url });
+    ({ daemon, home, env } = await startCliDaemon({ env: PORT_RANGES }));
     const created = await run('project', 'create', 'lab', '--use', '--json');
     projectId = JSON.parse(created.stdout).project_id;
   });
-  after(async () => {
-    await daemon.stop();
-    removeHome(daemon.home);
-    removeTempHome(home);
-  });
+  after(() => stopCliDaemon({ daemon, home }));
 
   it('node list: says so when the project has none', async () => {
     const r = await run('node', 'list');

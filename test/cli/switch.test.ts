@@ -5,7 +5,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import { after, before, describe, it } from 'node:test';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { ethernetFrame, udpEndpoint, type UdpEndpoint } from '../helpers/udp.js';
-import { cliEnv, removeTempHome, runInProcess, tempHome, type CliResult, assertFails, jsonOf } from './helpers/cli.js';
+import { cliEnv, removeTempHome, runInProcess, tempHome, assertFails, jsonOf, startCliDaemon, stopCliDaemon } from './helpers/cli.js';
 import { UUID_PATTERN } from '../../src/util/uuid.js';
 
 const UUID = UUID_PATTERN;
@@ -35,15 +35,9 @@ describe('switch commands against the daemon', () => {
     (await daemon.api('GET', `/v2/projects/${projectId}/nodes`)).body.find((n: { name: string }) => n.name === name).node_id;
 
   before(async () => {
-    daemon = await startTestDaemon();
-    home = tempHome();
-    env = cliEnv(home, { EMUCTL_URL: daemon.url });
+    ({ daemon, home, env } = await startCliDaemon());
   });
-  after(async () => {
-    await daemon.stop();
-    removeHome(daemon.home);
-    removeTempHome(home);
-  });
+  after(() => stopCliDaemon({ daemon, home }));
 
   it('without a project and no default project: usage error, exit 2', async () => {
     assertFails(await run('switch', 'list'), 2, /^emuctl: no project given: pass --project P/);

@@ -4,8 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestDaemon, removeHome, type TestDaemon } from '../helpers/daemon.js';
-import { assertFails, cliEnv, jsonOf, removeTempHome, runInProcess, tempHome } from './helpers/cli.js';
+import type { TestDaemon } from '../helpers/daemon.js';
+import { assertFails, jsonOf, runInProcess, startCliDaemon, stopCliDaemon } from './helpers/cli.js';
 
 const PORT_RANGES = { EMUCTL_UDP_PORT_RANGE: '36620-36669', EMUCTL_CONSOLE_PORT_RANGE: '27600-27619' };
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
@@ -17,16 +17,10 @@ describe('template and project archive commands against the daemon', () => {
   const run = (...argv: string[]) => runInProcess(argv, env);
 
   before(async () => {
-    daemon = await startTestDaemon({ env: PORT_RANGES });
-    home = tempHome();
-    env = cliEnv(home, { EMUCTL_URL: daemon.url });
+    ({ daemon, home, env } = await startCliDaemon({ env: PORT_RANGES }));
     assert.equal((await run('project', 'create', 'lab', '--use')).code, 0);
   });
-  after(async () => {
-    await daemon.stop();
-    removeHome(daemon.home);
-    removeTempHome(home);
-  });
+  after(() => stopCliDaemon({ daemon, home }));
 
   it('template list: the built-in templates; --json is the server\'s array', async () => {
     const r = await run('template', 'list');

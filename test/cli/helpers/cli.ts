@@ -9,6 +9,7 @@ import { createFactory, type Context, type Factory } from '../../../src/cli/cont
 import { buildProgram } from '../../../src/cli/program.js';
 import { runCli } from '../../../src/cli/run.js';
 import { BufferOutput } from '../../../src/render/buffer-output.js';
+import { removeHome, startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 
 /** bin/emuctl.js (tests run from dist/test/cli/helpers/). */
 export const EMUCTL_BIN = fileURLToPath(new URL('../../../../bin/emuctl.js', import.meta.url));
@@ -28,6 +29,29 @@ export function cliEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.Proc
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, EMUCTL_HOME: home, ...extra };
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
   return env;
+}
+
+/** A real daemon and a fresh CLI home whose EMUCTL_URL points at it. */
+export interface CliDaemon {
+  daemon: TestDaemon;
+  home: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Starts a daemon (options as startTestDaemon's) and makes a CLI home and environment for it. */
+export async function startCliDaemon(options: Parameters<typeof startTestDaemon>[0] = {}): Promise<CliDaemon> {
+  const daemon = await startTestDaemon(options);
+  const home = tempHome();
+  return { daemon, home, env: cliEnv(home, { EMUCTL_URL: daemon.url }) };
+}
+
+/** Stops the daemon and removes both homes; either may be missing when the start failed. */
+export async function stopCliDaemon({ daemon, home }: Partial<CliDaemon>): Promise<void> {
+  if (daemon) {
+    await daemon.stop();
+    removeHome(daemon.home);
+  }
+  if (home) removeTempHome(home);
 }
 
 /** What a CLI run produced. */
