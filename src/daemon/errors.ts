@@ -17,6 +17,11 @@ export class UnauthorizedError extends DomainError {
   readonly status = 401;
 }
 
+/** The request is understood but refused: it comes from a web page or a name this daemon does not serve (403). */
+export class ForbiddenError extends DomainError {
+  readonly status = 403;
+}
+
 /** The instance named does not exist (404). */
 export class NotFoundError extends DomainError {
   readonly status = 404;

@@ -29,6 +29,7 @@ import { SnapshotManager } from './controller/snapshots.js';
 import { TemplateManager } from './controller/templates.js';
 import { createApp } from './http/app.js';
 import { StreamSlots } from './http/streams.js';
+import { OwnNames, type Scheme } from './http/own-names.js';
 import { LogThrottle } from './log-throttle.js';
 import { upgradeThroughApp } from './http/notifications/upgrade.js';
 import { hostUsage } from './host-usage.js';
@@ -118,6 +119,8 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   }
 
   let port = settings.port;
+  // The one place the scheme is chosen: plain HTTP until the daemon serves TLS.
+  const scheme: Scheme = 'http';
   const streams = new StreamSlots(settings.maxStreams, log);
   const app = createApp({
     log,
@@ -126,6 +129,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     startedAt,
     body: { maxBytes: settings.maxBodyBytes, maxDepth: settings.jsonMaxDepth, maxItems: settings.jsonMaxItems },
     streams,
+    guard: { names: new OwnNames({ scheme, bindHost: settings.host, port: () => port, allowedHosts: settings.allowedHosts }), corsOrigins: settings.corsOrigins },
     auth: settings.auth,
     loginBackoff: { maxFailures: settings.authMaxFailures, backoffMs: settings.authBackoffMs },
     controller: isController ? { projects, computes, labs, nodes, links, templates, drawings, snapshots, archives, gui, forwardTimeoutMs: settings.forwardTimeoutMs, self: () => selfEndpoint(settings, port) } : undefined,
@@ -137,7 +141,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   server.on('upgrade', upgradeThroughApp(app));
   port = (server.address() as AddressInfo).port;
   computes.setLocalPort(port);
-  const url = `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${port}`;
+  const url = `${scheme}://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${port}`;
   const pidFile = settings.paths.pidFile(port);
   await writePidFile(pidFile, ownPidRecord(url, startedAt.toISOString()));
 

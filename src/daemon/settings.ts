@@ -4,6 +4,7 @@ import { emuctlPaths, type EmuctlPaths } from '../config/paths.js';
 import { join } from 'node:path';
 import { QEMU_ACCEL_SETTINGS, type QemuAccelSetting } from './compute/qemu/qemu-accel.js';
 import { InvalidError } from './errors.js';
+import { canonicalHostname, parseOrigin } from './http/own-names.js';
 
 export type DaemonRole = 'both' | 'controller' | 'compute';
 export type PortRange = [number, number];
@@ -39,6 +40,9 @@ export interface DaemonFlags {
   maxImageBytes?: number;
   qemuAccel?: QemuAccelSetting;
   memoryLogSeconds?: number;
+  // Request guard (browsers, other sites, DNS rebinding).
+  corsOrigins?: string[];
+  allowedHosts?: string[];
 }
 
 /** Which dataplane engine runs the compute's frames: the C addon, the TypeScript engine, or native when built. */
@@ -93,6 +97,11 @@ export interface DaemonSettings {
   qemuAccel: QemuAccelSetting;
   /** Every this many seconds, log a line on the daemon's memory (RSS, V8 heaps of the main thread and the dataplane worker); 0: never. */
   memoryLogSeconds: number;
+  // Request guard (browsers, other sites, DNS rebinding).
+  /** Origins besides the daemon's own whose pages may call the API (and get CORS headers). */
+  corsOrigins: string[];
+  /** Host names besides the daemon's own addresses that requests may name in `Host`. */
+  allowedHosts: string[];
   paths: EmuctlPaths;
   /** Where each setting came from, for every key of the settings. */
   sources: Record<string, SettingSource>;
@@ -143,6 +152,27 @@ const RANGE: ValueKind<PortRange> = {
   },
 };
 
+// Request guard (browsers, other sites, DNS rebinding): lists are comma-separated in the environment, arrays in the file.
+const LIST: ValueKind<string[]> = {
+  fromEnv: (text) => text.split(',').map((item) => item.trim()).filter(Boolean),
+  fromFile: (value, where) => {
+    if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw new InvalidError(`${where} must be an array of strings`);
+    return value;
+  },
+};
+
+function checkCorsOrigins(origins: string[], where: string): void {
+  for (const origin of origins) {
+    if (!parseOrigin(origin)) throw new InvalidError(`${where}: '${origin}' is not an origin: write scheme://host[:port], e.g. http://127.0.0.1:8080 (never * or null)`);
+  }
+}
+
+function checkAllowedHosts(hosts: string[], where: string): void {
+  for (const host of hosts) {
+    if (!/^[A-Za-z0-9.:[\]_-]+$/.test(host) || canonicalHostname(host) === undefined) throw new InvalidError(`${where}: '${host}' is not a host name or address (no port, no *)`);
+  }
+}
+
 /** One setting: its environment variable, config file key, kind and default. */
 interface SettingSpec<T> {
   env: string;
@@ -182,6 +212,9 @@ const SPECS = {
   authBackoffMs: { env: 'EMUCTL_AUTH_BACKOFF_MS', file: 'auth_backoff_ms', kind: INTEGER, fallback: 1000, check: positive },
   maxImageBytes: { env: 'EMUCTL_MAX_IMAGE_BYTES', file: 'max_image_bytes', kind: INTEGER, fallback: 64 * 1024 ** 3, check: positive },
   memoryLogSeconds: { env: 'EMUCTL_MEMORY_LOG_SECONDS', file: 'memory_log_seconds', kind: INTEGER, fallback: 0 },
+  // Request guard (browsers, other sites, DNS rebinding).
+  corsOrigins: { env: 'EMUCTL_CORS_ORIGINS', file: 'cors_origins', kind: LIST, fallback: [] as string[], check: checkCorsOrigins },
+  allowedHosts: { env: 'EMUCTL_ALLOWED_HOSTS', file: 'allowed_hosts', kind: LIST, fallback: [] as string[], check: checkAllowedHosts },
   qemuAccel: { env: 'EMUCTL_QEMU_ACCEL', file: 'qemu_accel', kind: TEXT as ValueKind<QemuAccelSetting>, fallback: 'auto' as QemuAccelSetting, check: checkQemuAccel },
 };
 

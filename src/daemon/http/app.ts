@@ -21,6 +21,7 @@ import { computeQemuRoutes, QEMU_IMAGE_ROUTE } from './compute/qemu.js';
 import { failpointHold } from '../failpoints.js';
 import { templatePattern } from './route.js';
 import { basicAuth } from './middleware/basic-auth.js';
+import { requestGuard, type RequestGuardOptions } from './middleware/request-guard.js';
 import type { LoginBackoff } from './middleware/login-failures.js';
 import { errorMapper, notFound } from './middleware/errors.js';
 import { jsonBody, type JsonLimits } from './middleware/json-body.js';
@@ -76,6 +77,8 @@ export interface AppDeps {
   body: JsonLimits;
   /** Slots for long-lived answers (pcap, notifications), shared by every route that streams. */
   streams: StreamSlots;
+  /** Which pages and names may reach the daemon (Origin, Host, CORS); checked before anything else. */
+  guard: Omit<RequestGuardOptions, 'credentials'>;
   auth?: { user: string; password: string };
   /** How long an address that sent wrong passwords must wait. */
   loginBackoff: LoginBackoff;
@@ -93,6 +96,8 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // First: a refused page or name gets no further (no login attempt counted, no body read), and preflights carry no credentials.
+  app.use(requestGuard({ ...deps.guard, credentials: !!deps.auth }));
   if (deps.auth) app.use(basicAuth(deps.auth, deps.loginBackoff, deps.log));
   app.use(jsonBody(deps.body, streamedRequest));
 
