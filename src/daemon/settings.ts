@@ -4,7 +4,7 @@ import { emuctlPaths, type EmuctlPaths } from '../config/paths.js';
 import { join } from 'node:path';
 import { QEMU_ACCEL_SETTINGS, type QemuAccelSetting } from './compute/qemu/qemu-accel.js';
 import { InvalidError } from './errors.js';
-import { canonicalHostname, parseOrigin } from './http/own-names.js';
+import { allowedHostName, parseOrigin } from './http/own-names.js';
 
 export type DaemonRole = 'both' | 'controller' | 'compute';
 export type PortRange = [number, number];
@@ -169,7 +169,7 @@ function checkCorsOrigins(origins: string[], where: string): void {
 
 function checkAllowedHosts(hosts: string[], where: string): void {
   for (const host of hosts) {
-    if (!/^[A-Za-z0-9.:[\]_-]+$/.test(host) || canonicalHostname(host) === undefined) throw new InvalidError(`${where}: '${host}' is not a host name or address (no port, no *)`);
+    if (allowedHostName(host) === undefined) throw new InvalidError(`${where}: '${host}' is not a host name or address (no port, no *)`);
   }
 }
 

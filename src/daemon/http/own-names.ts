@@ -43,7 +43,7 @@ export class OwnNames {
     const bind = canonicalHostname(opts.bindHost) ?? opts.bindHost.toLowerCase();
     this.wildcard = WILDCARDS.includes(bind);
     const names = this.wildcard ? ['localhost'] : LOOPBACK_NAMES.includes(bind) ? LOOPBACK_NAMES : [bind];
-    this.names = new Set([...names, ...opts.allowedHosts.map((h) => canonicalHostname(h) ?? h.toLowerCase())]);
+    this.names = new Set([...names, ...opts.allowedHosts.map((h) => allowedHostName(h) ?? h.toLowerCase())]);
     this.interfaceAddresses = opts.interfaceAddresses ?? machineAddresses;
   }
 
@@ -86,6 +86,13 @@ export function parseOrigin(value: string): URL | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
   if (url.username || url.password || url.pathname !== '/' || /[?#]/.test(value)) return undefined;
   return url;
+}
+
+/** An `allowed_hosts` entry canonicalised: a host name or an address (IPv6 with or without brackets), no port, no wildcard; undefined otherwise. */
+export function allowedHostName(entry: string): string | undefined {
+  const bare = entry.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(bare) === 0 && !/^[A-Za-z0-9._-]+$/.test(entry)) return undefined;
+  return canonicalHostname(entry);
 }
 
 /** The hostname of a URL without IPv6 brackets. */

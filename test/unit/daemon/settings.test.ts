@@ -140,4 +140,28 @@ describe('daemon settings', () => {
     await assert.rejects(resolveSettings({ config: file }, { EMUCTL_HOME: qemuHome }), /config file: qemu_accel must be auto, kvm or tcg, not 'xen'/);
     await assert.rejects(resolveSettings({}, { ...env, EMUCTL_MAX_IMAGE_BYTES: '0' }), /EMUCTL_MAX_IMAGE_BYTES must be at least 1/);
   });
+
+  it('request guard lists (cors_origins, allowed_hosts): flag > env (comma-separated) > file (arrays) > none; bad entries refused', async () => {
+    const guardHome = mkdtempSync(join(tmpdir(), 'emuctl-settings-'));
+    const none = await resolveSettings({}, { EMUCTL_HOME: guardHome });
+    assert.deepEqual([none.corsOrigins, none.allowedHosts], [[], []]);
+    const file = join(guardHome, 'guard.json');
+    writeFileSync(file, JSON.stringify({ cors_origins: ['http://ui.example:8080'], allowed_hosts: ['lab.example'] }));
+    const fromFile = await resolveSettings({ config: file }, { EMUCTL_HOME: guardHome });
+    assert.deepEqual([fromFile.corsOrigins, fromFile.allowedHosts, fromFile.sources.corsOrigins], [['http://ui.example:8080'], ['lab.example'], 'file']);
+    const env = { EMUCTL_HOME: guardHome, EMUCTL_CORS_ORIGINS: 'http://a.example, https://b.example:8443', EMUCTL_ALLOWED_HOSTS: 'x.example,[fd00::1]' };
+    const fromEnv = await resolveSettings({ config: file }, env);
+    assert.deepEqual([fromEnv.corsOrigins, fromEnv.allowedHosts], [['http://a.example', 'https://b.example:8443'], ['x.example', '[fd00::1]']]);
+    const fromFlags = await resolveSettings({ config: file, corsOrigins: ['http://c.example'], allowedHosts: ['y.example'] }, env);
+    assert.deepEqual([fromFlags.corsOrigins, fromFlags.allowedHosts, fromFlags.sources.allowedHosts], [['http://c.example'], ['y.example'], 'flag']);
+
+    for (const bad of ['*', 'null', 'http://a.example/path', 'ftp://a.example', 'a.example']) {
+      await assert.rejects(resolveSettings({}, { EMUCTL_HOME: guardHome, EMUCTL_CORS_ORIGINS: bad }), new RegExp(`EMUCTL_CORS_ORIGINS: '${bad.replace(/[.*/]/g, '\\$&')}' is not an origin`));
+    }
+    for (const bad of ['*', '*.example', 'a.example:8080', 'a b', 'http://a.example']) {
+      await assert.rejects(resolveSettings({ allowedHosts: [bad] }, { EMUCTL_HOME: guardHome }), /allowedHosts: '.*' is not a host name or address/, bad);
+    }
+    writeFileSync(file, JSON.stringify({ cors_origins: 'http://a.example' }));
+    await assert.rejects(resolveSettings({ config: file }, { EMUCTL_HOME: guardHome }), /config file: cors_origins must be an array of strings/);
+  });
 });
