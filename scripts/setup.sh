@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs what emuctl and its tests need on a fresh Debian machine, then builds it:
 # Debian packages (vpcs end hosts, tcpdump for BPF filters, QEMU for router and host
-# nodes, graphviz for `lab graph --format svg`, tshark and groff for tests; build-essential
-# and python3 for node-gyp, which builds the native dataplane), the npm packages from the
-# lock file, and the build.
+# nodes, graphviz for `lab graph --format svg`, tshark, groff and chromium for tests (the browser
+# tests drive Debian's Chromium through playwright-core, which never downloads a browser);
+# build-essential and python3 for node-gyp, which builds the native dataplane), the npm packages
+# from the lock file, and the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # command:package — every tool the daemon or the test suite runs (the test runner fails on skips).
-tools=(vpcs:vpcs tcpdump:tcpdump qemu-system-x86_64:qemu-system-x86 qemu-img:qemu-utils tshark:tshark groff:groff-base dot:graphviz)
+tools=(vpcs:vpcs tcpdump:tcpdump qemu-system-x86_64:qemu-system-x86 qemu-img:qemu-utils tshark:tshark groff:groff-base dot:graphviz chromium:chromium)
 missing=()
 for tool in "${tools[@]}"; do
   command -v "${tool%%:*}" >/dev/null 2>&1 || missing+=("${tool##*:}")
@@ -32,6 +33,6 @@ if [ ${#missing[@]} -gt 0 ] || [ ${#toolchain[@]} -gt 0 ]; then
 fi
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund --loglevel=error
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
 fi
 npm run --silent build

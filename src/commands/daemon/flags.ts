@@ -19,15 +19,23 @@ export function addDaemonFlags(command: Command): Command {
     .option('--gns3-version <version>', 'GNS3 API version to report, 2.2.N (default 2.2.42; env EMUCTL_GNS3_VERSION)')
     .addOption(new Option('--dataplane <engine>', 'dataplane engine: native (the C addon), js, or auto: native when built (env EMUCTL_DATAPLANE)').choices(['auto', 'native', 'js']))
     .option('--images-dir <dir>', 'where QEMU images are stored (default: images/QEMU in the emuctl home; env EMUCTL_IMAGES_DIR)')
-    .addOption(new Option('--qemu-accel <accel>', 'QEMU accelerator (default auto: KVM when it can run guests, else TCG; env EMUCTL_QEMU_ACCEL)').choices(['auto', 'kvm', 'tcg']));
+    .addOption(new Option('--qemu-accel <accel>', 'QEMU accelerator (default auto: KVM when it can run guests, else TCG; env EMUCTL_QEMU_ACCEL)').choices(['auto', 'kvm', 'tcg']))
+    // Request guard: repeatable, each adds one entry (they replace EMUCTL_CORS_ORIGINS / EMUCTL_ALLOWED_HOSTS and the config file's lists).
+    .option('--cors-origin <origin>', 'let pages on this origin (scheme://host[:port]) call the API, with CORS headers; repeatable (env EMUCTL_CORS_ORIGINS)', collect)
+    .option('--allowed-host <name>', 'answer requests naming this host (a DNS name the daemon is reached by); repeatable (env EMUCTL_ALLOWED_HOSTS)', collect);
 }
 
-/** Commander's parsed values of the daemon options: the daemon's flags but --debug, which is global. */
-export type DaemonFlagValues = Omit<DaemonFlags, 'debug'>;
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** Commander's parsed values of the daemon options: the daemon's flags but --debug, which is global; repeatable options are named in the singular. */
+export type DaemonFlagValues = Omit<DaemonFlags, 'debug' | 'corsOrigins' | 'allowedHosts'> & { corsOrigin?: string[]; allowedHost?: string[] };
 
 /** The daemon's flags from the parsed options (and the global --debug). */
 export function toDaemonFlags(values: DaemonFlagValues, globals: Pick<GlobalOptions, 'debug'>): DaemonFlags {
-  const flags: DaemonFlags = { ...values, debug: globals.debug || undefined };
+  const { corsOrigin, allowedHost, ...rest } = values;
+  const flags: DaemonFlags = { ...rest, corsOrigins: corsOrigin, allowedHosts: allowedHost, debug: globals.debug || undefined };
   for (const key of Object.keys(flags) as (keyof DaemonFlags)[]) if (flags[key] === undefined) delete flags[key];
   return flags;
 }

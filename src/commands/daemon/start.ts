@@ -40,6 +40,8 @@ function childArgs(flags: DaemonFlags, port: number, logFile: string): string[] 
   if (flags.role) args.push('--role', flags.role);
   if (flags.imagesDir) args.push('--images-dir', resolve(flags.imagesDir));
   if (flags.qemuAccel) args.push('--qemu-accel', flags.qemuAccel);
+  for (const origin of flags.corsOrigins ?? []) args.push('--cors-origin', origin);
+  for (const host of flags.allowedHosts ?? []) args.push('--allowed-host', host);
   if (flags.debug) args.push('--debug');
   return args;
 }

@@ -46,6 +46,14 @@ describe('daemon verbs', () => {
     assert.deepEqual((await parseWithSpy('daemon', daemonRunCommand, ['daemon', 'run'])).opts, { flags: {} });
   });
 
+  it('daemon run: --cors-origin and --allowed-host are repeatable and give the daemon its lists', async () => {
+    const { opts } = await parseWithSpy('daemon', daemonRunCommand, ['daemon', 'run', '--cors-origin', 'http://ui.example:8080',
+      '--allowed-host', 'lab.example', '--cors-origin', 'https://other.example', '--allowed-host', '198.18.0.1']);
+    assert.deepEqual(opts, { flags: { corsOrigins: ['http://ui.example:8080', 'https://other.example'], allowedHosts: ['lab.example', '198.18.0.1'] } });
+    const started = await parseWithSpy('daemon', daemonStartCommand, ['daemon', 'start', '--allowed-host', 'lab.example']);
+    assert.deepEqual(started.opts, { flags: { allowedHosts: ['lab.example'] }, timeout: 10 });
+  });
+
   it('daemon run: rejects a bad port or role as usage errors', async () => {
     await assert.rejects(parseWithSpy('daemon', daemonRunCommand, ['daemon', 'run', '--port', '70000']), isUsage);
     await assert.rejects(parseWithSpy('daemon', daemonRunCommand, ['daemon', 'run', '--port', 'x']), isUsage);
