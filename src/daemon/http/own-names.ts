@@ -32,7 +32,7 @@ const HOST_HEADER = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::(\d{1,5}))?$/;
 /**
  * The names (host names and addresses) and origins of this daemon, for the request guard:
  * the bind address; for a loopback bind `localhost`, 127.0.0.1 and ::1; for a wildcard bind
- * `localhost` and every address of the machine at the time of the request; `allowed_hosts`.
+ * `localhost`, the wildcards and every address of the machine at the time of the request; `allowed_hosts`.
  */
 export class OwnNames {
   private readonly names: Set<string>;
@@ -42,7 +42,8 @@ export class OwnNames {
   constructor(private readonly opts: OwnNamesOptions) {
     const bind = canonicalHostname(opts.bindHost) ?? opts.bindHost.toLowerCase();
     this.wildcard = WILDCARDS.includes(bind);
-    const names = this.wildcard ? ['localhost'] : LOOPBACK_NAMES.includes(bind) ? LOOPBACK_NAMES : [bind];
+    // A wildcard address is a name too: the pid file's URL names it, and it reaches the daemon.
+    const names = this.wildcard ? ['localhost', '0.0.0.0', '::'] : LOOPBACK_NAMES.includes(bind) ? LOOPBACK_NAMES : [bind];
     this.names = new Set([...names, ...opts.allowedHosts.map((h) => allowedHostName(h) ?? h.toLowerCase())]);
     this.interfaceAddresses = opts.interfaceAddresses ?? machineAddresses;
   }

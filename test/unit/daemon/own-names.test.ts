@@ -34,11 +34,12 @@ describe('the daemon\'s own names', () => {
     assert.equal(own.hasHost('localhost'), false);
   });
 
-  it('a wildcard bind answers to localhost and to every address the machine has at the time of the request', () => {
+  it('a wildcard bind answers to localhost, the wildcard and every address the machine has at the time of the request', () => {
     let addresses = ['127.0.0.1', '198.18.0.7', 'fe80::1'];
     for (const bindHost of ['0.0.0.0', '::']) {
       const own = names({ bindHost, interfaceAddresses: () => addresses });
       assert.ok(own.hasHost('localhost'));
+      assert.ok(own.hasHost(parseHost(bindHost === '::' ? '[::]' : bindHost)!.hostname), 'the wildcard itself (the pid file\'s URL)');
       assert.ok(own.hasHost('198.18.0.7'));
       assert.ok(own.hasHost(parseHost('[FE80::1]:3080')!.hostname));
       assert.equal(own.hasHost('evil.example'), false);
