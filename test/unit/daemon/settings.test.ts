@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveSettings } from '../../../src/daemon/settings.js';
@@ -163,5 +163,6 @@ describe('daemon settings', () => {
     }
     writeFileSync(file, JSON.stringify({ cors_origins: 'http://a.example' }));
     await assert.rejects(resolveSettings({ config: file }, { EMUCTL_HOME: guardHome }), /config file: cors_origins must be an array of strings/);
+    rmSync(guardHome, { recursive: true, force: true });
   });
 });

@@ -12,7 +12,7 @@ const pending = new WeakMap<IncomingMessage, PendingUpgrade>();
 
 /**
  * The server's `upgrade` listener: the request goes through the Express app like any
- * other, so auth, X-Route, the route table and the error mapper apply to it (a refusal
+ * other, so the request guard (Origin, Host), auth, X-Route, the route table and the error mapper apply to it (a refusal
  * is an ordinary HTTP answer, then the connection closes). A route that accepts the
  * upgrade takes the socket with `takeUpgrade(req, res)`.
  */
