@@ -118,14 +118,14 @@ describe('a page on another site cannot drive the daemon (real Chromium)', () =>
     assert.ok(!results.ws.includes('open') && !results.ws.includes('message'), `the websocket was refused: ${results.ws.join(', ')}`);
     assert.ok(results.ws.includes('error'), `the page saw an error: ${results.ws.join(', ')}`);
 
-    for (const id of [ids.fetch, ids.form]) assert.equal((await d.api('GET', `/v2/projects/${id}`)).status, 404, `project ${id} was not created`);
-    const names = (await d.api('GET', '/v2/projects')).body.map((p: { name: string }) => p.name);
-    assert.deepEqual(names.filter((n: string) => /attack/.test(n)), []);
-
     // The requests did reach the daemon, and the guard refused them (not the browser).
     const refusals = () => d.log().match(new RegExp(`POST /v2/projects -> 403 Origin '${attacker.origin.replace(/\./g, '\\.')}' is not allowed`, 'g')) ?? [];
     await until(() => refusals().length >= 2, 'the two POSTs refused in the daemon log');
     assert.match(d.log(), /GET \/v2\/notifications\/ws -> 403 Origin/);
+
+    for (const id of [ids.fetch, ids.form]) assert.equal((await d.api('GET', `/v2/projects/${id}`)).status, 404, `project ${id} was not created`);
+    const names = (await d.api('GET', '/v2/projects')).body.map((p: { name: string }) => p.name);
+    assert.deepEqual(names.filter((n: string) => /attack/.test(n)), []);
   });
 
   it('the same POST from a client without Origin (curl, scripts, GNS3) still works', TIMEOUT, async () => {
