@@ -109,7 +109,8 @@ function effectivePort(url: URL): number {
 export function canonicalHostname(host: string): string | undefined {
   const bare = host.replace(/^\[(.*)\]$/, '$1');
   const forUrl = isIP(bare) === 6 ? `[${bare}]` : bare;
-  if (!forUrl || /[/?#@\\%\s]/.test(forUrl)) return undefined;
+  // Only an IPv6 address may hold a colon: `name:port` is not a name.
+  if (!forUrl || /[/?#@\\%\s]/.test(forUrl) || (forUrl === bare && bare.includes(':'))) return undefined;
   try {
     return hostnameOf(new URL(`http://${forUrl}/`));
   } catch {

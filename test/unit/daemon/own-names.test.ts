@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { OwnNames, parseHost, parseOrigin, type OwnNamesOptions } from '../../../src/daemon/http/own-names.js';
+import { canonicalHostname, OwnNames, parseHost, parseOrigin, type OwnNamesOptions } from '../../../src/daemon/http/own-names.js';
 
 const names = (opts: Partial<OwnNamesOptions> = {}) => new OwnNames({ scheme: 'http', bindHost: '127.0.0.1', port: () => 3080, allowedHosts: [], ...opts });
 const origin = (text: string) => {
@@ -73,6 +73,13 @@ describe('Host and Origin parsing', () => {
     for (const bad of ['::1', 'evil.example@127.0.0.1', '127.0.0.1/x', '127.0.0.1:99999', '127.0.0.1:', 'a b', '', '[::1', '127.0.0.1:80:80', '[::1%25eth0]']) {
       assert.equal(parseHost(bad), undefined, bad);
     }
+  });
+
+  it('a host name holds no port: canonicalHostname refuses name:port', () => {
+    assert.equal(canonicalHostname('a.example:8080'), undefined);
+    assert.equal(canonicalHostname('LOCALHOST'), 'localhost');
+    assert.equal(canonicalHostname('[0::1]'), '::1');
+    assert.equal(canonicalHostname('0::1'), '::1');
   });
 
   it('an origin is scheme://host[:port]; null, paths, users, other schemes are not', () => {
