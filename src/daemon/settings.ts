@@ -39,6 +39,10 @@ export interface DaemonFlags {
   maxImageBytes?: number;
   qemuAccel?: QemuAccelSetting;
   memoryLogSeconds?: number;
+  // Exposing the daemon: TLS, and the auth requirement beyond loopback.
+  tlsCert?: string;
+  tlsKey?: string;
+  insecureNoAuth?: boolean;
 }
 
 /** Which dataplane engine runs the compute's frames: the C addon, the TypeScript engine, or native when built. */
@@ -93,6 +97,13 @@ export interface DaemonSettings {
   qemuAccel: QemuAccelSetting;
   /** Every this many seconds, log a line on the daemon's memory (RSS, V8 heaps of the main thread and the dataplane worker); 0: never. */
   memoryLogSeconds: number;
+  // Exposing the daemon: TLS, and the auth requirement beyond loopback.
+  /** PEM certificate (chain) file: with tlsKey, the daemon serves HTTPS and WSS only. */
+  tlsCert?: string;
+  /** PEM private key file of tlsCert. */
+  tlsKey?: string;
+  /** Listen beyond loopback without auth all the same (logged as a warning). */
+  insecureNoAuth: boolean;
   paths: EmuctlPaths;
   /** Where each setting came from, for every key of the settings. */
   sources: Record<string, SettingSource>;
@@ -183,6 +194,10 @@ const SPECS = {
   maxImageBytes: { env: 'EMUCTL_MAX_IMAGE_BYTES', file: 'max_image_bytes', kind: INTEGER, fallback: 64 * 1024 ** 3, check: positive },
   memoryLogSeconds: { env: 'EMUCTL_MEMORY_LOG_SECONDS', file: 'memory_log_seconds', kind: INTEGER, fallback: 0 },
   qemuAccel: { env: 'EMUCTL_QEMU_ACCEL', file: 'qemu_accel', kind: TEXT as ValueKind<QemuAccelSetting>, fallback: 'auto' as QemuAccelSetting, check: checkQemuAccel },
+  // Exposing the daemon: TLS, and the auth requirement beyond loopback.
+  tlsCert: { env: 'EMUCTL_TLS_CERT', file: 'tls_cert', kind: TEXT as ValueKind<string | undefined>, fallback: undefined as string | undefined },
+  tlsKey: { env: 'EMUCTL_TLS_KEY', file: 'tls_key', kind: TEXT as ValueKind<string | undefined>, fallback: undefined as string | undefined },
+  insecureNoAuth: { env: 'EMUCTL_INSECURE_NO_AUTH', file: 'insecure_no_auth', kind: BOOLEAN, fallback: false },
 };
 
 /** Config file keys, for the unknown-key check. */
@@ -222,6 +237,7 @@ export async function resolveSettings(flags: DaemonFlags, env: NodeJS.ProcessEnv
     const flag = name === 'debug' ? flags.debug || undefined : flags[name];
     settings[name] = resolve(name, flag, spec);
   }
+  if (!settings.tlsCert !== !settings.tlsKey) throw new InvalidError(`TLS needs both a certificate and a key: give ${settings.tlsCert ? '--tls-key (EMUCTL_TLS_KEY, tls_key)' : '--tls-cert (EMUCTL_TLS_CERT, tls_cert)'} too`);
 
   return {
     ...(settings as Pick<DaemonSettings, keyof typeof SPECS>),

@@ -19,7 +19,10 @@ export function addDaemonFlags(command: Command): Command {
     .option('--gns3-version <version>', 'GNS3 API version to report, 2.2.N (default 2.2.42; env EMUCTL_GNS3_VERSION)')
     .addOption(new Option('--dataplane <engine>', 'dataplane engine: native (the C addon), js, or auto: native when built (env EMUCTL_DATAPLANE)').choices(['auto', 'native', 'js']))
     .option('--images-dir <dir>', 'where QEMU images are stored (default: images/QEMU in the emuctl home; env EMUCTL_IMAGES_DIR)')
-    .addOption(new Option('--qemu-accel <accel>', 'QEMU accelerator (default auto: KVM when it can run guests, else TCG; env EMUCTL_QEMU_ACCEL)').choices(['auto', 'kvm', 'tcg']));
+    .addOption(new Option('--qemu-accel <accel>', 'QEMU accelerator (default auto: KVM when it can run guests, else TCG; env EMUCTL_QEMU_ACCEL)').choices(['auto', 'kvm', 'tcg']))
+    .option('--tls-cert <file>', 'serve HTTPS and WSS with this PEM certificate (chain) file; needs --tls-key (env EMUCTL_TLS_CERT)')
+    .option('--tls-key <file>', 'PEM private key of --tls-cert (env EMUCTL_TLS_KEY)')
+    .option('--insecure-no-auth', 'listen on a non-loopback --host without auth all the same (logged as a warning)');
 }
 
 /** Commander's parsed values of the daemon options: the daemon's flags but --debug, which is global. */
@@ -35,6 +38,18 @@ export function toDaemonFlags(values: DaemonFlagValues, globals: Pick<GlobalOpti
 /** The `--port` option of `daemon stop|status`, which picks the daemon. */
 export function daemonPortOption(): Option {
   return new Option('--port <port>', 'port of the daemon to act on (default: EMUCTL_PORT, the config file, else 3080)').argParser(parsePort);
+}
+
+/** Checks what `daemon run` would refuse: a non-loopback bind without auth, unusable TLS files; returns the TLS identity, if any. */
+export async function checkedExposure(settings: DaemonSettings): Promise<{ fingerprint: string } | undefined> {
+  const { checkExposure } = await import('../../daemon/exposure.js');
+  const { loadTlsIdentity } = await import('../../daemon/tls-identity.js');
+  try {
+    checkExposure(settings);
+    return settings.tlsCert ? await loadTlsIdentity(settings.tlsCert, settings.tlsKey!) : undefined;
+  } catch (err) {
+    throw toDaemonCliError(err);
+  }
 }
 
 /** The daemon's settings as it will resolve them (flags > EMUCTL_* > config file > defaults). */
