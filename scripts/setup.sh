@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Installs what emuctl and its tests need on a fresh Debian machine, then builds it:
 # Debian packages (vpcs end hosts, tcpdump for BPF filters, QEMU for router and host
-# nodes, graphviz for `lab graph --format svg`, tshark and groff for tests; build-essential
+# nodes, graphviz for `lab graph --format svg`, tshark, groff and openssl (TLS certificates) for tests; build-essential
 # and python3 for node-gyp, which builds the native dataplane), the npm packages from the
 # lock file, and the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # command:package — every tool the daemon or the test suite runs (the test runner fails on skips).
-tools=(vpcs:vpcs tcpdump:tcpdump qemu-system-x86_64:qemu-system-x86 qemu-img:qemu-utils tshark:tshark groff:groff-base dot:graphviz)
+tools=(vpcs:vpcs tcpdump:tcpdump qemu-system-x86_64:qemu-system-x86 qemu-img:qemu-utils tshark:tshark groff:groff-base dot:graphviz openssl:openssl)
 missing=()
 for tool in "${tools[@]}"; do
   command -v "${tool%%:*}" >/dev/null 2>&1 || missing+=("${tool##*:}")
