@@ -1,5 +1,11 @@
-import { Agent, type AgentOptions } from 'node:https';
+import { createRequire } from 'node:module';
+import type { Agent, AgentOptions } from 'node:https';
 import type { TLSSocket } from 'node:tls';
+
+// node:https (and with it tls and crypto) is required on first use, not imported: the CLI reads
+// this module for every command (its error mapping), and a plain-http command must not load TLS.
+const requireBuiltin = createRequire(import.meta.url);
+const https = (): typeof import('node:https') => requireBuiltin('node:https');
 
 /**
  * How a TLS server's certificate is trusted: by default the system CAs; `ca` replaces them with a
@@ -22,25 +28,31 @@ export class FingerprintMismatchError extends Error {
  * credentials included) before that event's listeners have run, so a mismatch sends no byte.
  */
 export function trustAgent(trust: TlsTrust, options: AgentOptions = {}): Agent {
-  if (trust.fingerprint) return new PinnedAgent(trust.fingerprint, { ...options, maxCachedSessions: 0 });
-  return new Agent(trust.ca ? { ...options, ca: trust.ca } : options);
+  if (trust.fingerprint) return new (pinnedAgentClass())(trust.fingerprint, { ...options, maxCachedSessions: 0 });
+  return new (https().Agent)(trust.ca ? { ...options, ca: trust.ca } : options);
 }
 
-class PinnedAgent extends Agent {
-  constructor(private readonly pin: string, options: AgentOptions) {
-    super(options);
-  }
+type PinnedAgentClass = new (pin: string, options: AgentOptions) => Agent;
+let pinnedAgent: PinnedAgentClass | undefined;
 
-  override createConnection(options: object, callback?: unknown): TLSSocket {
-    // The agent's options win over the request's (got sets rejectUnauthorized: true on each request).
-    const create = Agent.prototype.createConnection as (this: Agent, o: object, c?: unknown) => TLSSocket;
-    const socket = create.call(this, { ...options, rejectUnauthorized: false, checkServerIdentity: () => undefined }, callback);
-    socket.once('secureConnect', () => {
-      const seen = socket.getPeerCertificate().fingerprint256;
-      if (seen !== this.pin) socket.destroy(new FingerprintMismatchError(`the server's certificate has SHA256 fingerprint ${seen ?? '(none)'}, not the pinned ${this.pin}`));
-    });
-    return socket;
-  }
+function pinnedAgentClass(): PinnedAgentClass {
+  const { Agent: HttpsAgent } = https();
+  return (pinnedAgent ??= class PinnedAgent extends HttpsAgent {
+    constructor(private readonly pin: string, options: AgentOptions) {
+      super(options);
+    }
+
+    override createConnection(options: object, callback?: unknown): TLSSocket {
+      // The chain and name checks are off for this socket only: the pin replaces them.
+      const create = HttpsAgent.prototype.createConnection as (this: Agent, o: object, c?: unknown) => TLSSocket;
+      const socket = create.call(this, { ...options, rejectUnauthorized: false, checkServerIdentity: () => undefined }, callback);
+      socket.once('secureConnect', () => {
+        const seen = socket.getPeerCertificate().fingerprint256;
+        if (seen !== this.pin) socket.destroy(new FingerprintMismatchError(`the server's certificate has SHA256 fingerprint ${seen ?? '(none)'}, not the pinned ${this.pin}`));
+      });
+      return socket;
+    }
+  });
 }
 
 /** OpenSSL and Node codes of a certificate that failed verification, in words. */
