@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { InvalidError } from './errors.js';
 import type { DaemonSettings } from './settings.js';
@@ -33,4 +34,17 @@ export function exposureWarnings(settings: Pick<DaemonSettings, 'host' | 'auth' 
   if (!hasAuth(settings)) return [`--insecure-no-auth: listening on ${settings.host} without authentication; anyone who can reach this port can drive this daemon and run processes on this host`];
   if (!settings.tlsCert) return [`listening on ${settings.host} without TLS: basic-auth passwords and all traffic cross the network in clear text (use --tls-cert and --tls-key)`];
   return [];
+}
+
+/** A warning for each secret file (TLS key, password file) that users other than its owner may read. */
+export function looseSecretWarnings(files: { path: string | undefined; what: string }[]): string[] {
+  return files.flatMap(({ path, what }) => {
+    if (!path) return [];
+    try {
+      const mode = statSync(path).mode & 0o777;
+      return mode & 0o077 ? [`the ${what} ${path} is readable by other users (mode ${mode.toString(8).padStart(4, '0')}): chmod 600 it`] : [];
+    } catch {
+      return [];
+    }
+  });
 }

@@ -40,7 +40,7 @@ import { startMemoryLog } from './memory-log.js';
 import { ownPidRecord, readPidRecord, recordedProcess } from '../config/pid-file.js';
 import { removeOwnPidFile, writePidFile } from './pid-file.js';
 import { resolveSettings, type DaemonFlags, type DaemonSettings } from './settings.js';
-import { checkExposure, exposureWarnings } from './exposure.js';
+import { checkExposure, exposureWarnings, looseSecretWarnings } from './exposure.js';
 import { loadTlsIdentity, type TlsIdentity } from './tls-identity.js';
 
 export type { DaemonFlags } from './settings.js';
@@ -65,7 +65,8 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   checkExposure(settings);
   const tls = settings.tlsCert ? await loadTlsIdentity(settings.tlsCert, settings.tlsKey!) : undefined;
   const log = createLogger({ debug: settings.debug, file: settings.logFile });
-  for (const warning of exposureWarnings(settings)) log.warn(warning);
+  const secrets = [{ path: settings.tlsKey, what: 'TLS key' }, { path: flags.authPasswordFile, what: 'auth password file' }];
+  for (const warning of [...exposureWarnings(settings), ...looseSecretWarnings(secrets)]) log.warn(warning);
   const startedAt = new Date();
   const isController = settings.role !== 'compute';
   const isCompute = settings.role !== 'controller';

@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkExposure, exposureWarnings, isLoopbackHost } from '../../../src/daemon/exposure.js';
+import { checkExposure, exposureWarnings, isLoopbackHost, looseSecretWarnings } from '../../../src/daemon/exposure.js';
 import { resolveSettings } from '../../../src/daemon/settings.js';
 
 describe('exposure of the daemon', () => {
@@ -26,6 +26,20 @@ describe('exposure of the daemon', () => {
     assert.match(exposureWarnings({ host: '::', auth: { user: 'a', password: 'b' }, insecureNoAuth: false }).join(), /without TLS: .*clear text/);
     assert.deepEqual(exposureWarnings({ host: '::', auth: { user: 'a', password: 'b' }, insecureNoAuth: false, tlsCert: '/c.pem' }), []);
     assert.deepEqual(exposureWarnings({ host: '127.0.0.1', insecureNoAuth: true }), []);
+  });
+
+  it('warns about secret files that other users may read, not about owner-only ones or missing ones', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'emuctl-secrets-'));
+    try {
+      const key = join(dir, 'key.pem');
+      writeFileSync(key, 'k');
+      chmodSync(key, 0o644);
+      assert.deepEqual(looseSecretWarnings([{ path: key, what: 'TLS key' }]), [`the TLS key ${key} is readable by other users (mode 0644): chmod 600 it`]);
+      chmodSync(key, 0o600);
+      assert.deepEqual(looseSecretWarnings([{ path: key, what: 'TLS key' }, { path: undefined, what: 'auth password file' }, { path: join(dir, 'gone'), what: 'x' }]), []);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('settings: TLS files and insecure_no_auth from flags, environment or config file; a certificate without key is refused', async () => {
