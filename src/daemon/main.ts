@@ -49,6 +49,8 @@ export interface RunningDaemon {
   url: string;
   port: number;
   settings: DaemonSettings;
+  /** With TLS: the SHA-256 fingerprint of its certificate (colon-hex). */
+  fingerprint?: string;
   /** Graceful stop: stop accepting, finish in-flight requests, flush state. */
   close(): Promise<void>;
   /** Resolves once the daemon has fully stopped. */
@@ -179,7 +181,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   if (tls) log.info(`serving HTTPS and WSS with the certificate ${settings.tlsCert}, SHA256 fingerprint: ${tls.fingerprint}`);
   // Only now: whoever waits for this line may signal the daemon at once.
   log.info(`emuctl daemon ${PACKAGE_VERSION} (${settings.role}) listening on ${url}, projects in ${settings.projectsDir}${dataplane ? `, ${dataplane.engine} dataplane` : ''}`);
-  return { url, port, settings, close, closed };
+  return { url, port, settings, fingerprint: tls?.fingerprint, close, closed };
 }
 
 /** This daemon as a compute endpoint, for calls the controller forwards to `local`. */

@@ -2,6 +2,7 @@
 // (exit 2, one line), `daemon start` with TLS reports the fingerprint and `daemon status` pins it,
 // every command verifies an https server (system CAs, --ca-file, EMUCTL_CA_FILE, --fingerprint,
 // or a profile's saved trust), and `compute add --fingerprint` hands the pin to the controller.
+import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { profilesFile } from '../../src/client/profiles.js';
 import { emuctlPaths } from '../../src/config/paths.js';
 import { startTestDaemon, removeHome, type TestDaemon } from '../helpers/daemon.js';
 import { makeTestCerts, type TestCerts } from '../helpers/tls-certs.js';
-import { assertFails, cliEnv, jsonOf, removeTempHome, runBin, tempHome } from './helpers/cli.js';
+import { assertFails, cliEnv, EMUCTL_BIN, jsonOf, removeTempHome, runBin, tempHome } from './helpers/cli.js';
 
 describe('daemon run and start beyond loopback', () => {
   const home = tempHome();
@@ -64,6 +65,33 @@ describe('daemon start with TLS', () => {
       assert.equal(status.version, started.version);
     } finally {
       if (port !== undefined) assert.equal((await runBin(['daemon', 'stop', '--port', String(port)], env)).code, 0);
+      removeTempHome(home);
+      certs.remove();
+    }
+  });
+});
+
+describe('daemon run with TLS', () => {
+  it('says on stdout where it listens over https and the certificate fingerprint, until SIGTERM', async () => {
+    const certs = makeTestCerts();
+    const home = tempHome();
+    const child = spawn(process.execPath, [EMUCTL_BIN, '--json', 'daemon', 'run', '--port', '0', '--tls-cert', certs.selfCert, '--tls-key', certs.selfKey],
+      { env: cliEnv(home), stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      let stdout = '';
+      const started = await new Promise<any>((resolve, reject) => {
+        child.stdout!.on('data', (chunk) => {
+          stdout += chunk;
+          if (stdout.includes('}\n')) resolve(JSON.parse(stdout));
+        });
+        void exited.then((code) => reject(new Error(`exited ${code}: ${stdout}`)));
+      });
+      assert.match(started.url, /^https:\/\/127\.0\.0\.1:\d+$/);
+      assert.equal(started.fingerprint, certs.selfFingerprint);
+    } finally {
+      child.kill('SIGTERM');
+      assert.equal(await exited, 0);
       removeTempHome(home);
       certs.remove();
     }
@@ -142,6 +170,8 @@ describe('compute add with a pinned fingerprint', () => {
       assert.equal(added.protocol, 'https');
       assert.equal(added.fingerprint, certs.selfFingerprint);
       assert.equal(added.connected, true, added.last_error);
+      const shown = await runBin(['compute', 'show', 'tls-compute'], env);
+      assert.match(shown.stdout, new RegExp(`TLS trust: +pinned SHA256 ${certs.selfFingerprint}`));
       const wrong = jsonOf(await runBin(['--json', 'compute', 'add', 'wrong', '--url', compute.url, '--fingerprint', certs.leafFingerprint], env));
       assert.equal(wrong.connected, false);
       assert.match(wrong.last_error, /not the pinned/);
