@@ -1,6 +1,9 @@
 import type WebSocket from 'ws';
 import { OperationError, UnreachableError } from './errors.js';
 import { apiPath, type StreamServer } from './api.js';
+import { certificateProblem } from '../util/tls-trust.js';
+import { untrustedServer } from './http-errors.js';
+import { httpsAgentFor } from './tls-agent.js';
 
 /** The websocket route of the controller's stream, or of a project's (GNS3 v2; emuctl and GNS3 servers alike). */
 export function notificationsPath(projectId?: string): string {
@@ -35,7 +38,8 @@ export async function openNotifications(server: StreamServer, path: string): Pro
   const headers: Record<string, string> = {};
   if (server.user !== undefined) headers.authorization = `Basic ${Buffer.from(`${server.user}:${server.password ?? ''}`).toString('base64')}`;
   server.debug?.(`→ GET ${url} (websocket)`);
-  const socket = new WebSocketClass(url, { headers, handshakeTimeout: server.connectTimeoutMs ?? 10_000, perMessageDeflate: false });
+  const agent = url.startsWith('wss:') ? httpsAgentFor(server.trust) : undefined;
+  const socket = new WebSocketClass(url, { headers, handshakeTimeout: server.connectTimeoutMs ?? 10_000, perMessageDeflate: false, agent });
   // Listening before the handshake ends: the first ping may come in the same packet as the 101.
   const stream = connection(socket);
   await new Promise<void>((resolve, reject) => {
@@ -52,6 +56,8 @@ export async function openNotifications(server: StreamServer, path: string): Pro
       });
     });
     socket.once('error', (err: NodeJS.ErrnoException) => {
+      const problem = certificateProblem(err);
+      if (problem) return reject(untrustedServer(base, problem));
       const why = err.code === 'ECONNREFUSED' ? 'connection refused' : err.message;
       reject(new UnreachableError(`cannot reach ${base}: ${why}`, server.unreachableHint));
     });

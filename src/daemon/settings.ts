@@ -43,6 +43,10 @@ export interface DaemonFlags {
   // Request guard (browsers, other sites, DNS rebinding).
   corsOrigins?: string[];
   allowedHosts?: string[];
+  // Exposing the daemon: TLS, and the auth requirement beyond loopback.
+  tlsCert?: string;
+  tlsKey?: string;
+  insecureNoAuth?: boolean;
 }
 
 /** Which dataplane engine runs the compute's frames: the C addon, the TypeScript engine, or native when built. */
@@ -102,6 +106,13 @@ export interface DaemonSettings {
   corsOrigins: string[];
   /** Host names besides the daemon's own addresses that requests may name in `Host`. */
   allowedHosts: string[];
+  // Exposing the daemon: TLS, and the auth requirement beyond loopback.
+  /** PEM certificate (chain) file: with tlsKey, the daemon serves HTTPS and WSS only. */
+  tlsCert?: string;
+  /** PEM private key file of tlsCert. */
+  tlsKey?: string;
+  /** Listen beyond loopback without auth all the same (logged as a warning). */
+  insecureNoAuth: boolean;
   paths: EmuctlPaths;
   /** Where each setting came from, for every key of the settings. */
   sources: Record<string, SettingSource>;
@@ -216,6 +227,10 @@ const SPECS = {
   corsOrigins: { env: 'EMUCTL_CORS_ORIGINS', file: 'cors_origins', kind: LIST, fallback: [] as string[], check: checkCorsOrigins },
   allowedHosts: { env: 'EMUCTL_ALLOWED_HOSTS', file: 'allowed_hosts', kind: LIST, fallback: [] as string[], check: checkAllowedHosts },
   qemuAccel: { env: 'EMUCTL_QEMU_ACCEL', file: 'qemu_accel', kind: TEXT as ValueKind<QemuAccelSetting>, fallback: 'auto' as QemuAccelSetting, check: checkQemuAccel },
+  // Exposing the daemon: TLS, and the auth requirement beyond loopback.
+  tlsCert: { env: 'EMUCTL_TLS_CERT', file: 'tls_cert', kind: TEXT as ValueKind<string | undefined>, fallback: undefined as string | undefined },
+  tlsKey: { env: 'EMUCTL_TLS_KEY', file: 'tls_key', kind: TEXT as ValueKind<string | undefined>, fallback: undefined as string | undefined },
+  insecureNoAuth: { env: 'EMUCTL_INSECURE_NO_AUTH', file: 'insecure_no_auth', kind: BOOLEAN, fallback: false },
 };
 
 /** Config file keys, for the unknown-key check. */
@@ -255,6 +270,7 @@ export async function resolveSettings(flags: DaemonFlags, env: NodeJS.ProcessEnv
     const flag = name === 'debug' ? flags.debug || undefined : flags[name];
     settings[name] = resolve(name, flag, spec);
   }
+  if (!settings.tlsCert !== !settings.tlsKey) throw new InvalidError(`TLS needs both a certificate and a key: give ${settings.tlsCert ? '--tls-key (EMUCTL_TLS_KEY, tls_key)' : '--tls-cert (EMUCTL_TLS_CERT, tls_cert)'} too`);
 
   return {
     ...(settings as Pick<DaemonSettings, keyof typeof SPECS>),
