@@ -17,6 +17,11 @@ export class UnauthorizedError extends DomainError {
   readonly status = 401;
 }
 
+/** The request names something that is never served, e.g. a path outside a served directory (403). */
+export class ForbiddenError extends DomainError {
+  readonly status = 403;
+}
+
 /** The instance named does not exist (404). */
 export class NotFoundError extends DomainError {
   readonly status = 404;

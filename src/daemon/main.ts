@@ -127,6 +127,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     body: { maxBytes: settings.maxBodyBytes, maxDepth: settings.jsonMaxDepth, maxItems: settings.jsonMaxItems },
     streams,
     auth: settings.auth,
+    webUi: settings.webUi,
     loginBackoff: { maxFailures: settings.authMaxFailures, backoffMs: settings.authBackoffMs },
     controller: isController ? { projects, computes, labs, nodes, links, templates, drawings, snapshots, archives, gui, forwardTimeoutMs: settings.forwardTimeoutMs, self: () => selfEndpoint(settings, port) } : undefined,
     compute: compute ? { compute, capabilities, images, env, udpPortRange: settings.udpPortRange, consolePortRange: settings.consolePortRange } : undefined,

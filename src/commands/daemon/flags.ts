@@ -19,7 +19,8 @@ export function addDaemonFlags(command: Command): Command {
     .option('--gns3-version <version>', 'GNS3 API version to report, 2.2.N (default 2.2.42; env EMUCTL_GNS3_VERSION)')
     .addOption(new Option('--dataplane <engine>', 'dataplane engine: native (the C addon), js, or auto: native when built (env EMUCTL_DATAPLANE)').choices(['auto', 'native', 'js']))
     .option('--images-dir <dir>', 'where QEMU images are stored (default: images/QEMU in the emuctl home; env EMUCTL_IMAGES_DIR)')
-    .addOption(new Option('--qemu-accel <accel>', 'QEMU accelerator (default auto: KVM when it can run guests, else TCG; env EMUCTL_QEMU_ACCEL)').choices(['auto', 'kvm', 'tcg']));
+    .addOption(new Option('--qemu-accel <accel>', 'QEMU accelerator (default auto: KVM when it can run guests, else TCG; env EMUCTL_QEMU_ACCEL)').choices(['auto', 'kvm', 'tcg']))
+    .option('--web-ui <dir>', 'serve this GNS3 Web UI release directory at /static/web-ui/ (env EMUCTL_WEB_UI)');
 }
 
 /** Commander's parsed values of the daemon options: the daemon's flags but --debug, which is global. */

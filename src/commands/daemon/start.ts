@@ -40,6 +40,7 @@ function childArgs(flags: DaemonFlags, port: number, logFile: string): string[] 
   if (flags.role) args.push('--role', flags.role);
   if (flags.imagesDir) args.push('--images-dir', resolve(flags.imagesDir));
   if (flags.qemuAccel) args.push('--qemu-accel', flags.qemuAccel);
+  if (flags.webUi) args.push('--web-ui', resolve(flags.webUi));
   if (flags.debug) args.push('--debug');
   return args;
 }

@@ -8,8 +8,10 @@ import { templatesOf } from '../route.js';
 export function errorMapper(log: Logger): ErrorRequestHandler {
   return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const { status, message } = toHttp(err);
-    if (status >= 500 && !(err instanceof DomainError)) log.error(`${req.method} ${req.originalUrl}: ${(err as Error)?.stack ?? String(err)}`);
-    else log.debug(`${req.method} ${req.originalUrl} -> ${status} ${message}`);
+    // The path without the query string: a client may put a token there, and logs must not hold it.
+    const path = req.originalUrl.split('?')[0];
+    if (status >= 500 && !(err instanceof DomainError)) log.error(`${req.method} ${path}: ${(err as Error)?.stack ?? String(err)}`);
+    else log.debug(`${req.method} ${path} -> ${status} ${message}`);
     if (res.headersSent) return void res.destroy();
     if (err instanceof TooManyRequestsError) res.setHeader('Retry-After', String(err.retryAfterSeconds));
     sendJson(res, status, { message, status });

@@ -1,0 +1,29 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { Logger } from '../../logger.js';
+
+/**
+ * One debug line per request once it is answered: method, route template (X-Route) or else the path,
+ * status, time taken and client address. Never the query string or a header, so no credential
+ * or token a client sends ends up in the log.
+ */
+export function accessLog(log: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    let logged = false;
+    const done = () => {
+      if (logged) return;
+      logged = true;
+      log.debug(accessLine(req, res, Number(process.hrtime.bigint() - started) / 1e6));
+    };
+    res.once('finish', done);
+    res.once('close', done);
+    next();
+  };
+}
+
+function accessLine(req: Request, res: Response, ms: number): string {
+  const route = res.getHeader('X-Route') ?? req.originalUrl.split('?')[0];
+  const client = req.socket.remoteAddress ?? 'unknown';
+  const cut = res.writableFinished ? '' : ' (cut short)';
+  return `access: ${req.method} ${String(route)} ${res.statusCode} ${ms.toFixed(1)} ms from ${client}${cut}`;
+}
