@@ -44,24 +44,30 @@ export function webUiRoutes(router: Router, root: string): void {
     if (segments.some((s) => s.startsWith('.') || s.includes('\\') || s.includes('\0'))) throw new ForbiddenError(`${params.filename}: hidden files and '..' are not served`);
     const file = (await openInside(root, segments)) ?? (await openInside(root, ['index.html']));
     if (!file) throw new NotFoundError('The Web UI directory has no index.html');
-    await send(res, file.handle, file.path);
+    await send(res, file);
   });
 }
 
 /** A regular file at `segments` under `root` whose real path stays inside `root`, opened; undefined otherwise. */
-async function openInside(root: string, segments: string[]): Promise<{ handle: FileHandle; path: string } | undefined> {
+async function openInside(root: string, segments: string[]): Promise<WebUiFile | undefined> {
   const real = await realpath(join(root, ...segments)).catch(() => undefined);
   if (!real || !real.startsWith(root + sep)) return undefined;
   const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => undefined);
   if (!handle) return undefined;
-  if ((await handle.stat()).isFile()) return { handle, path: real };
+  const stats = await handle.stat();
+  if (stats.isFile()) return { handle, path: real, size: stats.size };
   await handle.close();
   return undefined;
 }
 
-async function send(res: Response, handle: FileHandle, path: string): Promise<void> {
-  const { size } = await handle.stat();
-  res.setHeader('Content-Length', size);
+interface WebUiFile {
+  handle: FileHandle;
+  path: string;
+  size: number;
+}
+
+async function send(res: Response, file: WebUiFile): Promise<void> {
+  res.setHeader('Content-Length', file.size);
   res.setHeader('Cache-Control', 'no-cache');
-  await sendStream(res, handle.createReadStream(), CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream');
+  await sendStream(res, file.handle.createReadStream(), CONTENT_TYPES[extname(file.path).toLowerCase()] ?? 'application/octet-stream');
 }
