@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestDaemon, removeHome, type TestDaemon } from '../helpers/daemon.js';
+import { openWebSocket } from '../helpers/notifications.js';
 
 const PASSWORD = 'access-log-pw-4711';
 const auth = (password: string) => ({ authorization: `Basic ${Buffer.from(`admin:${password}`).toString('base64')}` });
@@ -21,6 +22,13 @@ describe('access log', () => {
     await d.waitForLog(/access: GET \/v2\/projects\/\{project_id\} 404 \d+\.\d ms from 127\.0\.0\.1/);
     assert.equal((await d.api('GET', '/v2/no/such/route', undefined, auth(PASSWORD))).status, 404);
     await d.waitForLog(/access: GET \/v2\/no\/such\/route 404 /);
+  });
+
+  it('a notification websocket gets its line (101) when it closes', async () => {
+    const ws = await openWebSocket(d.url, '/v2/notifications/ws', auth(PASSWORD));
+    await ws.next('ping');
+    ws.socket.close();
+    await d.waitForLog(/access: GET \/v2\/notifications\/ws 101 \d+\.\d ms from 127\.0\.0\.1 \(websocket\)/);
   });
 
   it('refused logins are logged too, and no line holds a password, an Authorization header or a query string', async () => {

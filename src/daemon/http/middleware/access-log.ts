@@ -10,20 +10,23 @@ export function accessLog(log: Logger): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     let logged = false;
-    const done = () => {
+    const done = (upgraded = false) => {
       if (logged) return;
       logged = true;
-      log.debug(accessLine(req, res, Number(process.hrtime.bigint() - started) / 1e6));
+      log.debug(accessLine(req, res, Number(process.hrtime.bigint() - started) / 1e6, upgraded));
     };
-    res.once('finish', done);
-    res.once('close', done);
+    res.once('finish', () => done());
+    res.once('close', () => done());
+    // A websocket that a route took over answers no HTTP response: its line comes when the socket closes.
+    if (req.headers.upgrade) req.socket.once('close', () => done(!res.writableFinished));
     next();
   };
 }
 
-function accessLine(req: Request, res: Response, ms: number): string {
+function accessLine(req: Request, res: Response, ms: number, upgraded: boolean): string {
   const route = res.getHeader('X-Route') ?? req.originalUrl.split('?')[0];
   const client = req.socket.remoteAddress ?? 'unknown';
-  const cut = res.writableFinished ? '' : ' (cut short)';
-  return `access: ${req.method} ${String(route)} ${res.statusCode} ${ms.toFixed(1)} ms from ${client}${cut}`;
+  const status = upgraded ? '101' : String(res.statusCode);
+  const note = upgraded ? ' (websocket)' : res.writableFinished ? '' : ' (cut short)';
+  return `access: ${req.method} ${String(route)} ${status} ${ms.toFixed(1)} ms from ${client}${note}`;
 }
