@@ -54,10 +54,17 @@ describe('every JSON answer has Content-Type exactly application/json (gns3-gui 
     await add('GET nodes', call('GET', `${base}/nodes`), 200);
     await add('GET /v2/projects', call('GET', '/v2/projects'), 200);
     await add('GET /v2/compute/projects', call('GET', '/v2/compute/projects'), 200);
+    const idle = (await add('POST links (not capturing)', call('POST', `${base}/links`, { nodes: [
+      { node_id: a.node_id, adapter_number: 0, port_number: 1 },
+      { node_id: b.node_id, adapter_number: 0, port_number: 1 },
+    ] }), 201)).body;
+    const pcap = await call('GET', `${base}/links/${idle.link_id}/pcap`);
+    assert.equal(pcap.status, 409, `a streamed route's error: ${pcap.text}`);
+    checks.push(['409 from the pcap stream route', pcap]);
     for (const [what, r] of checks) assertExactJson(r, what);
   });
 
-  it('errors: 400, 404, 405 and 409 from routes, the URL matcher and the forward route', async () => {
+  it('errors: 400, 404, 405 and 409 from routes (streamed ones too), the URL matcher and the forward route', async () => {
     const answers: [string, ApiAnswer, number][] = [
       ['POST /v2/version 409', await call('POST', '/v2/version', { version: '2.2.1' }), 409],
       ['400 schema', await call('POST', '/v2/projects', { name: 5 }), 400],
@@ -68,6 +75,8 @@ describe('every JSON answer has Content-Type exactly application/json (gns3-gui 
       ['405', await call('DELETE', '/v2/version'), 405],
       ['404 forward to an unknown compute', await call('GET', '/v2/computes/nowhere/vpcs/nodes'), 404],
       ['404 forwarded from the local compute', await call('GET', '/v2/computes/local/ethernet_switch/nothing/here'), 404],
+      ['404 compute route', await call('GET', '/v2/compute/projects/6d0e35f6-3a53-4b0a-b5a3-9f1d2d7c0e11/ethernet_switch/nodes/6d0e35f6-3a53-4b0a-b5a3-9f1d2d7c0e12'), 404],
+      ['409 streamed route (import of a body that is no archive)', await call('POST', '/v2/projects/6d0e35f6-3a53-4b0a-b5a3-9f1d2d7c0e13/import', 'not a zip'), 409],
     ];
     for (const [what, r, status] of answers) {
       assert.equal(r.status, status, `${what}: ${r.text}`);
