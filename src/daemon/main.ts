@@ -140,6 +140,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     streams,
     guard: { names: new OwnNames({ scheme, bindHost: settings.host, port: () => port, allowedHosts: settings.allowedHosts }), corsOrigins: settings.corsOrigins },
     auth: settings.auth,
+    webUi: settings.webUi,
     loginBackoff: { maxFailures: settings.authMaxFailures, backoffMs: settings.authBackoffMs },
     controller: isController ? { projects, computes, labs, nodes, links, templates, drawings, snapshots, archives, gui, forwardTimeoutMs: settings.forwardTimeoutMs, self: () => selfEndpoint(settings, port, tls) } : undefined,
     compute: compute ? { compute, capabilities, images, env, udpPortRange: settings.udpPortRange, consolePortRange: settings.consolePortRange } : undefined,

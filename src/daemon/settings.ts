@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { emuctlPaths, type EmuctlPaths } from '../config/paths.js';
 import { join } from 'node:path';
@@ -47,6 +47,7 @@ export interface DaemonFlags {
   tlsCert?: string;
   tlsKey?: string;
   insecureNoAuth?: boolean;
+  webUi?: string;
 }
 
 /** Which dataplane engine runs the compute's frames: the C addon, the TypeScript engine, or native when built. */
@@ -113,6 +114,8 @@ export interface DaemonSettings {
   tlsKey?: string;
   /** Listen beyond loopback without auth all the same (logged as a warning). */
   insecureNoAuth: boolean;
+  /** GNS3 GUIs: the real path of a GNS3 Web UI release directory served at /static/web-ui/ (none by default). */
+  webUi?: string;
   paths: EmuctlPaths;
   /** Where each setting came from, for every key of the settings. */
   sources: Record<string, SettingSource>;
@@ -234,7 +237,7 @@ const SPECS = {
 };
 
 /** Config file keys, for the unknown-key check. */
-const FILE_KEYS = ['port', 'projects_dir', 'images_dir', 'auth_user', 'auth_password', 'log_file', ...Object.values(SPECS).map((s) => s.file)];
+const FILE_KEYS = ['port', 'projects_dir', 'images_dir', 'auth_user', 'auth_password', 'log_file', 'web_ui', ...Object.values(SPECS).map((s) => s.file)];
 
 /** Resolves the daemon settings: flags > environment (EMUCTL_*) > config file > defaults, the same way for every setting. */
 export async function resolveSettings(flags: DaemonFlags, env: NodeJS.ProcessEnv = process.env): Promise<DaemonSettings> {
@@ -265,6 +268,10 @@ export async function resolveSettings(flags: DaemonFlags, env: NodeJS.ProcessEnv
   if (authPassword !== undefined && !authUser) throw new InvalidError('an auth password is set but no auth user');
   const imagesDir = resolve('imagesDir', flags.imagesDir, { env: 'EMUCTL_IMAGES_DIR', file: 'images_dir', kind: TEXT, fallback: join(paths.home, 'images', 'QEMU') });
 
+  // GNS3 GUIs: the Web UI directory, checked now so that a wrong one stops the start with one clear line.
+  const webUiDir = resolve<string | undefined>('webUi', flags.webUi, { env: 'EMUCTL_WEB_UI', file: 'web_ui', kind: TEXT, fallback: undefined });
+  const webUi = webUiDir === undefined ? undefined : await checkWebUiDir(webUiDir, sources.webUi === 'env' ? 'EMUCTL_WEB_UI' : sources.webUi === 'file' ? 'config file: web_ui' : '--web-ui');
+
   const settings = {} as Record<keyof typeof SPECS, unknown>;
   for (const [name, spec] of Object.entries(SPECS) as [keyof typeof SPECS, SettingSpec<unknown>][]) {
     const flag = name === 'debug' ? flags.debug || undefined : flags[name];
@@ -278,6 +285,7 @@ export async function resolveSettings(flags: DaemonFlags, env: NodeJS.ProcessEnv
     projectsDir,
     imagesDir,
     logFile,
+    webUi,
     auth: authUser ? { user: authUser, password: authPassword ?? '' } : undefined,
     paths,
     sources,
@@ -297,6 +305,15 @@ async function readConfigFile(explicit: string | undefined, fallback: string): P
   const unknown = Object.keys(parsed).filter((k) => !FILE_KEYS.includes(k));
   if (unknown.length) throw new InvalidError(`config file ${path}: unknown setting '${unknown[0]}' (known: ${FILE_KEYS.join(', ')})`);
   return parsed as Record<string, unknown>;
+}
+
+/** The real path of a Web UI directory: it must exist and hold the UI's index.html. */
+async function checkWebUiDir(dir: string, where: string): Promise<string> {
+  const real = await realpath(dir).catch(() => undefined);
+  if (!real || !(await stat(join(real, 'index.html')).then((s) => s.isFile(), () => false))) {
+    throw new InvalidError(`${where} ${dir} is not a GNS3 Web UI directory (it must hold index.html; see "Use with GNS3" in the README)`);
+  }
+  return real;
 }
 
 function checkRange([first, last]: PortRange, what: string): PortRange {

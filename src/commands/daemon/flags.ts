@@ -25,7 +25,8 @@ export function addDaemonFlags(command: Command): Command {
     .option('--allowed-host <name>', 'answer requests naming this host (a DNS name the daemon is reached by); repeatable (env EMUCTL_ALLOWED_HOSTS)', collect)
     .option('--tls-cert <file>', 'serve HTTPS and WSS with this PEM certificate (chain) file; needs --tls-key (env EMUCTL_TLS_CERT)')
     .option('--tls-key <file>', 'PEM private key of --tls-cert (env EMUCTL_TLS_KEY)')
-    .option('--insecure-no-auth', 'listen on a non-loopback --host without auth all the same (logged as a warning)');
+    .option('--insecure-no-auth', 'listen on a non-loopback --host without auth all the same (logged as a warning)')
+    .option('--web-ui <dir>', 'serve this GNS3 Web UI release directory at /static/web-ui/ (env EMUCTL_WEB_UI)');
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {

@@ -45,6 +45,7 @@ function childArgs(flags: DaemonFlags, port: number, logFile: string): string[] 
   if (flags.tlsCert) args.push('--tls-cert', resolve(flags.tlsCert));
   if (flags.tlsKey) args.push('--tls-key', resolve(flags.tlsKey));
   if (flags.insecureNoAuth) args.push('--insecure-no-auth');
+  if (flags.webUi) args.push('--web-ui', resolve(flags.webUi));
   if (flags.debug) args.push('--debug');
   return args;
 }

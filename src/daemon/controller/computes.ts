@@ -114,6 +114,11 @@ export class ComputeRegistry {
     return [...this.computes.values()];
   }
 
+  /** Whether a compute with that id is registered. */
+  has(id: string): boolean {
+    return this.computes.has(id);
+  }
+
   /** The compute with that id, or NotFoundError. */
   get(id: string): ComputeRecord {
     const compute = this.computes.get(id);

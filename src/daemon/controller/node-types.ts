@@ -27,6 +27,11 @@ export interface ControllerNodeType {
   computeFields?(node: NodeView): Record<string, unknown>;
   /** What templates of this type look like (GNS3 2.2's template schema), built-in one included. */
   template: TemplateSpec;
+  /**
+   * The symbol a node of this type made through the API without one gets. GNS3 gives every such node
+   * `:/symbols/computer.svg` (DEFAULT_SYMBOL, used when this is absent); emuctl keeps its device symbol for switches and hubs.
+   */
+  apiSymbol?: string;
 }
 
 /** Ethernet ports from the compute's ports_mapping (switch, hub). */
@@ -105,8 +110,8 @@ function formatPortName(format: string, values: Record<string, number>): string 
 
 /** The node types the controller can place on a compute: the one list it learns them from. */
 const TYPES: ControllerNodeType[] = [
-  { type: 'ethernet_switch', alwaysRunning: true, ports: mappedPorts, template: ETHERNET_SWITCH_TEMPLATE },
-  { type: 'ethernet_hub', alwaysRunning: true, ports: mappedPorts, template: ETHERNET_HUB_TEMPLATE },
+  { type: 'ethernet_switch', alwaysRunning: true, ports: mappedPorts, template: ETHERNET_SWITCH_TEMPLATE, apiSymbol: ETHERNET_SWITCH_TEMPLATE.symbol },
+  { type: 'ethernet_hub', alwaysRunning: true, ports: mappedPorts, template: ETHERNET_HUB_TEMPLATE, apiSymbol: ETHERNET_HUB_TEMPLATE.symbol },
   { type: 'vpcs', alwaysRunning: false, ports: () => [ethernetPort('Ethernet0', 0, 0)], prepare: freeVpcsMac, template: VPCS_TEMPLATE },
   {
     type: 'qemu',
@@ -146,7 +151,7 @@ export function templateType(type: string): TemplateType | undefined {
   return found && { type: found.type, ...found.template };
 }
 
-/** The symbol templates of a node type give their nodes by default. */
-export function defaultSymbolOf(nodeType: string): string | undefined {
-  return BY_TYPE.get(nodeType)?.template.symbol;
+/** The symbol a node of that type made through the API without one gets, if not GNS3's DEFAULT_SYMBOL. */
+export function apiSymbolOf(nodeType: string): string | undefined {
+  return BY_TYPE.get(nodeType)?.apiSymbol;
 }

@@ -6,7 +6,7 @@ import type { ControllerEvents } from './events.js';
 import type { Lab } from './lab.js';
 import type { LinkManager } from './links.js';
 import { ControllerNode, NODE_LAYOUT_DEFAULTS, type NodeLayout } from './node.js';
-import { defaultSymbolOf, findNodeType, nodeTypeOf } from './node-types.js';
+import { apiSymbolOf, findNodeType, nodeTypeOf } from './node-types.js';
 import { DEFAULT_SYMBOL, symbolSize } from './symbols.js';
 import type { NODE_CREATE_SCHEMA, NODE_UPDATE_SCHEMA } from '../schemas/lab.js';
 import type { NODE_DUPLICATE_SCHEMA } from '../schemas/project-extras.js';
@@ -60,7 +60,7 @@ export class NodeManager {
     const compute = this.deps.computes.api(computeId);
     const layout = { ...NODE_LAYOUT_DEFAULTS } as Record<string, unknown>;
     for (const key of Object.keys(layout)) if ((body as unknown as Record<string, unknown>)[key] !== undefined) layout[key] = (body as unknown as Record<string, unknown>)[key];
-    layout.symbol ??= defaultSymbolOf(body.node_type) ?? DEFAULT_SYMBOL;
+    layout.symbol ??= apiSymbolOf(body.node_type) ?? DEFAULT_SYMBOL;
     Object.assign(layout, symbolSize(layout.symbol as string));
     layout.label = { ...defaultLabel(layout.height as number), ...(layout.label as Record<string, unknown> | null), text: body.name };
     const properties = { ...(body.properties ?? {}) };
@@ -172,6 +172,15 @@ export class NodeManager {
       this.publishIfChanged(lab, node);
       return node;
     });
+  }
+
+  /**
+   * start, stop, suspend or reload every node of the lab at once. As in GNS3, a project-wide stop or
+   * suspend leaves the always-running nodes (switch, hub) started: they keep forwarding.
+   */
+  async actAll(lab: Lab, action: NodeAction): Promise<void> {
+    const keepRunning = action === 'stop' || action === 'suspend';
+    await Promise.all([...lab.nodes.values()].filter((n) => !(keepRunning && n.alwaysRunning)).map((n) => this.act(lab, n, action)));
   }
 
   /** Re-reads the node's state from its compute. */
