@@ -39,6 +39,8 @@ export interface DaemonFlags {
   maxImageBytes?: number;
   qemuAccel?: QemuAccelSetting;
   memoryLogSeconds?: number;
+  // What reaches a command line: QEMU options unchecked.
+  qemuUnsafeOptions?: boolean;
 }
 
 /** Which dataplane engine runs the compute's frames: the C addon, the TypeScript engine, or native when built. */
@@ -91,6 +93,8 @@ export interface DaemonSettings {
   maxImageBytes: number;
   /** QEMU accelerator: auto (KVM when it can run guests, else TCG), kvm or tcg. */
   qemuAccel: QemuAccelSetting;
+  /** qemu_unsafe_options: a QEMU node's `options` pass to QEMU unchecked (a trusted single-user install); off by default. */
+  qemuUnsafeOptions: boolean;
   /** Every this many seconds, log a line on the daemon's memory (RSS, V8 heaps of the main thread and the dataplane worker); 0: never. */
   memoryLogSeconds: number;
   paths: EmuctlPaths;
@@ -183,6 +187,8 @@ const SPECS = {
   maxImageBytes: { env: 'EMUCTL_MAX_IMAGE_BYTES', file: 'max_image_bytes', kind: INTEGER, fallback: 64 * 1024 ** 3, check: positive },
   memoryLogSeconds: { env: 'EMUCTL_MEMORY_LOG_SECONDS', file: 'memory_log_seconds', kind: INTEGER, fallback: 0 },
   qemuAccel: { env: 'EMUCTL_QEMU_ACCEL', file: 'qemu_accel', kind: TEXT as ValueKind<QemuAccelSetting>, fallback: 'auto' as QemuAccelSetting, check: checkQemuAccel },
+  // What reaches a command line: off, a QEMU node's options are checked against the allow-list (qemu-options.ts).
+  qemuUnsafeOptions: { env: 'EMUCTL_QEMU_UNSAFE_OPTIONS', file: 'qemu_unsafe_options', kind: BOOLEAN, fallback: false },
 };
 
 /** Config file keys, for the unknown-key check. */

@@ -80,12 +80,12 @@ export class NodeManager {
     await lab.readyOn(node.computeId, () => node.compute.createProject({ project_id: lab.project.id, name: lab.project.name, ...path }));
     findNodeType(node.nodeType)?.prepare?.(node.properties, lab.otherNodeProperties(node));
     try {
-      node.absorb(await node.compute.createNode(lab.project.id, node.nodeType, node.computeBody()));
+      node.absorb(await node.compute.createNode(lab.project.id, node.nodeType, node.computeBody(), { restoring }));
     } catch (err) {
       const taken = err instanceof ConflictError || (err instanceof UpstreamError && err.status === 409);
       if (!restoring || !taken || node.properties.console === undefined) throw err;
       delete node.properties.console;
-      node.absorb(await node.compute.createNode(lab.project.id, node.nodeType, node.computeBody()));
+      node.absorb(await node.compute.createNode(lab.project.id, node.nodeType, node.computeBody(), { restoring }));
     }
     node.onCompute = true;
   }

@@ -158,6 +158,7 @@ function checked(settings: Record<string, unknown>): Template {
   for (const [key, field] of Object.entries(type.fields)) if (field.default !== undefined) defaults[key] = structuredClone(field.default);
   for (const [key, value] of Object.entries(defaults)) template[key] ??= value;
   validate(typeSchema(type), template, `${type.type} template`);
+  type.check?.(template);
   return { ...template, builtin: false } as Template;
 }
 
