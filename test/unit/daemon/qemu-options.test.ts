@@ -3,7 +3,7 @@ import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { checkCommandLineValues, startArguments } from '../../../src/daemon/compute/qemu/command-line-values.js';
+import { checkCommandLineValues, startCommand } from '../../../src/daemon/compute/qemu/command-line-values.js';
 import { ImageStore } from '../../../src/daemon/compute/qemu/images.js';
 import { splitOptions } from '../../../src/daemon/compute/qemu/qemu-command.js';
 import { checkQemuOptions, parseQemuOptions, parseSubOptions, relativeImageName } from '../../../src/daemon/compute/qemu/qemu-options.js';
@@ -191,8 +191,16 @@ describe('QEMU settings that reach the command line', () => {
 
   it('at start, refuses with a 409 naming the option; qemu_unsafe_options passes everything through', async () => {
     const s = settings({ options: '-pidfile /tmp/x' });
-    await assert.rejects(startArguments(s, policy), (err: Error) => err instanceof ConflictError && err.message.includes('-pidfile'));
-    assert.deepEqual(await startArguments(s, { images: store, unsafeOptions: true }), ['-pidfile', '/tmp/x']);
+    await assert.rejects(startCommand(s, policy, process.env), (err: Error) => err instanceof ConflictError && err.message.includes('-pidfile'));
+    // A qemu_path is only another name of the qemu-system-* on PATH, never a program a project brought along.
+    const dir = await mkdtemp(join(tmpdir(), 'emuctl-qemu-path-'));
+    try {
+      await writeFile(join(dir, 'qemu-system-x86_64'), '#!/bin/sh\n', { mode: 0o755 });
+      await assert.rejects(startCommand(settings({ qemu_path: join(dir, 'qemu-system-x86_64') }), policy, process.env), (err: Error) => err instanceof ConflictError && err.message.includes('qemu_path'));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    assert.deepEqual((await startCommand(s, { images: store, unsafeOptions: true }, process.env)).options, ['-pidfile', '/tmp/x']);
   });
 
   describe('images named by options', () => {
@@ -210,9 +218,9 @@ describe('QEMU settings that reach the command line', () => {
     it('resolves them inside the images directory, never through a link out of it', async () => {
       const images = new ImageStore(join(dir, 'images'), 1);
       const p = { images, unsafeOptions: false };
-      assert.deepEqual(await startArguments(settings({ options: '-kernel vmlinuz -initrd link-in' }), p), ['-kernel', join(dir, 'images', 'vmlinuz'), '-initrd', join(dir, 'images', 'vmlinuz')]);
-      await assert.rejects(startArguments(settings({ options: '-kernel link-out' }), p), (err: Error) => err instanceof ConflictError && /link-out/.test(err.message));
-      await assert.rejects(startArguments(settings({ options: '-kernel missing' }), p), (err: Error) => err instanceof ConflictError && /missing/.test(err.message));
+      assert.deepEqual((await startCommand(settings({ options: '-kernel vmlinuz -initrd link-in' }), p, process.env)).options, ['-kernel', join(dir, 'images', 'vmlinuz'), '-initrd', join(dir, 'images', 'vmlinuz')]);
+      await assert.rejects(startCommand(settings({ options: '-kernel link-out' }), p, process.env), (err: Error) => err instanceof ConflictError && /link-out/.test(err.message));
+      await assert.rejects(startCommand(settings({ options: '-kernel missing' }), p, process.env), (err: Error) => err instanceof ConflictError && /missing/.test(err.message));
       await assert.rejects(images.existing('link-out', 'bios image'), InvalidError);
     });
   });

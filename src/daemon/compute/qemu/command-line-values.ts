@@ -1,7 +1,7 @@
 import { ConflictError, InvalidError } from '../../errors.js';
 import { QEMU_DISK_INTERFACES, QEMU_DRIVES, QEMU_NIC_MODELS } from '../../schemas/qemu.js';
 import type { ImageStore } from './images.js';
-import { platformOf } from './qemu-binaries.js';
+import { platformOf, resolveQemuBinary } from './qemu-binaries.js';
 import { splitOptions } from './qemu-command.js';
 import { checkQemuOptions } from './qemu-options.js';
 import type { QemuSettings } from './qemu-settings.js';
@@ -31,17 +31,18 @@ export function checkCommandLineValues(s: QemuSettings, policy: CommandLinePolic
 }
 
 /**
- * The arguments a node's settings give at start, checked again: a node restored from a project
- * or an archive was never checked, so a refused value is a 409 naming it until the node is edited.
- * Image names in `options` become the checked paths of existing images.
+ * The binary and the user's arguments a node's settings give at start, checked again: a node
+ * restored from a project or an archive was never checked, so a refused value is a 409 naming it
+ * until the node is edited. Image names in `options` become the checked paths of existing images.
  */
-export async function startArguments(s: QemuSettings, policy: CommandLinePolicy): Promise<string[]> {
+export async function startCommand(s: QemuSettings, policy: CommandLinePolicy, env: NodeJS.ProcessEnv): Promise<{ binary: string; options: string[] }> {
   try {
     checkCommandLineValues(s, policy);
-    if (policy.unsafeOptions) return splitOptions(s.options);
+    const binary = resolveQemuBinary(s.platform, s.qemu_path, env);
+    if (policy.unsafeOptions) return { binary, options: splitOptions(s.options) };
     const checked = checkQemuOptions(s.options, (name) => policy.images.pathOf(name));
     for (const { index, name, option } of checked.images) checked.args[index] = await policy.images.existing(name, `${option} image`);
-    return checked.args;
+    return { binary, options: checked.args };
   } catch (err) {
     if (err instanceof InvalidError) throw new ConflictError(`${err.message}: change it before starting the node`);
     throw err;

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync, realpathSync } from 'node:fs';
 import { basename } from 'node:path';
 import { promisify } from 'node:util';
 import { ConflictError, InvalidError } from '../../errors.js';
@@ -30,7 +31,12 @@ export function platformOf(qemuPath: string): string | undefined {
 export function resolveQemuBinary(platform: string, qemuPath: string | null | undefined, env: NodeJS.ProcessEnv): string {
   const wanted = qemuPath || `qemu-system-${platform}`;
   if (!platformOf(wanted)) throw new InvalidError(`qemu_path '${wanted}' is not a qemu-system-* executable`);
-  const found = findExecutable(wanted, env);
+  // Always the binary of that name on PATH: a path is only accepted as another name of it, so a
+  // qemu_path cannot run a program that a project or an archive brought along.
+  const found = findExecutable(basename(wanted), env);
+  if (found && wanted.includes('/') && existsSync(wanted) && realpathSync(wanted) !== realpathSync(found)) {
+    throw new InvalidError(`qemu_path '${wanted}' is not the ${basename(wanted)} on this compute's PATH (${found}): give its name`);
+  }
   if (found) return found;
   const pkg = qemuPackageFor(platformOf(wanted)!);
   throw new ConflictError(`QEMU binary '${wanted}' not found on this compute: install it with \`sudo apt-get install ${pkg}\` (Debian package ${pkg})`);
