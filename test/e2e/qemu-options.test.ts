@@ -1,0 +1,124 @@
+// Issue 17, item 2: a .gns3project whose QEMU node carries options that open files imports and
+// opens, but its node refuses to start (409 naming the option) until its options are edited; the
+// file QEMU would write if it honoured the option never appears. With qemu_unsafe_options on, the
+// same archive's option reaches QEMU (the file appears): the proof that the first half can fail.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { readCmdline } from '../../src/util/proc-info.js';
+import { eventually } from '../vpcs/vpcs-helpers.js';
+import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { qemuProcessesOf } from '../helpers/qemu-guest.js';
+import { rawZip } from '../helpers/raw-zip.js';
+
+const SAFE_ENV = { EMUCTL_UDP_PORT_RANGE: '37100-37149', EMUCTL_CONSOLE_PORT_RANGE: '27680-27689', EMUCTL_QEMU_ACCEL: 'tcg' };
+const UNSAFE_ENV = { EMUCTL_UDP_PORT_RANGE: '37150-37199', EMUCTL_CONSOLE_PORT_RANGE: '27690-27699', EMUCTL_QEMU_ACCEL: 'tcg', EMUCTL_QEMU_UNSAFE_OPTIONS: '1' };
+
+/** A GNS3 2.2 archive with one QEMU node whose options write `marker` (a chardev file backend) if QEMU honours them. */
+function harmfulArchive(nodeId: string, options: string): Buffer {
+  const topology = {
+    name: 'harmful', project_id: randomUUID(), type: 'topology', version: '2.2.42', revision: 9, auto_start: false, auto_open: false, auto_close: true,
+    topology: {
+      computes: [], links: [], drawings: [],
+      nodes: [{
+        compute_id: 'local', node_id: nodeId, node_type: 'qemu', name: 'R1', console: null, console_type: 'none', x: 0, y: 0, z: 1,
+        properties: { ram: 64, adapters: 0, platform: 'x86_64', options },
+      }],
+    },
+  };
+  return rawZip([
+    { name: 'project.gns3', data: JSON.stringify(topology) },
+    { name: `project-files/qemu/${nodeId}/libplugin.so`, data: 'not really a plugin' },
+  ]);
+}
+
+describe('end to end: QEMU options from an archive', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'emuctl-e2e-qemu-options-'));
+  let safe: TestDaemon;
+  let unsafe: TestDaemon;
+
+  const importAndOpen = async (d: TestDaemon, archive: Buffer) => {
+    const id = randomUUID();
+    const r = await fetch(`${d.url}/v2/projects/${id}/import`, { method: 'POST', body: new Uint8Array(archive) });
+    assert.equal(r.status, 201, await r.text());
+    const opened = await d.api('POST', `/v2/projects/${id}/open`);
+    assert.equal(opened.status, 201, opened.text);
+    const nodes = (await d.api('GET', `/v2/projects/${id}/nodes`)).body;
+    assert.equal(nodes.length, 1, 'the node with refused options is in the opened project');
+    return { projectId: id, node: nodes[0] };
+  };
+
+  before(async () => {
+    safe = await startTestDaemon({ home: join(tmp, 'safe'), env: SAFE_ENV });
+    unsafe = await startTestDaemon({ home: join(tmp, 'unsafe'), env: UNSAFE_ENV });
+  });
+  after(async () => {
+    await safe?.stop();
+    await unsafe?.stop();
+    removeHome(tmp);
+  });
+
+  it('imports and opens the archive; start answers 409 naming the option, QEMU never runs, the marker never appears', async () => {
+    const marker = join(tmp, 'pwned-chardev');
+    const pidMarker = join(tmp, 'pwned-pidfile');
+    const { projectId, node } = await importAndOpen(safe, harmfulArchive(randomUUID(), `-chardev file,id=c0,path=${marker} -device isa-serial,chardev=c0 -pidfile ${pidMarker}`));
+    const start = await safe.api('POST', `/v2/projects/${projectId}/nodes/${node.node_id}/start`, {});
+    assert.equal(start.status, 409, start.text);
+    assert.match(start.body.message, /-chardev/);
+    assert.deepEqual(qemuProcessesOf(node.node_id), []);
+    assert.equal(existsSync(marker), false);
+    assert.equal(existsSync(pidMarker), false);
+
+    const plugin = await safe.api('PUT', `/v2/projects/${projectId}/nodes/${node.node_id}`, { properties: { options: `-plugin file=${join(projectId, 'libplugin.so')}` } });
+    assert.equal(plugin.status, 400, plugin.text);
+    assert.match(plugin.body.message, /-plugin/);
+    assert.equal((await safe.api('POST', `/v2/projects/${projectId}/nodes/${node.node_id}/start`, {})).status, 409, 'the refused options are still there');
+
+    // Once edited to allowed options, the node starts and QEMU gets them, as literal arguments after emuctl's own.
+    const allowed = '-cpu max -smp 2 -m 64 -device e1000,mac=0c:00:00:00:aa:01,romfile= -rtc base=utc -boot order=c -global e1000.autonegotiation=on -name R1,debug-threads=on';
+    const edited = await safe.api('PUT', `/v2/projects/${projectId}/nodes/${node.node_id}`, { properties: { options: allowed } });
+    assert.equal(edited.status, 200, edited.text);
+    const started = await safe.api('POST', `/v2/projects/${projectId}/nodes/${node.node_id}/start`, {});
+    assert.equal(started.status, 200, started.text);
+    const [pid] = qemuProcessesOf(node.node_id);
+    assert.ok(pid, 'qemu runs');
+    const argv = readCmdline(pid)!;
+    assert.deepEqual(argv.slice(-allowed.split(' ').length), allowed.split(' '));
+    assert.equal((await safe.api('POST', `/v2/projects/${projectId}/nodes/${node.node_id}/stop`, {})).status, 200);
+    assert.ok(await eventually(() => qemuProcessesOf(node.node_id).length === 0, 15_000), 'qemu stopped');
+    assert.equal((await safe.api('DELETE', `/v2/projects/${projectId}`)).status, 204);
+  });
+
+  it('refuses a harmful option at node create through the controller and the compute (400 naming it), and in a template', async () => {
+    const pid = (await safe.api('POST', '/v2/projects', { name: 'direct' })).body.project_id;
+    for (const options of ['-pidfile /tmp/x', '--plugin file=x.so', '-device loader,file=/etc/shadow', '-global isa-serial.chardev=qmp']) {
+      const viaController = await safe.api('POST', `/v2/projects/${pid}/nodes`, { name: 'R', node_type: 'qemu', properties: { options } });
+      assert.equal(viaController.status, 400, viaController.text);
+      assert.ok(viaController.body.message.includes(options.split(' ')[0]) || viaController.body.message.includes('loader') || viaController.body.message.includes('-global'), viaController.text);
+      const viaCompute = await safe.api('POST', `/v2/compute/projects/${pid}/qemu/nodes`, { name: 'R', options });
+      assert.equal(viaCompute.status, 400, viaCompute.text);
+    }
+    const badAdapter = await safe.api('POST', `/v2/projects/${pid}/nodes`, { name: 'R', node_type: 'qemu', properties: { adapter_type: 'e1000,romfile=/etc/shadow' } });
+    assert.equal(badAdapter.status, 400, badAdapter.text);
+    assert.equal((await safe.api('GET', `/v2/projects/${pid}/nodes`)).body.length, 0, 'no node was left behind');
+    const template = await safe.api('POST', '/v2/templates', { name: 'evil', template_type: 'qemu', compute_id: 'local', options: '-readconfig /tmp/x.cfg' });
+    assert.equal(template.status, 400, template.text);
+    assert.match(template.body.message, /-readconfig/);
+    assert.equal((await safe.api('DELETE', `/v2/projects/${pid}`)).status, 204);
+  });
+
+  it('with qemu_unsafe_options on, the daemon warns at start and the same option reaches QEMU (the marker appears)', async () => {
+    assert.match(unsafe.log(), /qemu_unsafe_options is on/);
+    const marker = join(tmp, 'unsafe-chardev');
+    const { projectId, node } = await importAndOpen(unsafe, harmfulArchive(randomUUID(), `-chardev file,id=c0,path=${marker} -device isa-serial,chardev=c0`));
+    const start = await unsafe.api('POST', `/v2/projects/${projectId}/nodes/${node.node_id}/start`, {});
+    assert.equal(start.status, 200, start.text);
+    assert.ok(await eventually(() => existsSync(marker), 15_000), 'QEMU opened the chardev file');
+    assert.equal((await unsafe.api('POST', `/v2/projects/${projectId}/nodes/${node.node_id}/stop`, {})).status, 200);
+    assert.ok(await eventually(() => qemuProcessesOf(node.node_id).length === 0, 15_000), 'qemu stopped');
+    assert.equal((await unsafe.api('DELETE', `/v2/projects/${projectId}`)).status, 204);
+  });
+});
