@@ -30,7 +30,7 @@ export function builtinNodeTypes(vpcs: VpcsShared, qemu: QemuShared): NodeTypeRe
       type: 'vpcs',
       createSchema: VPCS_CREATE_SCHEMA,
       updateSchema: VPCS_UPDATE_SCHEMA,
-      create: (body, ctx) => VpcsNode.create(body, ctx, vpcs) as Promise<ComputeNode>,
+      create: (body, ctx, opts) => VpcsNode.create(body, ctx, vpcs, opts) as Promise<ComputeNode>,
       available: () => findExecutable(vpcs.binary ?? 'vpcs', vpcs.env) !== undefined,
       startAnswersNode: true,
     }))
