@@ -4,34 +4,38 @@
 // same archive's option reaches QEMU (the file appears): the proof that the first half can fail.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
 import { readCmdline } from '../../src/util/proc-info.js';
 import { eventually } from '../vpcs/vpcs-helpers.js';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { qemuProcessesOf } from '../helpers/qemu-guest.js';
-import { rawZip } from '../helpers/raw-zip.js';
+import { rawZip, type RawEntry } from '../helpers/raw-zip.js';
 
+const run = promisify(execFile);
 const SAFE_ENV = { EMUCTL_UDP_PORT_RANGE: '37100-37149', EMUCTL_CONSOLE_PORT_RANGE: '27680-27689', EMUCTL_QEMU_ACCEL: 'tcg' };
 const UNSAFE_ENV = { EMUCTL_UDP_PORT_RANGE: '37150-37199', EMUCTL_CONSOLE_PORT_RANGE: '27690-27699', EMUCTL_QEMU_ACCEL: 'tcg', EMUCTL_QEMU_UNSAFE_OPTIONS: '1' };
 
 /** A GNS3 2.2 archive with one QEMU node whose options write `marker` (a chardev file backend) if QEMU honours them. */
-function harmfulArchive(nodeId: string, options: string): Buffer {
+function harmfulArchive(nodeId: string, options: string, properties: Record<string, unknown> = {}, files: RawEntry[] = []): Buffer {
   const topology = {
     name: 'harmful', project_id: randomUUID(), type: 'topology', version: '2.2.42', revision: 9, auto_start: false, auto_open: false, auto_close: true,
     topology: {
       computes: [], links: [], drawings: [],
       nodes: [{
         compute_id: 'local', node_id: nodeId, node_type: 'qemu', name: 'R1', console: null, console_type: 'none', x: 0, y: 0, z: 1,
-        properties: { ram: 64, adapters: 0, platform: 'x86_64', options },
+        properties: { ram: 64, adapters: 0, platform: 'x86_64', options, ...properties },
       }],
     },
   };
   return rawZip([
     { name: 'project.gns3', data: JSON.stringify(topology) },
     { name: `project-files/qemu/${nodeId}/libplugin.so`, data: 'not really a plugin' },
+    ...files,
   ]);
 }
 
@@ -108,6 +112,24 @@ describe('end to end: QEMU options from an archive', () => {
     assert.equal(template.status, 400, template.text);
     assert.match(template.body.message, /-readconfig/);
     assert.equal((await safe.api('DELETE', `/v2/projects/${pid}`)).status, 204);
+  });
+
+  it("an archive's linked-clone overlay whose backing file is a host file: start answers 409 naming it, QEMU never runs", async () => {
+    const secret = join(tmp, 'secret');
+    writeFileSync(secret, 'host secret\n');
+    const base = join(tmp, 'base.qcow2');
+    await run('qemu-img', ['create', '-f', 'qcow2', base, '1M']);
+    assert.equal((await fetch(`${safe.url}/v2/compute/qemu/images/base.qcow2`, { method: 'POST', body: readFileSync(base) })).status, 204);
+    const crafted = join(tmp, 'crafted.qcow2');
+    await run('qemu-img', ['create', '-f', 'qcow2', '-F', 'raw', '-b', secret, crafted]);
+    const nodeId = randomUUID();
+    const archive = harmfulArchive(nodeId, '', { hda_disk_image: 'base.qcow2', linked_clone: true }, [{ name: `project-files/qemu/${nodeId}/hda_disk.qcow2`, data: readFileSync(crafted) }]);
+    const { projectId, node } = await importAndOpen(safe, archive);
+    const start = await safe.api('POST', `/v2/projects/${projectId}/nodes/${node.node_id}/start`, {});
+    assert.equal(start.status, 409, start.text);
+    assert.ok(start.body.message.includes(secret), start.text);
+    assert.deepEqual(qemuProcessesOf(node.node_id), []);
+    assert.equal((await safe.api('DELETE', `/v2/projects/${projectId}`)).status, 204);
   });
 
   it('with qemu_unsafe_options on, the daemon warns at start and the same option reaches QEMU (the marker appears)', async () => {

@@ -10,7 +10,7 @@ import type { ComputeNode } from '../node-types.js';
 import { nodeOwner } from '../ownership.js';
 import { copyNodeDirectory } from '../project-files.js';
 import type { ProcessRegistry } from '../process/process-registry.js';
-import { createLinkedClone, extendDisk } from '../qemu/disks.js';
+import { checkDiskFiles, createLinkedClone, extendDisk } from '../qemu/disks.js';
 import type { ImageStore } from '../qemu/images.js';
 import type { AccelChooser } from '../qemu/qemu-accel.js';
 import { resolveQemuImg } from '../qemu/qemu-binaries.js';
@@ -152,7 +152,7 @@ export class QemuNode extends DataplaneNode {
       try {
         const args = qemuArguments({
           name: this.name, uuid: this.id, ram: s.ram, cpus: s.cpus, accel, bootPriority: s.boot_priority, drives,
-          cdrom: await image(s.cdrom_image, 'cdrom image'), bios: await image(s.bios_image, 'bios image'),
+          cdrom: await this.checkedDisk(await image(s.cdrom_image, 'cdrom image')), bios: await image(s.bios_image, 'bios image'),
           kernel: await image(s.kernel_image, 'kernel image'), initrd: await image(s.initrd, 'initrd'), append: s.kernel_command_line || undefined,
           console: this.consolePort !== null && (s.console_type === 'telnet' || s.console_type === 'vnc') ? { type: s.console_type, host: this.ctx.bindHost, port: this.consolePort } : undefined,
           qmpSocket: QMP_SOCKET_FILE, // relative to QEMU's cwd, the node directory: sun_path is short
@@ -308,9 +308,16 @@ export class QemuNode extends DataplaneNode {
         file = this.overlayOf(d.drive);
         if (!existsSync(file)) await createLinkedClone(resolveQemuImg(this.shared.env), image, file, this.shared.env);
       }
+      await this.checkedDisk(file);
       out.push({ drive: d.drive, file, interface: d.interface });
     }
     return out;
+  }
+
+  /** A disk file QEMU will open (and probe), once every file it names is known to be in the images or the node directory. */
+  private async checkedDisk(file: string | undefined): Promise<string | undefined> {
+    if (file) await checkDiskFiles(resolveQemuImg(this.shared.env), file, [this.shared.images.dir, this.dir], this.shared.env);
+    return file;
   }
 
   private async refreshMd5s(): Promise<void> {
