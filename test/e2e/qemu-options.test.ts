@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -129,7 +129,25 @@ describe('end to end: QEMU options from an archive', () => {
     assert.equal(start.status, 409, start.text);
     assert.ok(start.body.message.includes(secret), start.text);
     assert.deepEqual(qemuProcessesOf(node.node_id), []);
+
+    // An overlay that is a link (here dangling): qemu-img would create its target, QEMU would open it.
+    const overlay = join((await safe.api('GET', `/v2/projects/${projectId}`)).body.path, 'project-files', 'qemu', node.node_id, 'hda_disk.qcow2');
+    const target = join(tmp, 'created-through-link');
+    rmSync(overlay);
+    symlinkSync(target, overlay);
+    const linked = await safe.api('POST', `/v2/projects/${projectId}/nodes/${node.node_id}/start`, {});
+    assert.equal(linked.status, 409, linked.text);
+    assert.match(linked.body.message, /not a plain file/);
+    assert.equal(existsSync(target), false);
     assert.equal((await safe.api('DELETE', `/v2/projects/${projectId}`)).status, 204);
+
+    // qemu-img is the one on PATH: a path to another program of that name is refused.
+    const fake = join(tmp, 'bin', 'qemu-img');
+    mkdirSync(join(tmp, 'bin'));
+    writeFileSync(fake, `#!/bin/sh\ntouch ${join(tmp, 'fake-qemu-img-ran')}\n`, { mode: 0o755 });
+    const img = await safe.api('POST', '/v2/compute/qemu/img', { qemu_img: fake, path: 'blank.qcow2', format: 'qcow2', size: 8 });
+    assert.equal(img.status, 400, img.text);
+    assert.equal(existsSync(join(tmp, 'fake-qemu-img-ran')), false);
   });
 
   it('with qemu_unsafe_options on, the daemon warns at start and the same option reaches QEMU (the marker appears)', async () => {

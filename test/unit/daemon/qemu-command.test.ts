@@ -31,6 +31,9 @@ describe('QEMU command line', () => {
     assert.match(joined, /-device e1000,mac=0c:00:00:00:00:00,netdev=gns3-0 -netdev socket,id=gns3-0,udp=127\.0\.0\.1:10002,localaddr=127\.0\.0\.1:10001/);
     assert.match(joined, /-device e1000,mac=0c:00:00:00:00:01 /);
     assert.deepEqual(args.slice(-2), ['-cpu', 'max']);
+    const appended = qemuArguments({ ...spec, append: 'console=ttyS0 -plugin file=x.so', options: [] });
+    assert.equal(appended[appended.indexOf('-append') + 1], 'console=ttyS0 -plugin file=x.so', 'kernel_command_line is one -append argument');
+    assert.ok(!appended.includes('-plugin'));
     const named = qemuArguments({ ...spec, name: 'R1,process=x,debug-threads=on', options: [] });
     assert.equal(named[named.indexOf('-name') + 1], 'R1,,process=x,,debug-threads=on', 'a comma in the name stays in the name');
     assert.ok(args.includes('-net') && args.includes('none'), 'no user networking back-end');

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { failpoint } from '../../failpoints.js';
@@ -306,7 +306,10 @@ export class QemuNode extends DataplaneNode {
       let file = image;
       if (this.settings.linked_clone) {
         file = this.overlayOf(d.drive);
-        if (!existsSync(file)) await createLinkedClone(resolveQemuImg(this.shared.env), image, file, this.shared.env);
+        // qemu-img would write through a link; QEMU would open one: an overlay is a plain file or nothing.
+        const overlay = await lstat(file).catch(() => undefined);
+        if (overlay && !overlay.isFile()) throw new ConflictError(`${file} is not a plain file: remove it to start ${this.name}`);
+        if (!overlay) await createLinkedClone(resolveQemuImg(this.shared.env), image, file, this.shared.env);
       }
       await this.checkedDisk(file);
       out.push({ drive: d.drive, file, interface: d.interface });

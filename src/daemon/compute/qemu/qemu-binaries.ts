@@ -42,10 +42,13 @@ export function resolveQemuBinary(platform: string, qemuPath: string | null | un
   throw new ConflictError(`QEMU binary '${wanted}' not found on this compute: install it with \`sudo apt-get install ${pkg}\` (Debian package ${pkg})`);
 }
 
-/** qemu-img on PATH; missing → 409 naming the package. */
+/** qemu-img on PATH (a path `given` only as another name of it); missing → 409 naming the package. */
 export function resolveQemuImg(env: NodeJS.ProcessEnv, given?: string): string {
   if (given && basename(given) !== 'qemu-img') throw new InvalidError(`qemu_img '${given}' is not a qemu-img executable`);
-  const found = findExecutable(given && given.includes('/') ? given : 'qemu-img', env);
+  const found = findExecutable('qemu-img', env);
+  if (found && given?.includes('/') && existsSync(given) && realpathSync(given) !== realpathSync(found)) {
+    throw new InvalidError(`qemu_img '${given}' is not the qemu-img on this compute's PATH (${found}): give its name`);
+  }
   if (found) return found;
   throw new ConflictError('qemu-img not found on this compute: install it with `sudo apt-get install qemu-utils` (Debian package qemu-utils)');
 }
