@@ -38,7 +38,7 @@ describe('QEMU options allow-list', () => {
     const options = '-cpu max,+ssse3 -smp 2,sockets=1,cores=2 -m 256M --machine pc,accel=tcg,usb=off -accel tcg,thread=single -enable-kvm '
       + '-device e1000,mac=0c:00:00:00:00:09,romfile= -device virtio-net-pci,id=n1,bus=pci.0,addr=0x9 -device isa-serial -rtc base=utc,clock=host '
       + '-boot order=c,menu=off -global kvm-pit.lost_tick_policy=discard -global driver=ICH9-LPC,property=disable_s3,value=1 -nographic -display none '
-      + '-vga std -k en-us -usb -no-reboot -nodefaults -smbios "type=1,serial=a;b,,c" -name R1,debug-threads=on -serial none -monitor none '
+      + '-vga std -k en-us -usb -usbdevice tablet -no-reboot -nodefaults -smbios "type=1,serial=a;b,,c" -name R1,debug-threads=on -serial none -monitor none '
       + '-append "console=ttyS0 -plugin x" -fw_cfg name=opt/emuctl,string=hi -icount shift=auto -overcommit mem-lock=off';
     const { args, images } = check(options);
     assert.deepEqual(images, []);
@@ -98,6 +98,8 @@ describe('QEMU options allow-list', () => {
       ['-display egl-headless,rendernode=/dev/dri/x', '-display'],
       ['-display gtk', '-display'],
       ['-usbdevice disk:/etc/shadow', '-usbdevice'],
+      ['-usbdevice braille', '-usbdevice'],
+      ['-usbdevice serial::tcp:127.0.0.1:1', '-usbdevice'],
       ['-mem-path /dev/shm', '-mem-path'],
       ['-m 256,path=/tmp', 'path='],
       ['-acpitable file=/etc/shadow', '-acpitable'],

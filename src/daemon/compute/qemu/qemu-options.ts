@@ -94,6 +94,8 @@ const ALLOWED: Record<string, OptionRule> = {
   global: value(checkGlobal),
   k: value(/^[a-z]{2}(-[a-z]{2,})?$/),
   usb: flag,
+  // The legacy input devices only: `disk:`, `host:`, `serial:`, `net:` and `braille` open files, host devices or chardevs.
+  usbdevice: value(['tablet', 'mouse', 'keyboard']),
   'no-reboot': flag,
   'no-shutdown': flag,
   'no-hpet': flag,
