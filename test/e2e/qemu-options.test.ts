@@ -141,6 +141,20 @@ describe('end to end: QEMU options from an archive', () => {
     assert.equal(existsSync(target), false);
     assert.equal((await safe.api('DELETE', `/v2/projects/${projectId}`)).status, 204);
 
+    // An image that became a link out of the images directory after the node was made: 409 at start.
+    const pid = (await safe.api('POST', '/v2/projects', { name: 'link-out' })).body.project_id;
+    assert.equal((await fetch(`${safe.url}/v2/compute/qemu/images/kernel-link`, { method: 'POST', body: 'k' })).status, 204);
+    const vm = await safe.api('POST', `/v2/projects/${pid}/nodes`, { name: 'K1', node_type: 'qemu', properties: { kernel_image: 'kernel-link', adapters: 0, console_type: 'none' } });
+    assert.equal(vm.status, 201, vm.text);
+    const kernel = join(safe.home, 'images', 'QEMU', 'kernel-link');
+    rmSync(kernel);
+    symlinkSync(secret, kernel);
+    const outside = await safe.api('POST', `/v2/projects/${pid}/nodes/${vm.body.node_id}/start`, {});
+    assert.equal(outside.status, 409, outside.text);
+    assert.match(outside.body.message, /kernel-link.*link out of the images directory/);
+    assert.deepEqual(qemuProcessesOf(vm.body.node_id), []);
+    assert.equal((await safe.api('DELETE', `/v2/projects/${pid}`)).status, 204);
+
     // qemu-img is the one on PATH: a path to another program of that name is refused.
     const fake = join(tmp, 'bin', 'qemu-img');
     mkdirSync(join(tmp, 'bin'));

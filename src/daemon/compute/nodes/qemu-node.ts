@@ -15,7 +15,7 @@ import type { ImageStore } from '../qemu/images.js';
 import type { AccelChooser } from '../qemu/qemu-accel.js';
 import { resolveQemuImg } from '../qemu/qemu-binaries.js';
 import { AdapterWires, LINK_SIDE } from '../qemu/adapter-wires.js';
-import { checkCommandLineValues, startCommand, type CommandLinePolicy } from '../qemu/command-line-values.js';
+import { checkCommandLineValues, refusedAtStart, startCommand, type CommandLinePolicy } from '../qemu/command-line-values.js';
 import { netdevId, qemuArguments } from '../qemu/qemu-command.js';
 import { QemuProcess, QMP_SOCKET_FILE, SAVED_STATE } from '../qemu/qemu-process.js';
 import { adapterOf, applySettings, defaultSettings, drivesOf, IMAGE_SETTINGS, md5Key, type QemuSettings } from '../qemu/qemu-settings.js';
@@ -146,7 +146,7 @@ export class QemuNode extends DataplaneNode {
       if (s.console_type === 'spice' || s.console_type === 'spice+agent') throw new ConflictError(`console_type ${s.console_type} is not supported by this compute (telnet, vnc or none)`);
       const { binary, options } = await startCommand(s, policyOf(this.shared), this.shared.env);
       const drives = await this.prepareDrives();
-      const image = async (name: string, what: string) => (name ? this.shared.images.existing(name, what) : undefined);
+      const image = (name: string, what: string) => refusedAtStart(async () => (name ? this.shared.images.existing(name, what) : undefined));
       const accel = this.shared.accel.choose(s.platform);
       const tunnels = await this.wires.plug();
       try {

@@ -35,14 +35,21 @@ export function checkCommandLineValues(s: QemuSettings, policy: CommandLinePolic
  * restored from a project or an archive was never checked, so a refused value is a 409 naming it
  * until the node is edited. Image names in `options` become the checked paths of existing images.
  */
-export async function startCommand(s: QemuSettings, policy: CommandLinePolicy, env: NodeJS.ProcessEnv): Promise<{ binary: string; options: string[] }> {
-  try {
+export function startCommand(s: QemuSettings, policy: CommandLinePolicy, env: NodeJS.ProcessEnv): Promise<{ binary: string; options: string[] }> {
+  return refusedAtStart(async () => {
     checkCommandLineValues(s, policy);
     const binary = resolveQemuBinary(s.platform, s.qemu_path, env);
     if (policy.unsafeOptions) return { binary, options: splitOptions(s.options) };
     const checked = checkQemuOptions(s.options, (name) => policy.images.pathOf(name));
     for (const { index, name, option } of checked.images) checked.args[index] = await policy.images.existing(name, `${option} image`);
     return { binary, options: checked.args };
+  });
+}
+
+/** Runs a start-time check: a value refused (400 when a client sends it) is a 409 for a node about to start. */
+export async function refusedAtStart<T>(check: () => Promise<T>): Promise<T> {
+  try {
+    return await check();
   } catch (err) {
     if (err instanceof InvalidError) throw new ConflictError(`${err.message}: change it before starting the node`);
     throw err;
