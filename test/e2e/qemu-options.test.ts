@@ -105,6 +105,10 @@ describe('end to end: QEMU options from an archive', () => {
       const viaCompute = await safe.api('POST', `/v2/compute/projects/${pid}/qemu/nodes`, { name: 'R', options });
       assert.equal(viaCompute.status, 400, viaCompute.text);
     }
+    for (const properties of [{ kernel_command_line: 'console=ttyS0\0x' }, { options: '-append a\0b' }]) {
+      const nul = await safe.api('POST', `/v2/projects/${pid}/nodes`, { name: 'R', node_type: 'qemu', properties });
+      assert.equal(nul.status, 400, `a NUL cannot reach an argument (it was a 500 at start): ${nul.text}`);
+    }
     const badAdapter = await safe.api('POST', `/v2/projects/${pid}/nodes`, { name: 'R', node_type: 'qemu', properties: { adapter_type: 'e1000,romfile=/etc/shadow' } });
     assert.equal(badAdapter.status, 400, badAdapter.text);
     assert.equal((await safe.api('GET', `/v2/projects/${pid}/nodes`)).body.length, 0, 'no node was left behind');

@@ -185,24 +185,28 @@ describe('QEMU settings that reach the command line', () => {
       [{ hda_disk_interface: 'ide,file=/etc/shadow' }, 'hda_disk_interface'],
       [{ qemu_path: '/tmp/evil' }, 'qemu_path'],
       [{ options: '-plugin file=x.so' }, '-plugin'],
+      [{ kernel_command_line: 'console=ttyS0\0x' }, 'kernel_command_line'],
+      [{ options: '-append a\0b' }, 'options'],
+      [{ custom_adapters: [{ adapter_number: 0, port_name: 'e\0' }] }, 'custom_adapters'],
     ] as const) {
-      assert.throws(() => checkCommandLineValues(settings(change), policy), (err: Error) => err instanceof InvalidError && err.message.includes(named), JSON.stringify(change));
+      assert.throws(() => checkCommandLineValues('R1', settings(change), policy), (err: Error) => err instanceof InvalidError && err.message.includes(named), JSON.stringify(change));
     }
-    checkCommandLineValues(settings({ adapter_type: 'virtio-net-pci', hda_disk_interface: 'virtio', qemu_path: '/usr/bin/qemu-system-x86_64' }), policy);
+    assert.throws(() => checkCommandLineValues('R\0', settings({}), policy), /name holds a NUL/);
+    checkCommandLineValues('R1', settings({ adapter_type: 'virtio-net-pci', hda_disk_interface: 'virtio', qemu_path: '/usr/bin/qemu-system-x86_64' }), policy);
   });
 
   it('at start, refuses with a 409 naming the option; qemu_unsafe_options passes everything through', async () => {
     const s = settings({ options: '-pidfile /tmp/x' });
-    await assert.rejects(startCommand(s, policy, process.env), (err: Error) => err instanceof ConflictError && err.message.includes('-pidfile'));
+    await assert.rejects(startCommand('R1', s, policy, process.env), (err: Error) => err instanceof ConflictError && err.message.includes('-pidfile'));
     // A qemu_path is only another name of the qemu-system-* on PATH, never a program a project brought along.
     const dir = await mkdtemp(join(tmpdir(), 'emuctl-qemu-path-'));
     try {
       await writeFile(join(dir, 'qemu-system-x86_64'), '#!/bin/sh\n', { mode: 0o755 });
-      await assert.rejects(startCommand(settings({ qemu_path: join(dir, 'qemu-system-x86_64') }), policy, process.env), (err: Error) => err instanceof ConflictError && err.message.includes('qemu_path'));
+      await assert.rejects(startCommand('R1', settings({ qemu_path: join(dir, 'qemu-system-x86_64') }), policy, process.env), (err: Error) => err instanceof ConflictError && err.message.includes('qemu_path'));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-    assert.deepEqual((await startCommand(s, { images: store, unsafeOptions: true }, process.env)).options, ['-pidfile', '/tmp/x']);
+    assert.deepEqual((await startCommand('R1', s, { images: store, unsafeOptions: true }, process.env)).options, ['-pidfile', '/tmp/x']);
   });
 
   describe('images named by options', () => {
@@ -220,9 +224,9 @@ describe('QEMU settings that reach the command line', () => {
     it('resolves them inside the images directory, never through a link out of it', async () => {
       const images = new ImageStore(join(dir, 'images'), 1);
       const p = { images, unsafeOptions: false };
-      assert.deepEqual((await startCommand(settings({ options: '-kernel vmlinuz -initrd link-in' }), p, process.env)).options, ['-kernel', join(dir, 'images', 'vmlinuz'), '-initrd', join(dir, 'images', 'vmlinuz')]);
-      await assert.rejects(startCommand(settings({ options: '-kernel link-out' }), p, process.env), (err: Error) => err instanceof ConflictError && /link-out/.test(err.message));
-      await assert.rejects(startCommand(settings({ options: '-kernel missing' }), p, process.env), (err: Error) => err instanceof ConflictError && /missing/.test(err.message));
+      assert.deepEqual((await startCommand('R1', settings({ options: '-kernel vmlinuz -initrd link-in' }), p, process.env)).options, ['-kernel', join(dir, 'images', 'vmlinuz'), '-initrd', join(dir, 'images', 'vmlinuz')]);
+      await assert.rejects(startCommand('R1', settings({ options: '-kernel link-out' }), p, process.env), (err: Error) => err instanceof ConflictError && /link-out/.test(err.message));
+      await assert.rejects(startCommand('R1', settings({ options: '-kernel missing' }), p, process.env), (err: Error) => err instanceof ConflictError && /missing/.test(err.message));
       await assert.rejects(images.existing('link-out', 'bios image'), InvalidError);
     });
   });

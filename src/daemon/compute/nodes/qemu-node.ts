@@ -67,7 +67,7 @@ export class QemuNode extends DataplaneNode {
   static async create(body: QemuCreate, ctx: NodeContext, shared: QemuShared, { restoring = false } = {}): Promise<QemuNode> {
     const id = nodeIdOr(body.node_id);
     const settings = applySettings(defaultSettings(id), body, id);
-    if (!restoring) checkCommandLineValues(settings, policyOf(shared));
+    if (!restoring) checkCommandLineValues(body.name, settings, policyOf(shared));
     await checkImages(settings, shared.images);
     const wantsConsole = settings.console_type !== 'none';
     const owner = nodeOwner(ctx.projectId, id);
@@ -93,7 +93,7 @@ export class QemuNode extends DataplaneNode {
   update(body: QemuUpdate): Promise<void> {
     return this.lock.run(async () => {
       const next = applySettings(this.settings, body, this.id);
-      checkCommandLineValues(next, policyOf(this.shared));
+      checkCommandLineValues(typeof body.name === 'string' ? body.name : this.name, next, policyOf(this.shared));
       await checkImages(next, this.shared.images);
       if (this.running && (next.adapters !== this.settings.adapters || (body.console !== undefined && body.console !== this.consolePort))) {
         throw new ConflictError(`Stop ${this.name} before changing its adapters or console port`);
@@ -144,7 +144,7 @@ export class QemuNode extends DataplaneNode {
       const s = this.settings;
       if (s.cpu_throttling > 0) throw new ConflictError('cpu_throttling is not supported by this compute: set it to 0');
       if (s.console_type === 'spice' || s.console_type === 'spice+agent') throw new ConflictError(`console_type ${s.console_type} is not supported by this compute (telnet, vnc or none)`);
-      const { binary, options } = await startCommand(s, policyOf(this.shared), this.shared.env);
+      const { binary, options } = await startCommand(this.name, s, policyOf(this.shared), this.shared.env);
       const drives = await this.prepareDrives();
       const image = (name: string, what: string) => refusedAtStart(async () => (name ? this.shared.images.existing(name, what) : undefined));
       const accel = this.shared.accel.choose(s.platform);

@@ -14,11 +14,14 @@ export interface CommandLinePolicy {
 }
 
 /**
- * Checks every setting of a QEMU node that becomes a QEMU argument: the adapter models (each a
- * `-device` model), the disk interfaces (inside `-drive`), the binary's name and the `options`.
- * InvalidError (400) naming the first value refused.
+ * Checks every setting of a QEMU node that becomes a QEMU argument: no NUL anywhere (an argument
+ * cannot hold one), the adapter models (each a `-device` model), the disk interfaces (inside
+ * `-drive`), the binary's name and the `options`. InvalidError (400) naming the first value refused.
  */
-export function checkCommandLineValues(s: QemuSettings, policy: CommandLinePolicy): void {
+export function checkCommandLineValues(name: string, s: QemuSettings, policy: CommandLinePolicy): void {
+  for (const [key, value] of [['name', name], ...Object.entries(s)] as [string, unknown][]) {
+    if (String(JSON.stringify(value)).includes('\\u0000')) throw new InvalidError(`${key} holds a NUL character, which no command-line argument can hold`);
+  }
   for (const type of [s.adapter_type, ...s.custom_adapters.map((c) => c.adapter_type)]) {
     if (type !== undefined && !QEMU_NIC_MODELS.includes(type)) throw new InvalidError(`adapter_type '${type}' is not a known network adapter model (known: ${QEMU_NIC_MODELS.join(', ')})`);
   }
@@ -35,9 +38,9 @@ export function checkCommandLineValues(s: QemuSettings, policy: CommandLinePolic
  * restored from a project or an archive was never checked, so a refused value is a 409 naming it
  * until the node is edited. Image names in `options` become the checked paths of existing images.
  */
-export function startCommand(s: QemuSettings, policy: CommandLinePolicy, env: NodeJS.ProcessEnv): Promise<{ binary: string; options: string[] }> {
+export function startCommand(name: string, s: QemuSettings, policy: CommandLinePolicy, env: NodeJS.ProcessEnv): Promise<{ binary: string; options: string[] }> {
   return refusedAtStart(async () => {
-    checkCommandLineValues(s, policy);
+    checkCommandLineValues(name, s, policy);
     const binary = resolveQemuBinary(s.platform, s.qemu_path, env);
     if (policy.unsafeOptions) return { binary, options: splitOptions(s.options) };
     const checked = checkQemuOptions(s.options, (name) => policy.images.pathOf(name));
