@@ -190,7 +190,11 @@ export function checkQemuOptions(text: string | null | undefined, imagePath: (na
     args.push(shown);
     if (option.value === undefined) continue;
     if (rule.kind === 'image') {
-      imagePath(option.value);
+      try {
+        imagePath(option.value);
+      } catch (err) {
+        throw new InvalidError(`options: ${shown} ${option.value} is not allowed: ${(err as Error).message}`);
+      }
       images.push({ index: args.length, name: option.value, option: shown });
     } else if (rule.kind === 'value') {
       if (!accepts(rule.value, option.value)) throw new InvalidError(`options: ${shown} ${option.value} is not allowed`);
