@@ -87,8 +87,9 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const images = new ImageStore(settings.imagesDir, settings.maxImageBytes);
   const nodeTypes = builtinNodeTypes(
     { registry: processRegistry, binary: env.EMUCTL_VPCS_BINARY || undefined, env },
-    { images, accel: new AccelChooser(settings.qemuAccel, log), registry: processRegistry, env },
+    { images, accel: new AccelChooser(settings.qemuAccel, log), registry: processRegistry, env, unsafeOptions: settings.qemuUnsafeOptions },
   );
+  if (settings.qemuUnsafeOptions) log.warn('qemu_unsafe_options is on: QEMU nodes\' options pass to QEMU unchecked, so anyone who can create or import a node runs what they name (files, plugins, sockets) as this user');
   const resources = new ComputeResources(
     new UdpPortAllocator(settings.udpPortRange, settings.host),
     new ConsolePortAllocator({ min: consoleMin, max: consoleMax }),
@@ -111,7 +112,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   if (compute) computes.setApi('local', compute);
   const labs = new Labs();
   const links = new LinkManager({ computes, events });
-  const nodes = new NodeManager({ computes, events, links });
+  const nodes = new NodeManager({ computes, events, links, qemuUnsafeOptions: settings.qemuUnsafeOptions });
   computes.setReports(new LiveState({ labs, nodes, links, events, log }));
   if (compute && isController) computes.followLocal(compute.events);
   wireNotifications(notifications, { controller: isController ? events : undefined, compute: compute?.events });

@@ -48,6 +48,8 @@ export interface DaemonFlags {
   tlsKey?: string;
   insecureNoAuth?: boolean;
   webUi?: string;
+  // What reaches a command line: QEMU options unchecked.
+  qemuUnsafeOptions?: boolean;
 }
 
 /** Which dataplane engine runs the compute's frames: the C addon, the TypeScript engine, or native when built. */
@@ -100,6 +102,8 @@ export interface DaemonSettings {
   maxImageBytes: number;
   /** QEMU accelerator: auto (KVM when it can run guests, else TCG), kvm or tcg. */
   qemuAccel: QemuAccelSetting;
+  /** qemu_unsafe_options: a QEMU node's `options` pass to QEMU unchecked (a trusted single-user install); off by default. */
+  qemuUnsafeOptions: boolean;
   /** Every this many seconds, log a line on the daemon's memory (RSS, V8 heaps of the main thread and the dataplane worker); 0: never. */
   memoryLogSeconds: number;
   // Request guard (browsers, other sites, DNS rebinding).
@@ -234,6 +238,8 @@ const SPECS = {
   tlsCert: { env: 'EMUCTL_TLS_CERT', file: 'tls_cert', kind: TEXT as ValueKind<string | undefined>, fallback: undefined as string | undefined },
   tlsKey: { env: 'EMUCTL_TLS_KEY', file: 'tls_key', kind: TEXT as ValueKind<string | undefined>, fallback: undefined as string | undefined },
   insecureNoAuth: { env: 'EMUCTL_INSECURE_NO_AUTH', file: 'insecure_no_auth', kind: BOOLEAN, fallback: false },
+  // What reaches a command line: off, a QEMU node's options are checked against the allow-list (qemu-options.ts).
+  qemuUnsafeOptions: { env: 'EMUCTL_QEMU_UNSAFE_OPTIONS', file: 'qemu_unsafe_options', kind: BOOLEAN, fallback: false },
 };
 
 /** Config file keys, for the unknown-key check. */

@@ -24,7 +24,7 @@ export type NodeDuplicate = FromSchema<typeof NODE_DUPLICATE_SCHEMA>;
 
 /** Creates, changes and runs the nodes of a lab on their computes; the lab coordinates each change. */
 export class NodeManager {
-  constructor(private readonly deps: { computes: ComputeRegistry; events: ControllerEvents; links: LinkManager }) {}
+  constructor(private readonly deps: { computes: ComputeRegistry; events: ControllerEvents; links: LinkManager; qemuUnsafeOptions?: boolean }) {}
 
   /**
    * Creates a node on its compute (default `local`) and records it in the project. A taken name
@@ -33,6 +33,7 @@ export class NodeManager {
    */
   async create(lab: Lab, body: NodeCreate): Promise<ControllerNode> {
     nodeTypeOf(body.node_type);
+    this.checkProperties(body.node_type, body.compute_id ?? LOCAL_COMPUTE_ID, body.properties ?? {});
     const node = await lab.lock.run(async () => {
       const built = this.build(lab, { ...body, name: lab.freeName(body.name), node_id: body.node_id ?? randomUUID() });
       lab.reserveNode(built);
@@ -80,12 +81,12 @@ export class NodeManager {
     await lab.readyOn(node.computeId, () => node.compute.createProject({ project_id: lab.project.id, name: lab.project.name, ...path }));
     findNodeType(node.nodeType)?.prepare?.(node.properties, lab.otherNodeProperties(node));
     try {
-      node.absorb(await node.compute.createNode(lab.project.id, node.nodeType, node.computeBody()));
+      node.absorb(await node.compute.createNode(lab.project.id, node.nodeType, node.computeBody(), { restoring }));
     } catch (err) {
       const taken = err instanceof ConflictError || (err instanceof UpstreamError && err.status === 409);
       if (!restoring || !taken || node.properties.console === undefined) throw err;
       delete node.properties.console;
-      node.absorb(await node.compute.createNode(lab.project.id, node.nodeType, node.computeBody()));
+      node.absorb(await node.compute.createNode(lab.project.id, node.nodeType, node.computeBody(), { restoring }));
     }
     node.onCompute = true;
   }
@@ -100,6 +101,7 @@ export class NodeManager {
       const name = body.name === undefined ? undefined : lab.freeName(body.name, node);
       const computeChange: Record<string, unknown> = { ...(body.properties ?? {}) };
       for (const key of CONTROLLER_ONLY_PROPERTIES) delete computeChange[key];
+      this.checkProperties(node.nodeType, node.computeId, computeChange);
       if (name !== undefined && name !== node.name) computeChange.name = name;
       const claim = name !== undefined && name !== node.name ? lab.claimName(name) : undefined;
       try {
@@ -181,6 +183,11 @@ export class NodeManager {
   async actAll(lab: Lab, action: NodeAction): Promise<void> {
     const keepRunning = action === 'stop' || action === 'suspend';
     await Promise.all([...lab.nodes.values()].filter((n) => !(keepRunning && n.alwaysRunning)).map((n) => this.act(lab, n, action)));
+  }
+
+  /** A remote compute may be a GNS3 server that checks nothing: what would reach its command lines is checked here. */
+  private checkProperties(nodeType: string, computeId: string, properties: Record<string, unknown>): void {
+    if (computeId !== LOCAL_COMPUTE_ID) findNodeType(nodeType)?.checkProperties?.(properties, { unsafeOptions: this.deps.qemuUnsafeOptions === true });
   }
 
   /** Re-reads the node's state from its compute. */

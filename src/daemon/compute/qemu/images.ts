@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -37,13 +37,23 @@ export class ImageStore {
     return path;
   }
 
-  /** The path of an existing image; ConflictError (409) naming it when it is missing. */
+  /**
+   * The path of an existing image; ConflictError (409) naming it when it is missing, InvalidError
+   * (400) when a symbolic link on the way leads out of the images directory.
+   */
   async existing(name: string, what = 'image'): Promise<string> {
     const path = this.pathOf(name);
+    let real: string | undefined;
     try {
-      if ((await stat(path)).isFile()) return path;
+      real = await realpath(path);
     } catch {
       // missing: below
+    }
+    if (real !== undefined) {
+      const root = await realpath(this.dir);
+      const rel = relative(root, real);
+      if (!rel || rel.startsWith('..') || isAbsolute(rel)) throw new InvalidError(`The ${what} '${name}' is a link out of the images directory ${resolve(this.dir)}`);
+      if ((await stat(real)).isFile()) return real;
     }
     throw new ConflictError(`The ${what} '${name}' does not exist in the images directory ${resolve(this.dir)}: upload it first (emuctl image upload)`);
   }
