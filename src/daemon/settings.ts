@@ -39,6 +39,10 @@ export interface DaemonFlags {
   maxImageBytes?: number;
   qemuAccel?: QemuAccelSetting;
   memoryLogSeconds?: number;
+  // Imported archives (issue 17).
+  maxImportBytes?: number;
+  maxImportExpandedBytes?: number;
+  maxImportEntries?: number;
 }
 
 /** Which dataplane engine runs the compute's frames: the C addon, the TypeScript engine, or native when built. */
@@ -93,6 +97,13 @@ export interface DaemonSettings {
   qemuAccel: QemuAccelSetting;
   /** Every this many seconds, log a line on the daemon's memory (RSS, V8 heaps of the main thread and the dataplane worker); 0: never. */
   memoryLogSeconds: number;
+  // Imported archives (issue 17): project imports, duplicates and snapshot restores.
+  /** Largest archive upload in bytes; unset: 4 GiB, or less when the temporary directory cannot spare that much. */
+  maxImportBytes?: number;
+  /** Largest total of an archive's extracted files in bytes; unset: what the projects file system can spare at import time. */
+  maxImportExpandedBytes?: number;
+  /** Most entries an archive may hold. */
+  maxImportEntries: number;
   paths: EmuctlPaths;
   /** Where each setting came from, for every key of the settings. */
   sources: Record<string, SettingSource>;
@@ -183,6 +194,10 @@ const SPECS = {
   maxImageBytes: { env: 'EMUCTL_MAX_IMAGE_BYTES', file: 'max_image_bytes', kind: INTEGER, fallback: 64 * 1024 ** 3, check: positive },
   memoryLogSeconds: { env: 'EMUCTL_MEMORY_LOG_SECONDS', file: 'memory_log_seconds', kind: INTEGER, fallback: 0 },
   qemuAccel: { env: 'EMUCTL_QEMU_ACCEL', file: 'qemu_accel', kind: TEXT as ValueKind<QemuAccelSetting>, fallback: 'auto' as QemuAccelSetting, check: checkQemuAccel },
+  // Imported archives (issue 17): the byte limits have no fixed default, they follow the free disk space at import time.
+  maxImportBytes: { env: 'EMUCTL_MAX_IMPORT_BYTES', file: 'max_import_bytes', kind: INTEGER as ValueKind<number | undefined>, fallback: undefined, check: (v: number | undefined, where: string) => v === undefined || positive(v, where) },
+  maxImportExpandedBytes: { env: 'EMUCTL_MAX_IMPORT_EXPANDED_BYTES', file: 'max_import_expanded_bytes', kind: INTEGER as ValueKind<number | undefined>, fallback: undefined, check: (v: number | undefined, where: string) => v === undefined || positive(v, where) },
+  maxImportEntries: { env: 'EMUCTL_MAX_IMPORT_ENTRIES', file: 'max_import_entries', kind: INTEGER, fallback: 10_000, check: positive },
 };
 
 /** Config file keys, for the unknown-key check. */

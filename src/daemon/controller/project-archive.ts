@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isUuid } from '../../util/uuid.js';
 import { walkFiles } from '../compute/project-files.js';
-import { ConflictError } from '../errors.js';
+import { ConflictError, InvalidError, PayloadTooLargeError } from '../errors.js';
+import { jsonShapeProblem } from '../schemas/json-shape.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { filenameFor } from './project.js';
 
@@ -120,14 +121,23 @@ export async function rewriteExtractedProject(dir: string, rewrite: ImportRewrit
   return topology;
 }
 
-/** An archive's topology file, checked for the parts a project needs (409 as in GNS3 when it is missing or corrupted). */
+/** The largest topology file an archive may hold: a lab of a thousand nodes takes a few MB. */
+export const MAX_TOPOLOGY_BYTES = 64 * 1024 * 1024;
+/** How deep its JSON may nest (GNS3's own files go about eight levels down) and how wide; read before parsing. */
+const TOPOLOGY_SHAPE = { maxDepth: 64, maxItems: 1_000_000 };
+
+/**
+ * An archive's topology file, checked for the parts a project needs (409 as in GNS3 when it is
+ * missing or corrupted). One over MAX_TOPOLOGY_BYTES is a 413, one nesting too deep a 400: both
+ * are refused before they are parsed.
+ */
 export async function readArchiveTopology(path: string): Promise<TopologyFile> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch {
-    throw new ConflictError(`Cannot import project, ${ARCHIVE_TOPOLOGY} file could not be found`);
-  }
+  const size = await stat(path).then((s) => (s.isFile() ? s.size : undefined), () => undefined);
+  if (size === undefined) throw new ConflictError(`Cannot import project, ${ARCHIVE_TOPOLOGY} file could not be found`);
+  if (size > MAX_TOPOLOGY_BYTES) throw new PayloadTooLargeError(`The archive's ${ARCHIVE_TOPOLOGY} is ${size} bytes, over the ${MAX_TOPOLOGY_BYTES} bytes a topology file may have`);
+  const text = await readFile(path, 'utf8');
+  const shape = jsonShapeProblem(text, TOPOLOGY_SHAPE, `The archive's ${ARCHIVE_TOPOLOGY}`);
+  if (shape) throw new InvalidError(shape);
   let data: Record<string, unknown>;
   try {
     data = JSON.parse(text) as Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { archiveTopology, isExportable } from '../../../src/daemon/controller/project-archive.js';
-import { safeEntryName } from '../../../src/daemon/controller/zip-files.js';
+import { safeEntryName } from '../../../src/daemon/controller/archive-entries.js';
 import { InvalidError } from '../../../src/daemon/errors.js';
 
 describe('project archives (GNS3 2.2 .gns3project)', () => {
