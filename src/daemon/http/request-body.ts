@@ -3,9 +3,8 @@ import type { Request, Response } from 'express';
 
 /**
  * The request body as a stream its reader may abandon (a size limit hit, a disk error) without
- * killing the connection: destroying it stops reading the request, and the answer then asks the
- * client to close (`Connection: close`). A client still sending gets that answer rather than a
- * reset, and the rest of its body is never read. A client that goes away mid-body fails the stream.
+ * killing the connection: destroying it stops passing the body on, and the rest of it is thrown
+ * away once the answer is out (see lingerAfterAnswer). A client that goes away mid-body fails the stream.
  */
 export function abandonableBody(req: Request, res: Response): Readable {
   const body = new PassThrough();
@@ -16,8 +15,7 @@ export function abandonableBody(req: Request, res: Response): Readable {
   body.once('close', () => {
     if (req.complete) return;
     req.unpipe(body);
-    req.pause();
-    closeAfterAnswer(req, res);
+    lingerAfterAnswer(req, res);
   });
   req.pipe(body);
   return body;
@@ -29,7 +27,22 @@ export function declaredLength(req: Request): number | undefined {
   return req.headers['content-length'] !== undefined && Number.isFinite(declared) ? declared : undefined;
 }
 
-/** When the request body has not been read to its end, asks the client to close the connection after this answer: a refused body is not read on. */
-export function closeAfterAnswer(req: Request, res: Response): void {
-  if (!req.complete && !res.headersSent) res.setHeader('Connection', 'close');
+/**
+ * How long the rest of a refused body is still read, and thrown away, after the answer: closing at
+ * once, with the client still sending, would reset the connection before it reads the answer
+ * (nginx's lingering close). A client still sending after that is cut off.
+ */
+const LINGER_MS = 5_000;
+const lingering = new WeakSet<Request>();
+
+/** When the request body has not been read to its end, reads the rest into nothing once the answer is sent, for LINGER_MS at most. */
+export function lingerAfterAnswer(req: Request, res: Response): void {
+  if (req.complete || lingering.has(req)) return;
+  lingering.add(req);
+  res.once('finish', () => {
+    if (req.complete) return;
+    const timer = setTimeout(() => req.socket?.destroy(), LINGER_MS).unref();
+    req.once('end', () => clearTimeout(timer)).once('close', () => clearTimeout(timer));
+    req.resume();
+  });
 }

@@ -10,7 +10,7 @@ import { PayloadTooLargeError } from '../../errors.js';
 import { quoteName } from '../../file-names.js';
 import { EMPTY_SCHEMA } from '../../schemas/project.js';
 import { QEMU_BINARY_FILTER_SCHEMA, QEMU_IMAGE_CREATE_SCHEMA, QEMU_IMAGE_UPDATE_SCHEMA, QEMU_RESIZE_SCHEMA } from '../../schemas/qemu.js';
-import { abandonableBody, closeAfterAnswer, declaredLength } from '../request-body.js';
+import { abandonableBody, lingerAfterAnswer, declaredLength } from '../request-body.js';
 import { route } from '../route.js';
 import { nodeTemplates } from './nodes.js';
 
@@ -59,7 +59,7 @@ export function computeQemuRoutes(router: Router, deps: QemuRouteDeps): void {
       }
       await images.upload(params.filename, abandonableBody(req, res));
     } catch (err) {
-      closeAfterAnswer(req, res);
+      lingerAfterAnswer(req, res);
       throw err;
     }
     res.status(204).end(); // GNS3 answers an upload with 204; GET /qemu/images gives its md5.

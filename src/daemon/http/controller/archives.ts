@@ -9,7 +9,7 @@ import type { ProjectArchives } from '../../controller/archives.js';
 import { overLimit, type Limit } from '../../controller/import-limits.js';
 import type { ProjectManager } from '../../controller/projects.js';
 import { DomainError, InvalidError } from '../../errors.js';
-import { abandonableBody, closeAfterAnswer, declaredLength } from '../request-body.js';
+import { abandonableBody, lingerAfterAnswer, declaredLength } from '../request-body.js';
 import { route } from '../route.js';
 import { sendStream } from '../streams.js';
 import { PROJECT_DUPLICATE_SCHEMA, PROJECT_IMPORT_SCHEMA } from '../../schemas/project-extras.js';
@@ -48,7 +48,7 @@ export function archiveRoutes(router: Router, deps: { projects: ProjectManager; 
         await archive.remove();
       }
     } catch (err) {
-      closeAfterAnswer(req, res);
+      lingerAfterAnswer(req, res);
       throw err;
     }
   });
