@@ -67,7 +67,7 @@ export class EntryChecks {
     else this.addFile(path, raw);
     this.declaredBytes += entry.uncompressedSize;
     if (this.declaredBytes > this.limits.expandedBytes.value) throw overLimit(`The archive's files (${this.declaredBytes} bytes as its headers declare them)`, this.limits.expandedBytes);
-    return { name: path, directory, entry };
+    return { name: path, directory, entry: withoutBuffers(entry) };
   }
 
   private addFile(path: string, raw: string): void {
@@ -96,4 +96,14 @@ export class EntryChecks {
       if (!this.dirs.has(key)) this.dirs.set(key, raw);
     }
   }
+}
+
+/**
+ * The entry with only what reading its data takes: yauzl's entry holds its name, extra field and
+ * comment (up to 192 KiB), and kept for every entry until extraction they would hold the whole
+ * central directory in memory.
+ */
+function withoutBuffers(entry: yauzl.Entry): yauzl.Entry {
+  const { generalPurposeBitFlag, compressionMethod, compressedSize, uncompressedSize, relativeOffsetOfLocalHeader } = entry;
+  return Object.assign(Object.create(Object.getPrototypeOf(entry) as object) as yauzl.Entry, { generalPurposeBitFlag, compressionMethod, compressedSize, uncompressedSize, relativeOffsetOfLocalHeader });
 }

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { archiveTopology, isExportable } from '../../../src/daemon/controller/project-archive.js';
-import type yauzl from 'yauzl';
+import yauzl from 'yauzl';
 import { EntryChecks, safeEntryName } from '../../../src/daemon/controller/archive-entries.js';
 import { InvalidError, PayloadTooLargeError } from '../../../src/daemon/errors.js';
 
@@ -50,16 +50,19 @@ describe('project archives (GNS3 2.2 .gns3project)', () => {
 
   it('entries are checked before extraction: clashes by name, case or Unicode form, file against directory, links, encryption, sizes', () => {
     const limits = { entries: { value: 10, setting: 'max_import_entries', unit: 'entries' as const }, expandedBytes: { value: 100, setting: 'max_import_expanded_bytes', unit: 'bytes' as const } };
-    const entry = (name: string, more: Partial<{ size: number; mode: number; flags: number; method: number }> = {}) => ({
-      generalPurposeBitFlag: 0x800 | (more.flags ?? 0), fileNameRaw: Buffer.from(name), extraFields: [], externalFileAttributes: ((more.mode ?? 0o100644) << 16) >>> 0,
-      compressionMethod: more.method ?? 0, uncompressedSize: more.size ?? 1, compressedSize: more.size ?? 1, isEncrypted: () => ((more.flags ?? 0) & 1) === 1,
-    }) as unknown as yauzl.Entry;
+    const entry = (name: string, more: Partial<{ size: number; mode: number; flags: number; method: number }> = {}) => Object.assign(new yauzl.Entry(), {
+      generalPurposeBitFlag: 0x800 | (more.flags ?? 0), fileNameRaw: Buffer.from(name), extraFieldRaw: Buffer.alloc(0), extraFields: [], externalFileAttributes: ((more.mode ?? 0o100644) << 16) >>> 0,
+      compressionMethod: more.method ?? 0, uncompressedSize: more.size ?? 1, compressedSize: more.size ?? 1,
+    });
     const refused = (names: Parameters<typeof entry>[], pattern: RegExp, type: Function = InvalidError) => {
       const checks = new EntryChecks('/projects/p', limits);
       assert.throws(() => names.forEach((args) => checks.check(entry(...args))), (err: Error) => err instanceof type && pattern.test(err.message), names.map((n) => n[0]).join(', '));
     };
     const fine = new EntryChecks('/projects/p', limits);
     for (const name of ['project.gns3', 'a/', 'a/b.txt', 'a/c/', 'a/c/d', './', 'A2']) fine.check(entry(name, { size: name.endsWith('/') ? 0 : 1 }));
+    const kept = fine.check(entry('kept.txt'))!.entry;
+    assert.deepEqual([kept.fileNameRaw, kept.extraFieldRaw, kept.fileCommentRaw], [undefined, undefined, undefined], 'no buffer of the central directory kept');
+    assert.equal(kept.isEncrypted(), false);
     refused([['a'], ['a']], /clashes with the entry 'a'/);
     refused([['Readme'], ['README']], /differing only by case/);
     refused([['caf\u00e9'], ['cafe\u0301']], /Unicode form/);
