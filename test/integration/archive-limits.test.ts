@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request, type ClientRequest } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -278,8 +278,11 @@ describe('imported archives cannot exhaust the machine; malformed archives and n
     const imageUrl = (name: string) => `${limited.d.url}/v2/compute/qemu/images/${name}`;
     const bad = ['x'.repeat(300), 'a%0Ab.qcow2', 'a%00b.qcow2', 'sub%2F..%2Fescape.qcow2', '.hidden.qcow2', 'sub/.hidden/disk.qcow2', `${'d/'.repeat(100)}disk.qcow2`];
     for (const name of bad) assertRefused(await post(imageUrl(name), new Uint8Array(16)), 400, /image name/i, name);
-    const ok = await post(imageUrl('sub/disk.qcow2'), new Uint8Array(16));
+    const content = randomBytes(100_000);
+    const ok = await post(imageUrl('sub/disk.qcow2'), new Uint8Array(content));
     assert.equal(ok.status, 204, ok.text);
+    const listed = (await limited.d.api('GET', '/v2/compute/qemu/images')).body.find((i: any) => i.filename === 'sub/disk.qcow2');
+    assert.deepEqual([listed?.filesize, listed?.md5sum], [content.length, createHash('md5').update(content).digest('hex')], 'size and md5 of what was sent');
   });
 
   it('an image upload over max_image_bytes is a 413 answer, declared or found while streaming, and leaves no temporary file', async () => {
