@@ -87,7 +87,8 @@ export class ProjectArchives {
 
   /**
    * Makes a new (closed) project `projectId` from an archive file: extracted (every entry checked,
-   * within the import limits; see extractZip), named (a taken name gets `-1`, `-2`…), re-identified, its remote nodes' files sent to their computes.
+   * within the import limits; see extractZip), named (a taken name gets `-1`, `-2`…), re-identified,
+   * its remote nodes' files sent to their computes. Nothing is left of an import that fails.
    */
   async import(projectId: string, archive: string, opts: ImportOptions = {}): Promise<Project> {
     const { projects } = this.deps;
