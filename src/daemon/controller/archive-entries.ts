@@ -66,7 +66,7 @@ export class EntryChecks {
     if (directory) this.addDirectory(path, raw);
     else this.addFile(path, raw);
     this.declaredBytes += entry.uncompressedSize;
-    if (this.declaredBytes > this.limits.expandedBytes.value) throw overLimit(`The archive's files (${this.declaredBytes} bytes as its headers declare them)`, this.limits.expandedBytes);
+    if (this.declaredBytes > this.limits.expandedBytes.value) throw overLimit(`The archive (${this.declaredBytes} bytes once extracted, as its headers declare)`, this.limits.expandedBytes);
     return { name: path, directory, entry: withoutBuffers(entry) };
   }
 

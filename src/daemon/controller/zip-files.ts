@@ -30,15 +30,16 @@ export function zipStream(sources: ZipSource[], compress: boolean, mtimeOf: (sou
 }
 
 /**
- * Extracts a ZIP file into `dir`. Every entry is checked before anything is written (see
- * EntryChecks): an archive with more entries than allowed is refused (413) before its entries are
- * read. The bytes written are counted as they inflate, so an entry whose data is larger than its
- * header says stops there. Existing files are replaced only with `overwrite`.
+ * Extracts a ZIP file into `dir`. An archive with more entries than allowed is refused (413) before
+ * its entries are read; every entry is checked before anything is written (see EntryChecks), the
+ * sizes they declare against the expanded limit among them. yauzl stops an entry's data at the size
+ * its header declares (400 here), so the declared total bounds what is written; the bytes written
+ * are counted against the limit all the same. Existing files are replaced only with `overwrite`.
  */
 export async function extractZip(file: string, dir: string, limits: ExtractLimits, { overwrite = false } = {}): Promise<void> {
   const zip = await openZip(file);
   try {
-    if (zip.entryCount > limits.entries.value) throw overLimit(`The archive's ${zip.entryCount} entries`, limits.entries);
+    if (zip.entryCount > limits.entries.value) throw overLimit(`The archive (${zip.entryCount} entries)`, limits.entries);
     const checks = new EntryChecks(dir, limits);
     const entries: CheckedEntry[] = [];
     for await (const entry of zip.eachEntry()) {
@@ -85,7 +86,7 @@ const LYING_SIZE = /too many bytes in the stream|not enough bytes in the stream/
 /** Opens a ZIP file for reading entry by entry; a file that is not a ZIP is a 409 (as GNS3 answers). */
 async function openZip(file: string): Promise<yauzl.ZipFile> {
   try {
-    return await yauzl.openPromise(file, { decodeStrings: false, strictFileNames: false, autoClose: false });
+    return await yauzl.openPromise(file, { decodeStrings: false, strictFileNames: false, autoClose: false, validateEntrySizes: true });
   } catch (err) {
     throw new ConflictError(`Cannot import project, not a GNS3 project (invalid zip): ${(err as Error).message}`);
   }

@@ -3,9 +3,12 @@ import assert from 'node:assert/strict';
 import { statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { DEFAULT_UPLOAD_CEILING, ImportLimits, overLimit, spareBytes } from '../../../src/daemon/controller/import-limits.js';
 import { PayloadTooLargeError } from '../../../src/daemon/errors.js';
 import { MAX_DEPTH, pathNameProblem, quoteName } from '../../../src/daemon/file-names.js';
+import { ByteLimit } from '../../../src/util/byte-limit.js';
 
 describe('import limits', () => {
   it('what a file system can spare: its free bytes less 5 % of its size, asked of the nearest existing directory', async () => {
@@ -48,5 +51,21 @@ describe('client-given file names', () => {
     for (const bad of ['a\0b', 'a\nb', 'a\x7fb', 'a\u0085b', 'invoice\u202etxt.exe', 'a\u2066b', 'bad\ufffdutf8']) assert.match(pathNameProblem(bad)!, /control or invisible/, JSON.stringify(bad));
     assert.equal(pathNameProblem('caf\u00e9 \u4e2d\u6587 emoji \u{1f600}.txt'), undefined, 'ordinary Unicode is fine');
     assert.equal(quoteName('a\0b\u202e'), 'a\\u0000b\\u202e');
+  });
+});
+
+describe('ByteLimit', () => {
+  it('passes bytes through up to the limit and fails with the given error past it', async () => {
+    const out: Buffer[] = [];
+    const within = new ByteLimit(10, () => new Error('too big'));
+    await pipeline(Readable.from([Buffer.alloc(4), Buffer.alloc(6)]), within, async function* (chunks) {
+      for await (const c of chunks) out.push(c as Buffer);
+    });
+    assert.equal(within.bytes, 10);
+    assert.equal(Buffer.concat(out).length, 10);
+    const over = new ByteLimit(10, () => new PayloadTooLargeError('too big'));
+    await assert.rejects(pipeline(Readable.from([Buffer.alloc(4), Buffer.alloc(7)]), over, async function* (chunks) {
+      for await (const c of chunks) yield c;
+    }), PayloadTooLargeError);
   });
 });
