@@ -227,6 +227,12 @@ describe('imported archives cannot exhaust the machine; malformed archives and n
     assert.deepEqual(readdirSync(limited.spool), []);
   });
 
+  it("emuctl's own bookkeeping in an archive (which exports never carry) is not believed: dropped on import", async () => {
+    const r = await post(importUrl(limited.d), rawZip([topology('planted'), { name: 'project-files/emuctl-running.json', data: '{"length": 1e12}' }]));
+    assert.equal(r.status, 201, r.text);
+    assert.ok(!existsSync(join(limited.projects, r.body.project_id, 'project-files', 'emuctl-running.json')));
+  });
+
   it('a project.gns3 that is huge (413) or nested too deep (400) is refused before it is parsed', async () => {
     await leavesNothing(defaults, async () => {
       const huge = { name: 'project.gns3', data: `{"name":"huge","topology":{}${' '.repeat(65 * MiB)}}`, deflate: true };

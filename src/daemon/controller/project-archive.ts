@@ -89,8 +89,8 @@ type TopologyFile = Record<string, unknown> & { topology: { nodes: Record<string
 
 /**
  * Turns an extracted archive in `dir` into a project: the topology is renamed, re-identified and
- * written as `<name>.gns3`; node directories follow their new ids; `project.gns3` and `images/`
- * (emuctl has no image store) go away. Returns the topology written.
+ * written as `<name>.gns3`; node directories follow their new ids; `project.gns3`, `images/`
+ * (emuctl has no image store) and any of emuctl's own bookkeeping files go away. Returns the topology written.
  */
 export async function rewriteExtractedProject(dir: string, rewrite: ImportRewrite): Promise<TopologyFile> {
   const topology = await readArchiveTopology(join(dir, ARCHIVE_TOPOLOGY));
@@ -118,6 +118,8 @@ export async function rewriteExtractedProject(dir: string, rewrite: ImportRewrit
   await writeFileAtomic(join(dir, filenameFor(rewrite.name)), JSON.stringify(topology, null, 4) + '\n');
   await unlink(join(dir, ARCHIVE_TOPOLOGY));
   await rm(join(dir, 'images'), { recursive: true, force: true });
+  // An archive never carries emuctl's bookkeeping (see isExportable): one that does is not believed.
+  for (const file of EMUCTL_FILES) await rm(join(dir, file), { force: true });
   return topology;
 }
 
