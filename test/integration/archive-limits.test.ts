@@ -227,6 +227,29 @@ describe('imported archives cannot exhaust the machine; malformed archives and n
     assert.deepEqual(readdirSync(limited.spool), []);
   });
 
+  it('a project.gns3 whose nodes, links or drawings are not objects, or whose name is empty, is a 409 (corrupted, as GNS3 says); a link with broken ends is dropped', async () => {
+    const file = (topology: unknown, name = 'odd') => ({ name: 'project.gns3', data: JSON.stringify({ type: 'topology', name, topology }) });
+    const empty = { nodes: [], links: [], drawings: [], computes: [] };
+    const corrupted: [string, RawEntry][] = [
+      ['a number as a node', file({ ...empty, nodes: [5] })],
+      ['null as a node', file({ ...empty, nodes: [null] })],
+      ['a string as a link', file({ ...empty, links: ['x'] })],
+      ['a number as a drawing', file({ ...empty, drawings: [1] })],
+      ['an array as the topology', file([])],
+      ['an empty name', file(empty, '')],
+    ];
+    await leavesNothing(limited, async () => {
+      for (const [what, entry] of corrupted) assertRefused(await post(importUrl(limited.d), rawZip([entry])), 409, /project\.gns3 file is corrupted/, what);
+    });
+    const node = { node_id: randomUUID(), node_type: 'vpcs', name: 'PC1', compute_id: 'local', properties: {} };
+    const r = await post(importUrl(limited.d), rawZip([file({ ...empty, nodes: [node], links: [{ link_id: randomUUID(), nodes: [null, 5] }] })]));
+    assert.equal(r.status, 201, r.text);
+    assert.equal((await limited.d.api('POST', `/v2/projects/${r.body.project_id}/open`, {})).status, 201);
+    const links = await limited.d.api('GET', `/v2/projects/${r.body.project_id}/links`);
+    assert.deepEqual([links.status, links.body], [200, []]);
+    await limited.d.api('POST', `/v2/projects/${r.body.project_id}/close`, {});
+  });
+
   it("emuctl's own bookkeeping in an archive (which exports never carry) is not believed: dropped on import", async () => {
     const r = await post(importUrl(limited.d), rawZip([topology('planted'), { name: 'project-files/emuctl-running.json', data: '{"length": 1e12}' }]));
     assert.equal(r.status, 201, r.text);

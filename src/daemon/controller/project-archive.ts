@@ -107,7 +107,7 @@ export async function rewriteExtractedProject(dir: string, rewrite: ImportRewrit
     }
     topology.topology.links = links.filter((link) => {
       link.link_id = randomUUID();
-      const ends = Array.isArray(link.nodes) ? (link.nodes as Record<string, unknown>[]) : [];
+      const ends = Array.isArray(link.nodes) && link.nodes.every(isRecord) ? link.nodes : [];
       for (const end of ends) end.node_id = ids.get(String(end.node_id));
       return ends.length === 2 && ends.every((end) => end.node_id !== undefined);
     });
@@ -146,13 +146,20 @@ export async function readArchiveTopology(path: string): Promise<TopologyFile> {
   } catch {
     throw new ConflictError(`Cannot import project, the ${ARCHIVE_TOPOLOGY} file is corrupted`);
   }
-  if (!data || typeof data !== 'object' || typeof data.topology !== 'object' || data.topology === null || typeof data.name !== 'string') {
+  if (!isRecord(data) || !isRecord(data.topology) || typeof data.name !== 'string' || data.name.trim() === '') {
     throw new ConflictError(`Cannot import project, the ${ARCHIVE_TOPOLOGY} file is corrupted`);
   }
-  const inner = data.topology as Record<string, unknown>;
+  const inner = data.topology;
   for (const key of ['nodes', 'links', 'drawings', 'computes']) if (!Array.isArray(inner[key])) inner[key] = [];
+  for (const key of ['nodes', 'links', 'drawings']) {
+    if (!(inner[key] as unknown[]).every(isRecord)) throw new ConflictError(`Cannot import project, the ${ARCHIVE_TOPOLOGY} file is corrupted: topology.${key} holds something that is not an object`);
+  }
   data.type = 'topology';
   return data as TopologyFile;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Moves `project-files/<type>/<old>` to `<new>` for whichever node type holds it. */
