@@ -19,6 +19,7 @@ import { createDataplane } from './dataplane/index.js';
 import { ControllerEvents } from './controller/events.js';
 import { Labs } from './controller/lab.js';
 import { ProjectArchives } from './controller/archives.js';
+import { ImportLimits } from './controller/import-limits.js';
 import { DrawingManager } from './controller/drawings.js';
 import { GuiSettings } from './controller/gui-settings.js';
 import { LabLifecycle, removeFromRemoteComputes } from './controller/lab-lifecycle.js';
@@ -120,7 +121,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const templates = new TemplateManager({ file: isController ? settings.paths.templatesFile(settings.port) : undefined, events, log });
   const gui = new GuiSettings(isController ? settings.paths.guiSettingsFile(settings.port) : undefined);
   const drawings = new DrawingManager({ events });
-  const archives = new ProjectArchives({ projects, labs, computes, log });
+  const archives = new ProjectArchives({ projects, labs, computes, limits: new ImportLimits(settings), log });
   const snapshots = new SnapshotManager({ projects, archives, events, removeFromRemoteComputes: (p) => removeFromRemoteComputes(p, computes, log) });
   if (isController) {
     await templates.load();

@@ -50,6 +50,10 @@ export interface DaemonFlags {
   webUi?: string;
   // What reaches a command line: QEMU options unchecked.
   qemuUnsafeOptions?: boolean;
+  // Imported archives (issue 17).
+  maxImportBytes?: number;
+  maxImportExpandedBytes?: number;
+  maxImportEntries?: number;
 }
 
 /** Which dataplane engine runs the compute's frames: the C addon, the TypeScript engine, or native when built. */
@@ -120,6 +124,13 @@ export interface DaemonSettings {
   insecureNoAuth: boolean;
   /** GNS3 GUIs: the real path of a GNS3 Web UI release directory served at /static/web-ui/ (none by default). */
   webUi?: string;
+  // Imported archives (issue 17): project imports, duplicates and snapshot restores.
+  /** Largest archive upload in bytes; unset: 4 GiB, or less when the temporary directory cannot spare that much. */
+  maxImportBytes?: number;
+  /** Largest total of an archive's extracted files in bytes; unset: what the projects file system can spare at import time. */
+  maxImportExpandedBytes?: number;
+  /** Most entries an archive may hold. */
+  maxImportEntries: number;
   paths: EmuctlPaths;
   /** Where each setting came from, for every key of the settings. */
   sources: Record<string, SettingSource>;
@@ -240,6 +251,10 @@ const SPECS = {
   insecureNoAuth: { env: 'EMUCTL_INSECURE_NO_AUTH', file: 'insecure_no_auth', kind: BOOLEAN, fallback: false },
   // What reaches a command line: off, a QEMU node's options are checked against the allow-list (qemu-options.ts).
   qemuUnsafeOptions: { env: 'EMUCTL_QEMU_UNSAFE_OPTIONS', file: 'qemu_unsafe_options', kind: BOOLEAN, fallback: false },
+  // Imported archives (issue 17): the byte limits have no fixed default, they follow the free disk space at import time.
+  maxImportBytes: { env: 'EMUCTL_MAX_IMPORT_BYTES', file: 'max_import_bytes', kind: INTEGER as ValueKind<number | undefined>, fallback: undefined, check: (v: number | undefined, where: string) => v === undefined || positive(v, where) },
+  maxImportExpandedBytes: { env: 'EMUCTL_MAX_IMPORT_EXPANDED_BYTES', file: 'max_import_expanded_bytes', kind: INTEGER as ValueKind<number | undefined>, fallback: undefined, check: (v: number | undefined, where: string) => v === undefined || positive(v, where) },
+  maxImportEntries: { env: 'EMUCTL_MAX_IMPORT_ENTRIES', file: 'max_import_entries', kind: INTEGER, fallback: 10_000, check: positive },
 };
 
 /** Config file keys, for the unknown-key check. */
