@@ -2,7 +2,8 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BadGatewayError, GatewayTimeoutError } from '../errors.js';
+import { BadGatewayError, GatewayTimeoutError, InvalidError } from '../errors.js';
+import { assertComputePath } from './compute-path.js';
 
 /** Where and how to reach a compute over HTTP. */
 export interface ComputeEndpoint {
@@ -65,11 +66,14 @@ const LATE_ANSWER_FACTOR = 10;
  * One call to a compute over keep-alive connections, bounded by `timeoutMs`
  * from start to last byte (a streamed body re-arms it with every chunk it
  * sends, so a large upload is bounded by inactivity instead). Connection
- * failures become 502, time-outs 504, both naming the compute.
+ * failures become 502, time-outs 504, both naming the compute. Only paths
+ * under `/v2/compute/` are called, sent as they are: never resolved as a URL,
+ * which would turn `..` and `\` into a way out.
  */
 export function computeRequest(c: ComputeEndpoint, method: string, path: string, opts: RequestOptions & { stream?: false }): Promise<ComputeAnswer>;
 export function computeRequest(c: ComputeEndpoint, method: string, path: string, opts: RequestOptions & { stream: true }): Promise<IncomingMessage>;
 export function computeRequest(c: ComputeEndpoint, method: string, path: string, opts: RequestOptions & { stream?: boolean }): Promise<ComputeAnswer | IncomingMessage> {
+  assertComputePath(path);
   const payload = opts.body === undefined || opts.raw ? undefined : Buffer.from(JSON.stringify(opts.body));
   const headers: Record<string, string | number> = { accept: 'application/json' };
   if (payload) Object.assign(headers, { 'content-type': 'application/json', 'content-length': payload.length });
@@ -78,7 +82,13 @@ export function computeRequest(c: ComputeEndpoint, method: string, path: string,
   if (c.user) headers.authorization = `Basic ${Buffer.from(`${c.user}:${c.password ?? ''}`).toString('base64')}`;
   const send = c.protocol === 'https' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = send(`${endpointUrl(c)}${path}`, { method, headers, agent: agents[c.protocol] });
+    let req: ReturnType<typeof send>;
+    try {
+      req = send({ protocol: `${c.protocol}:`, hostname: c.host, port: c.port, path, method, headers, agent: agents[c.protocol] });
+    } catch (err) {
+      // Node refuses a path or header holding characters HTTP does not allow (ERR_UNESCAPED_CHARACTERS, ERR_INVALID_CHAR).
+      return reject(new InvalidError(`Cannot send ${method} ${path} to ${computeLabel(c)}: ${(err as Error).message}`));
+    }
     let gaveUp = false;
     const expire = () => {
       const timedOut = new GatewayTimeoutError(`${computeLabel(c)} did not answer ${method} ${path} within ${opts.timeoutMs / 1000} s`);

@@ -1,0 +1,28 @@
+import { InvalidError } from '../../errors.js';
+
+/** Segments of `/v2/computes/{compute_id}/` before the emulator. */
+const PREFIX_SEGMENTS = 4;
+
+/**
+ * The `{emulator}/{action}` segments of a forward, decoded one by one from the raw URL: Express
+ * decodes `%2f` into a `/` that can no longer be told from a separator, so an encoded `/` or `\`
+ * is refused here, before decoding. A trailing `/` is dropped, as the router ignores it.
+ */
+export function forwardedSegments(originalUrl: string): string[] {
+  const raw = originalUrl.split(/[?#]/, 1)[0].split('/').slice(PREFIX_SEGMENTS);
+  if (raw.length > 1 && raw[raw.length - 1] === '') raw.pop();
+  return raw.map((segment) => {
+    if (/%(2f|5c)/i.test(segment)) throw new InvalidError(`Path segment '${segment}' holds an encoded / or \\: nothing outside /v2/compute/ of a compute can be reached`);
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      throw new InvalidError(`Path segment '${segment}' is not valid percent-encoded UTF-8`);
+    }
+  });
+}
+
+/** The query string of a URL with its `?`, or ''. */
+export function queryOf(originalUrl: string): string {
+  const at = originalUrl.indexOf('?');
+  return at < 0 ? '' : originalUrl.slice(at);
+}
