@@ -158,8 +158,9 @@ describe('allocations: exhausted ranges come back whole', () => {
     await remote.stop();
     for (let i = 0; i < 3; i++) {
       const r = await link(d, pid, local.node_id, i, far.node_id, i);
-      assert.equal(r.status, 502, r.text);
-      assert.match(r.body.message, /compute 'gone-soon'.*unreachable/);
+      // 502 while the controller has not yet seen its stream close, 503 (failing at once) after.
+      assert.ok(r.status === 502 || r.status === 503, r.text);
+      assert.match(r.body.message, /compute '?gone-soon'?.*(unreachable|not connected)/);
       assert.deepEqual((await held(d)).udp, [], 'no local UDP port kept');
     }
     assert.equal((await d.api('DELETE', `/v2/projects/${pid}`)).status, 204);

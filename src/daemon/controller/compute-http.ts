@@ -57,6 +57,8 @@ interface RequestOptions {
    * what the compute did after all.
    */
   late?: (answer: ComputeAnswer) => void;
+  /** Ends the call early (with the signal's reason) when the compute is found disconnected. */
+  signal?: AbortSignal;
 }
 
 /** How much longer than its timeout a call with `late` waits for the answer it gave up on. */
@@ -90,20 +92,27 @@ export function computeRequest(c: ComputeEndpoint, method: string, path: string,
       return reject(new InvalidError(`Cannot send ${method} ${path} to ${computeLabel(c)}: ${(err as Error).message}`));
     }
     let gaveUp = false;
-    const expire = () => {
-      const timedOut = new GatewayTimeoutError(`${computeLabel(c)} did not answer ${method} ${path} within ${opts.timeoutMs / 1000} s`);
+    const giveUp = (reason: Error) => {
       if (opts.late && !gaveUp && !opts.stream) {
         gaveUp = true;
+        clearTimeout(timer);
         // Waiting for an answer nobody waits for must not keep a stopping daemon alive.
         timer = setTimeout(expire, opts.timeoutMs * LATE_ANSWER_FACTOR).unref();
         req.socket?.unref();
-        return reject(timedOut);
+        return reject(reason);
       }
+      clearTimeout(timer);
       req.destroy();
       opts.raw?.stream.destroy();
-      reject(timedOut);
+      reject(reason);
     };
+    const expire = () => giveUp(new GatewayTimeoutError(`${computeLabel(c)} did not answer ${method} ${path} within ${opts.timeoutMs / 1000} s`));
     let timer = setTimeout(expire, opts.timeoutMs);
+    // The compute was found disconnected while the call ran: it ends now, with the signal's reason.
+    const abandon = () => giveUp(opts.signal!.reason as Error);
+    opts.signal?.addEventListener('abort', abandon, { once: true });
+    const settled = () => opts.signal?.removeEventListener('abort', abandon);
+    req.once('close', settled);
     req.once('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       reject(new BadGatewayError(`${computeLabel(c)} is unreachable: ${err.code ?? err.message}`));
@@ -111,6 +120,7 @@ export function computeRequest(c: ComputeEndpoint, method: string, path: string,
     req.once('response', (res) => {
       if (opts.stream) {
         clearTimeout(timer);
+        settled();
         return resolve(res);
       }
       const chunks: Buffer[] = [];

@@ -39,9 +39,10 @@ export function computeRegistryRoutes(router: Router, deps: ComputeRouteDeps): v
 async function forward(deps: ComputeRouteDeps, computeId: string, method: string, path: string, req: import('express').Request, res: import('express').Response): Promise<void> {
   const record = deps.computes.get(computeId);
   const endpoint = computeId === 'local' ? deps.self() : record;
+  const signal = deps.computes.enter(computeId);
   // The body goes through as it came (JSON or an image upload): streamed, never parsed or re-encoded.
   const raw = method !== 'POST' && method !== 'PUT' ? undefined : { stream: req, contentType: req.headers['content-type'], contentLength: req.headers['content-length'] };
-  const answer = await computeRequest(endpoint, method, path, { raw, timeoutMs: deps.forwardTimeoutMs });
+  const answer = await computeRequest(endpoint, method, path, { raw, timeoutMs: deps.forwardTimeoutMs, signal });
   if (answer.status >= 400) {
     res.status(answer.status).json({ message: `${computeLabel(record)}: ${errorMessageOf(answer)}`, status: answer.status });
     return;

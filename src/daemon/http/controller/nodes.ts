@@ -16,11 +16,9 @@ export function nodeRoutes(router: Router, deps: { projects: ProjectManager; lab
   const { projects, labs, nodes } = deps;
   const labOf = (projectId: string) => labs.of(projects.getOpened(projectId));
 
-  route(router, { method: 'get', template: NODES_ROUTE }, async ({ params }) => {
-    const lab = labOf(params.project_id);
-    await Promise.all([...lab.nodes.values()].map((n) => nodes.refresh(lab, n).catch(() => {})));
-    return [...lab.nodes.values()].map((n) => n.toJSON());
-  });
+  // Reads answer from the controller's live state, kept current by the computes' node.updated
+  // notifications: a read never waits for a compute, however slow or gone it is.
+  route(router, { method: 'get', template: NODES_ROUTE }, ({ params }) => [...labOf(params.project_id).nodes.values()].map((n) => n.toJSON()));
   route(router, { method: 'post', template: NODES_ROUTE, body: NODE_CREATE_SCHEMA, status: 201 }, async ({ params, body }) =>
     (await nodes.create(labOf(params.project_id), body)).toJSON(),
   );
@@ -34,12 +32,7 @@ export function nodeRoutes(router: Router, deps: { projects: ProjectManager; lab
       return (await nodes.act(lab, lab.node(params.node_id), action)).toJSON();
     });
   }
-  route(router, { method: 'get', template: NODE_ROUTE }, async ({ params }) => {
-    const lab = labOf(params.project_id);
-    const node = lab.node(params.node_id);
-    await nodes.refresh(lab, node).catch(() => {});
-    return node.toJSON();
-  });
+  route(router, { method: 'get', template: NODE_ROUTE }, ({ params }) => labOf(params.project_id).node(params.node_id).toJSON());
   route(router, { method: 'put', template: NODE_ROUTE, body: NODE_UPDATE_SCHEMA }, async ({ params, body }) => {
     const lab = labOf(params.project_id);
     return (await nodes.update(lab, lab.node(params.node_id), body)).toJSON();
