@@ -5,6 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -139,6 +140,28 @@ describe('the forward route stays under /v2/compute/ of its target', () => {
     assert.ok(!sent.includes('client-cookie') && !sent.includes('203.0.113.9'), 'nor its cookie or other headers');
     assert.match(head, new RegExp(`\\r\\nhost: 127\\.0\\.0\\.1:${wire.port}`, 'i'), 'Host names the compute');
     assert.ok(!/^X-Smuggled/im.test(sent), 'no smuggled header line');
+  });
+
+  it('endless streams (a capture, notifications, websockets) are refused at once, not buffered until the time-out', async () => {
+    const auth = { authorization: basic('lab', 'stored-secret') };
+    const projectId = randomUUID();
+    assert.equal((await remote.api('POST', '/v2/compute/projects', { project_id: projectId }, auth)).status, 201);
+    const sw = await remote.api('POST', `/v2/compute/projects/${projectId}/ethernet_switch/nodes`, { name: 'SW' }, auth);
+    assert.equal(sw.status, 201, sw.text);
+    const port = `projects/${projectId}/ethernet_switch/nodes/${sw.body.node_id}/adapters/0/ports/0`;
+    const lport = (await remote.api('POST', `/v2/compute/projects/${projectId}/ports/udp`, {}, auth)).body.udp_port;
+    const nio = await remote.api('POST', `/v2/compute/${port}/nio`, { type: 'nio_udp', lport, rhost: '127.0.0.1', rport: lport + 1 }, auth);
+    assert.equal(nio.status, 201, nio.text);
+    const capture = await remote.api('POST', `/v2/compute/${port}/start_capture`, { capture_file_name: 'p0.pcap' }, auth);
+    assert.equal(capture.status, 200, capture.text);
+    for (const tail of [`${port}/pcap`, 'notifications/ws', `projects/${projectId}/notifications`, `projects/${projectId}/vpcs/nodes/${randomUUID()}/console/ws`]) {
+      const started = Date.now();
+      const r = await rawCall(controller.port, 'GET', `/v2/computes/${remoteId}/${tail}`);
+      assert.equal(r.status, 400, `${tail}: ${r.text}`);
+      assert.match(JSON.parse(r.text).message, /not forwarded/);
+      assert.ok(Date.now() - started < 4000, `${tail} refused at once (${Date.now() - started} ms)`);
+    }
+    assert.equal((await remote.api('POST', `/v2/compute/${port}/stop_capture`, {}, auth)).status, 204);
   });
 
   it('the compute registry routes themselves are unaffected, and a trailing slash on a forward is still one call', async () => {

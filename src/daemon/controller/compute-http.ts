@@ -57,6 +57,8 @@ interface RequestOptions {
    * what the compute did after all.
    */
   late?: (answer: ComputeAnswer) => void;
+  /** The largest answer buffered; a larger one is cut off with a 502. */
+  maxBytes?: number;
   /** Ends the call early (with the signal's reason) when the compute is found disconnected. */
   signal?: AbortSignal;
 }
@@ -124,7 +126,12 @@ export function computeRequest(c: ComputeEndpoint, method: string, path: string,
         return resolve(res);
       }
       const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (opts.maxBytes !== undefined && size > opts.maxBytes) giveUp(new BadGatewayError(`${computeLabel(c)} answered ${method} ${path} with more than ${opts.maxBytes} bytes`));
+      });
       res.once('end', () => {
         clearTimeout(timer);
         const answer = { status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) };

@@ -2,13 +2,16 @@ import type { Router } from 'express';
 import type { ComputeRegistry } from '../../controller/computes.js';
 import { computeLabel, computeRequest, errorMessageOf, type ComputeEndpoint } from '../../controller/compute-http.js';
 import { computePath } from '../../controller/compute-path.js';
-import { forwardedSegments, queryOf } from './forward-request.js';
+import { forwardedSegments, queryOf, refuseStreams } from './forward-request.js';
 import { route } from '../route.js';
 import { COMPUTE_CREATE_SCHEMA, COMPUTE_UPDATE_SCHEMA } from '../../schemas/compute.js';
 
 export const COMPUTES_ROUTE = '/v2/computes';
 export const COMPUTE_ROUTE = '/v2/computes/{compute_id}';
 export const FORWARD_ROUTE = '/v2/computes/{compute_id}/{emulator}/{action:.+}';
+
+/** The largest answer a forward buffers (a compute's JSON is far smaller). */
+const MAX_FORWARDED_ANSWER_BYTES = 16 * 1024 * 1024;
 
 export interface ComputeRouteDeps {
   computes: ComputeRegistry;
@@ -29,9 +32,11 @@ export function computeRegistryRoutes(router: Router, deps: ComputeRouteDeps): v
   route(router, { method: 'delete', template: COMPUTE_ROUTE, status: 204 }, ({ params }) => computes.remove(params.compute_id));
   route(router, { method: 'get', template: `${COMPUTE_ROUTE}/ports` }, ({ params, req, res }) => forward(deps, params.compute_id, 'GET', '/v2/compute/network/ports', req, res));
   for (const method of ['get', 'post', 'put', 'delete'] as const) {
-    route(router, { method, template: FORWARD_ROUTE, raw: true }, ({ params, req, res }) =>
-      forward(deps, params.compute_id, method.toUpperCase(), computePath(forwardedSegments(req.originalUrl), queryOf(req.originalUrl)), req, res),
-    );
+    route(router, { method, template: FORWARD_ROUTE, raw: true }, ({ params, req, res }) => {
+      const segments = forwardedSegments(req.originalUrl);
+      refuseStreams(segments);
+      return forward(deps, params.compute_id, method.toUpperCase(), computePath(segments, queryOf(req.originalUrl)), req, res);
+    });
   }
 }
 
@@ -42,7 +47,7 @@ async function forward(deps: ComputeRouteDeps, computeId: string, method: string
   const signal = deps.computes.enter(computeId);
   // The body goes through as it came (JSON or an image upload): streamed, never parsed or re-encoded.
   const raw = method !== 'POST' && method !== 'PUT' ? undefined : { stream: req, contentType: req.headers['content-type'], contentLength: req.headers['content-length'] };
-  const answer = await computeRequest(endpoint, method, path, { raw, timeoutMs: deps.forwardTimeoutMs, signal });
+  const answer = await computeRequest(endpoint, method, path, { raw, timeoutMs: deps.forwardTimeoutMs, signal, maxBytes: MAX_FORWARDED_ANSWER_BYTES });
   if (answer.status >= 400) {
     res.status(answer.status).json({ message: `${computeLabel(record)}: ${errorMessageOf(answer)}`, status: answer.status });
     return;

@@ -26,3 +26,14 @@ export function queryOf(originalUrl: string): string {
   const at = originalUrl.indexOf('?');
   return at < 0 ? '' : originalUrl.slice(at);
 }
+
+/**
+ * Refuses a forward to a compute route that answers with an endless stream (a capture's pcap, a
+ * notification stream, a websocket): the forward buffers its answer, and GNS3 routes these through
+ * the controller's own routes.
+ */
+export function refuseStreams(segments: string[]): void {
+  const last = segments[segments.length - 1];
+  if (last === 'pcap') throw new InvalidError('A capture stream is not forwarded: use GET /v2/projects/{project_id}/links/{link_id}/pcap');
+  if (segments.includes('notifications') || last === 'ws') throw new InvalidError('Notification streams and websockets are not forwarded: use /v2/notifications or /v2/projects/{project_id}/notifications');
+}
