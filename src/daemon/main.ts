@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
+import { answerClientErrors } from './http/client-errors.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { builtinNodeTypes } from './compute/builtin-types.js';
 import { computeCapabilities } from './compute/capabilities.js';
@@ -222,6 +223,7 @@ function listen(app: ReturnType<typeof createApp>, settings: DaemonSettings, log
       connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(headersTimeout / 4))),
     }, app);
     server.maxConnections = settings.maxConnections;
+    answerClientErrors(server);
     const throttle = new LogThrottle(10_000);
     server.on('drop', (data?: { remoteAddress?: string }) => {
       server.closeIdleConnections();
