@@ -170,5 +170,10 @@ describe('the forward route stays under /v2/compute/ of its target', () => {
     assert.equal(trailing.status, 200, trailing.text);
     const local = await rawCall(controller.port, 'GET', '/v2/computes/local/network/interfaces');
     assert.equal(local.status, 200, local.text);
+    // An absolute-form request target (as sent to a proxy) names the same forward.
+    const absolute = await rawCall(controller.port, 'GET', `http://127.0.0.1:${controller.port}/v2/computes/${remoteId}/network/interfaces?x=1`);
+    assert.equal(absolute.status, 200, absolute.text);
+    const escape = await rawCall(controller.port, 'GET', `http://127.0.0.1:${controller.port}/v2/computes/${remoteId}/qemu/..%2f..%2fversion`);
+    assert.equal(escape.status, 400, escape.text);
   });
 });

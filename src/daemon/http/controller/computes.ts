@@ -33,7 +33,7 @@ export function computeRegistryRoutes(router: Router, deps: ComputeRouteDeps): v
   route(router, { method: 'get', template: `${COMPUTE_ROUTE}/ports` }, ({ params, req, res }) => forward(deps, params.compute_id, 'GET', '/v2/compute/network/ports', req, res));
   for (const method of ['get', 'post', 'put', 'delete'] as const) {
     route(router, { method, template: FORWARD_ROUTE, raw: true }, ({ params, req, res }) => {
-      const segments = forwardedSegments(req.originalUrl);
+      const segments = forwardedSegments(req.path);
       refuseStreams(segments);
       return forward(deps, params.compute_id, method.toUpperCase(), computePath(segments, queryOf(req.originalUrl)), req, res);
     });

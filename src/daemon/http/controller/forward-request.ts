@@ -4,12 +4,13 @@ import { InvalidError } from '../../errors.js';
 const PREFIX_SEGMENTS = 4;
 
 /**
- * The `{emulator}/{action}` segments of a forward, decoded one by one from the raw URL: Express
+ * The `{emulator}/{action}` segments of a forward, decoded one by one from the raw path (`req.path`,
+ * still percent-encoded, also for an absolute-form request target): Express
  * decodes `%2f` into a `/` that can no longer be told from a separator, so an encoded `/` or `\`
  * is refused here, before decoding. A trailing `/` is dropped, as the router ignores it.
  */
-export function forwardedSegments(originalUrl: string): string[] {
-  const raw = originalUrl.split(/[?#]/, 1)[0].split('/').slice(PREFIX_SEGMENTS);
+export function forwardedSegments(rawPath: string): string[] {
+  const raw = rawPath.split('/').slice(PREFIX_SEGMENTS);
   if (raw.length > 1 && raw[raw.length - 1] === '') raw.pop();
   return raw.map((segment) => {
     if (/%(2f|5c)/i.test(segment)) throw new InvalidError(`Path segment '${segment}' holds an encoded / or \\: nothing outside /v2/compute/ of a compute can be reached`);
