@@ -162,7 +162,6 @@ export class ComputeRegistry {
     const record = this.computes.get(id)!;
     this.streams.get(id)?.close();
     this.streams.delete(id);
-    this.gates.get(id)?.disconnected();
     this.gates.delete(id);
     this.usagePublished.delete(id);
     this.computes.delete(id);
