@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import { answerClientErrors } from './http/client-errors.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { builtinNodeTypes } from './compute/builtin-types.js';
 import { computeCapabilities } from './compute/capabilities.js';
@@ -240,6 +241,7 @@ function listen(app: ReturnType<typeof createApp>, settings: DaemonSettings, log
     };
     const server: Server = tls ? createHttpsServer({ ...options, cert: tls.cert, key: tls.key }, app) : createHttpServer(options, app);
     server.maxConnections = settings.maxConnections;
+    answerClientErrors(server);
     const throttle = new LogThrottle(10_000);
     server.on('drop', (data?: { remoteAddress?: string }) => {
       server.closeIdleConnections();

@@ -118,7 +118,7 @@ describe('allocations: exhausted ranges come back whole', () => {
   let d: TestDaemon;
   let remote: TestDaemon;
   before(async () => {
-    d = await startTestDaemon({ env: { EMUCTL_CONSOLE_PORT_RANGE: '26201-26203', EMUCTL_UDP_PORT_RANGE: '30510-30539' } });
+    d = await startTestDaemon({ env: { EMUCTL_CONSOLE_PORT_RANGE: '26201-26205', EMUCTL_UDP_PORT_RANGE: '30510-30539' } });
     remote = await startTestDaemon({ flags: { role: 'compute' }, env: { EMUCTL_UDP_PORT_RANGE: '30540-30549' } });
   });
   after(async () => {
@@ -131,18 +131,19 @@ describe('allocations: exhausted ranges come back whole', () => {
   /** Fills both ranges in a fresh project; returns what it could make and the refusals it met. */
   async function fill(name: string) {
     const pid = await createProject(d, name);
+    // Switches hold a console port too (console_type none, as in GNS3): made first, they leave three for VPCS.
+    const a = await bigSwitch(d, pid, 'A', 32);
+    const b = await bigSwitch(d, pid, 'B', 32);
     const pcs = [];
     for (;;) {
       const r = await d.api('POST', `/v2/projects/${pid}/nodes`, { name: `PC${pcs.length + 1}`, node_type: 'vpcs' });
       if (r.status !== 201) {
         assert.equal(r.status, 409, r.text);
-        assert.match(r.body.message, /No free console port left in 26201-26203/);
+        assert.match(r.body.message, /No free console port left in 26201-26205/);
         break;
       }
       pcs.push(r.body);
     }
-    const a = await bigSwitch(d, pid, 'A', 32);
-    const b = await bigSwitch(d, pid, 'B', 32);
     const links = await linkUntilRefused(d, pid, a.node_id, b.node_id);
     assert.equal(links.refusal.status, 409);
     assert.match(links.refusal.message, /No free UDP port left in 30510-30539/);
@@ -158,8 +159,9 @@ describe('allocations: exhausted ranges come back whole', () => {
     await remote.stop();
     for (let i = 0; i < 3; i++) {
       const r = await link(d, pid, local.node_id, i, far.node_id, i);
-      assert.equal(r.status, 502, r.text);
-      assert.match(r.body.message, /compute 'gone-soon'.*unreachable/);
+      // 502 while the controller has not yet seen its stream close, 503 (failing at once) after.
+      assert.ok(r.status === 502 || r.status === 503, r.text);
+      assert.match(r.body.message, /compute '?gone-soon'?.*(unreachable|not connected)/);
       assert.deepEqual((await held(d)).udp, [], 'no local UDP port kept');
     }
     assert.equal((await d.api('DELETE', `/v2/projects/${pid}`)).status, 204);
@@ -168,14 +170,14 @@ describe('allocations: exhausted ranges come back whole', () => {
 
   it('exhausts the console and UDP ranges; a VPCS refused for UDP keeps nothing; deleting everything gives both ranges back whole', async () => {
     const first = await fill('full-1');
-    assert.equal(first.pcs.length, 3, 'three console ports, three VPCS');
-    assert.equal(first.held.console.length, 3);
+    assert.equal(first.pcs.length, 3, 'five console ports: two switches, three VPCS');
+    assert.equal(first.held.console.length, 5);
     assert.ok(first.held.udp.length >= 29, `the UDP range is used up: ${first.held.udp}`);
 
     // Free one console port: the next VPCS gets it, then fails on the UDP range; it must keep neither.
     assert.equal((await d.api('DELETE', `/v2/projects/${first.pid}/nodes/${first.pcs[2].node_id}`)).status, 204);
     const afterDelete = await held(d);
-    assert.equal(afterDelete.console.length, 2);
+    assert.equal(afterDelete.console.length, 4);
     const more = await linkUntilRefused(d, first.pid, first.a.node_id, first.b.node_id, first.links);
     assert.ok(more.made >= 1, 'the deleted VPCS gave its UDP ports back');
     assert.match(more.refusal.message, /No free UDP port left/);

@@ -2,7 +2,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
-import { statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { startTestDaemon, removeHome, type TestDaemon } from '../helpers/daemon.js';
 
@@ -18,10 +20,12 @@ describe('computes registry and the forward route', () => {
   let failing: HttpServer;
   const sockets: Socket[] = [];
   let computeId: string;
+  const holdFile = join(mkdtempSync(join(tmpdir(), 'emuctl-forward-hold-')), 'failpoints');
 
   before(async () => {
     controller = await startTestDaemon({ env: { EMUCTL_FORWARD_TIMEOUT_MS: '1500' } });
-    compute = await startTestDaemon({ flags: { role: 'compute' }, env: { EMUCTL_UDP_PORT_RANGE: '30400-30449' } });
+    writeFileSync(holdFile, '');
+    compute = await startTestDaemon({ flags: { role: 'compute' }, env: { EMUCTL_UDP_PORT_RANGE: '30400-30449', EMUCTL_FAILPOINTS_FILE: holdFile } });
     secured = await startTestDaemon({ flags: { role: 'compute' }, env: { EMUCTL_AUTH_USER: 'lab', EMUCTL_AUTH_PASSWORD: 'pw' } });
     hanging = createServer((socket) => sockets.push(socket));
     failing = createHttpServer((_req, res) => {
@@ -39,6 +43,7 @@ describe('computes registry and the forward route', () => {
       await d.stop();
       removeHome(d.home);
     }
+    rmSync(dirname(holdFile), { recursive: true, force: true });
   });
 
   it('a compute-only daemon serves /v2/version and /v2/compute, not the controller', async () => {
@@ -108,12 +113,13 @@ describe('computes registry and the forward route', () => {
     assert.match(r.body.message, /remote1/);
     assert.match(r.body.message, /doesn't exist/);
     const f = await controller.api('POST', '/v2/computes', { name: 'failing', host: '127.0.0.1', port: (failing.address() as { port: number }).port });
+    // Its failed check made it known disconnected: a forward fails at once, saying what it answered.
     const e = await controller.api('GET', `/v2/computes/${f.body.compute_id}/network/interfaces`);
-    assert.equal(e.status, 500);
-    assert.match(e.body.message, /failing.*disk on fire/);
+    assert.equal(e.status, 503);
+    assert.match(e.body.message, /failing .*not connected: .*500: disk on fire/);
   });
 
-  it('a compute that is down: a clear 502 naming it, and connected false with last_error', async () => {
+  it('a compute that is down: connected false with last_error, and a forward to it a 503 at once naming it and why', async () => {
     const closed = createServer();
     const port = await listen(closed);
     closed.close();
@@ -122,24 +128,39 @@ describe('computes registry and the forward route', () => {
     assert.equal(r.body.connected, false);
     assert.match(r.body.last_error, /ECONNREFUSED/);
     const f = await controller.api('GET', `/v2/computes/${r.body.compute_id}/network/interfaces`);
-    assert.equal(f.status, 502);
-    assert.match(f.body.message, /compute 'down'.*unreachable.*ECONNREFUSED/);
+    assert.equal(f.status, 503, f.text);
+    assert.match(f.body.message, new RegExp(`^compute down \\(${r.body.compute_id}\\) is not connected: .*unreachable.*ECONNREFUSED`));
   });
 
-  it('a compute that hangs: 504 within the forward timeout, and the controller answers meanwhile', async () => {
+  it('a compute that never answers its check: connected false, and a forward to it a 503 at once', async () => {
     const r = await controller.api('POST', '/v2/computes', { name: 'hangs', host: '127.0.0.1', port: (hanging.address() as { port: number }).port });
+    assert.equal(r.body.connected, false);
+    assert.match(r.body.last_error, /did not answer/);
     const started = Date.now();
-    const pending = controller.api('GET', `/v2/computes/${r.body.compute_id}/network/interfaces`).then((answer) => ({ answer, took: Date.now() - started }));
-    const version = controller.api('GET', '/v2/version');
-    assert.equal(await Promise.race([version.then(() => 'version'), pending.then(() => 'forward')]), 'version', 'the controller answers others while the forward waits');
-    assert.equal((await version).status, 200);
-    const { answer: f, took } = await pending;
-    assert.equal(f.status, 504);
-    assert.match(f.body.message, /hangs.*did not answer/);
-    assert.ok(took >= 1400, `the forward timeout (1.5 s) is honoured: ${took} ms`);
+    const f = await controller.api('GET', `/v2/computes/${r.body.compute_id}/network/interfaces`);
+    assert.equal(f.status, 503, f.text);
+    assert.match(f.body.message, /^compute hangs .*not connected: .*did not answer/);
+    assert.ok(Date.now() - started < 1400, 'no wait for the forward timeout');
   });
 
-  it('uses the compute credentials; a wrong password is passed on as 401', async () => {
+  it('a connected compute that hangs on the call: 504 within the forward timeout, and the controller answers meanwhile', async () => {
+    writeFileSync(holdFile, 'compute.request.hold');
+    try {
+      const started = Date.now();
+      const pending = controller.api('GET', `/v2/computes/${computeId}/network/interfaces`).then((answer) => ({ answer, took: Date.now() - started }));
+      const version = controller.api('GET', '/v2/version');
+      assert.equal(await Promise.race([version.then(() => 'version'), pending.then(() => 'forward')]), 'version', 'the controller answers others while the forward waits');
+      assert.equal((await version).status, 200);
+      const { answer: f, took } = await pending;
+      assert.equal(f.status, 504, f.text);
+      assert.match(f.body.message, /remote1.*did not answer/);
+      assert.ok(took >= 1400, `the forward timeout (1.5 s) is honoured: ${took} ms`);
+    } finally {
+      writeFileSync(holdFile, '');
+    }
+  });
+
+  it('uses the compute credentials; with a wrong password it is not connected (503 saying its 401) until fixed', async () => {
     const good = await controller.api('POST', '/v2/computes', { name: 'secured', host: '127.0.0.1', port: secured.port, user: 'lab', password: 'pw' });
     assert.equal(good.body.connected, true);
     assert.equal((await controller.api('GET', `/v2/computes/${good.body.compute_id}/network/interfaces`)).status, 200);
@@ -147,10 +168,12 @@ describe('computes registry and the forward route', () => {
     assert.equal(bad.body.connected, false);
     assert.match(bad.body.last_error, /401/);
     const f = await controller.api('GET', `/v2/computes/${bad.body.compute_id}/network/interfaces`);
-    assert.equal(f.status, 401);
+    assert.equal(f.status, 503, f.text);
+    assert.match(f.body.message, /secured-bad .*not connected: .*401/);
     const fixed = await controller.api('PUT', `/v2/computes/${bad.body.compute_id}`, { password: 'pw' });
     assert.equal(fixed.status, 200);
     assert.equal(fixed.body.connected, true);
+    assert.equal((await controller.api('GET', `/v2/computes/${bad.body.compute_id}/network/interfaces`)).status, 200);
   });
 
   it('computes survive a controller restart; removing one is a 204', async () => {

@@ -3,7 +3,8 @@ import { request as httpsRequest, type Agent as HttpsAgent } from 'node:https';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { certificateProblem, trustAgent } from '../../util/tls-trust.js';
-import { BadGatewayError, GatewayTimeoutError } from '../errors.js';
+import { BadGatewayError, GatewayTimeoutError, InvalidError } from '../errors.js';
+import { assertComputePath } from './compute-path.js';
 
 /** Where and how to reach a compute over HTTP. */
 export interface ComputeEndpoint {
@@ -79,6 +80,10 @@ interface RequestOptions {
    * what the compute did after all.
    */
   late?: (answer: ComputeAnswer) => void;
+  /** The largest answer buffered; a larger one is cut off with a 502. */
+  maxBytes?: number;
+  /** Ends the call early (with the signal's reason) when the compute is found disconnected. */
+  signal?: AbortSignal;
 }
 
 /** How much longer than its timeout a call with `late` waits for the answer it gave up on. */
@@ -88,11 +93,14 @@ const LATE_ANSWER_FACTOR = 10;
  * One call to a compute over keep-alive connections, bounded by `timeoutMs`
  * from start to last byte (a streamed body re-arms it with every chunk it
  * sends, so a large upload is bounded by inactivity instead). Connection
- * failures become 502, time-outs 504, both naming the compute.
+ * failures become 502, time-outs 504, both naming the compute. Only paths
+ * under `/v2/compute/` are called, sent as they are: never resolved as a URL,
+ * which would turn `..` and `\` into a way out.
  */
 export function computeRequest(c: ComputeEndpoint, method: string, path: string, opts: RequestOptions & { stream?: false }): Promise<ComputeAnswer>;
 export function computeRequest(c: ComputeEndpoint, method: string, path: string, opts: RequestOptions & { stream: true }): Promise<IncomingMessage>;
 export function computeRequest(c: ComputeEndpoint, method: string, path: string, opts: RequestOptions & { stream?: boolean }): Promise<ComputeAnswer | IncomingMessage> {
+  assertComputePath(path);
   const payload = opts.body === undefined || opts.raw ? undefined : Buffer.from(JSON.stringify(opts.body));
   const headers: Record<string, string | number> = { accept: 'application/json' };
   if (payload) Object.assign(headers, { 'content-type': 'application/json', 'content-length': payload.length });
@@ -101,22 +109,35 @@ export function computeRequest(c: ComputeEndpoint, method: string, path: string,
   if (c.user) headers.authorization = `Basic ${Buffer.from(`${c.user}:${c.password ?? ''}`).toString('base64')}`;
   const send = c.protocol === 'https' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = send(`${endpointUrl(c)}${path}`, { method, headers, agent: computeAgent(c) });
+    let req: ReturnType<typeof send>;
+    try {
+      req = send({ protocol: `${c.protocol}:`, hostname: c.host, port: c.port, path, method, headers, agent: computeAgent(c) });
+    } catch (err) {
+      // Node refuses a path or header holding characters HTTP does not allow (ERR_UNESCAPED_CHARACTERS, ERR_INVALID_CHAR).
+      return reject(new InvalidError(`Cannot send ${method} ${path} to ${computeLabel(c)}: ${(err as Error).message}`));
+    }
     let gaveUp = false;
-    const expire = () => {
-      const timedOut = new GatewayTimeoutError(`${computeLabel(c)} did not answer ${method} ${path} within ${opts.timeoutMs / 1000} s`);
+    const giveUp = (reason: Error) => {
       if (opts.late && !gaveUp && !opts.stream) {
         gaveUp = true;
+        clearTimeout(timer);
         // Waiting for an answer nobody waits for must not keep a stopping daemon alive.
         timer = setTimeout(expire, opts.timeoutMs * LATE_ANSWER_FACTOR).unref();
         req.socket?.unref();
-        return reject(timedOut);
+        return reject(reason);
       }
+      clearTimeout(timer);
       req.destroy();
       opts.raw?.stream.destroy();
-      reject(timedOut);
+      reject(reason);
     };
+    const expire = () => giveUp(new GatewayTimeoutError(`${computeLabel(c)} did not answer ${method} ${path} within ${opts.timeoutMs / 1000} s`));
     let timer = setTimeout(expire, opts.timeoutMs);
+    // The compute was found disconnected while the call ran: it ends now, with the signal's reason.
+    const abandon = () => giveUp(opts.signal!.reason as Error);
+    opts.signal?.addEventListener('abort', abandon, { once: true });
+    const settled = () => opts.signal?.removeEventListener('abort', abandon);
+    req.once('close', settled);
     req.once('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       reject(new BadGatewayError(`${computeLabel(c)} is unreachable: ${connectionFailure(err)}`));
@@ -124,10 +145,16 @@ export function computeRequest(c: ComputeEndpoint, method: string, path: string,
     req.once('response', (res) => {
       if (opts.stream) {
         clearTimeout(timer);
+        settled();
         return resolve(res);
       }
       const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (opts.maxBytes !== undefined && size > opts.maxBytes) giveUp(new BadGatewayError(`${computeLabel(c)} answered ${method} ${path} with more than ${opts.maxBytes} bytes`));
+      });
       res.once('end', () => {
         clearTimeout(timer);
         const answer = { status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) };

@@ -10,6 +10,7 @@ import type { Logger } from '../logger.js';
 import type { Notification, NotificationSource } from '../notifications/notification.js';
 import { reachableHost, type ComputeEndpoint } from './compute-http.js';
 import { ComputeStore } from './compute-store.js';
+import { ComputeGate } from './compute-gate.js';
 import { ComputeStream } from './compute-stream.js';
 import type { ControllerEvents } from './events.js';
 import { RemoteCompute } from './remote-compute.js';
@@ -54,6 +55,7 @@ export class ComputeRegistry {
   private readonly computes = new Map<string, ComputeRecord>();
   private readonly apis = new Map<string, ComputeApi>();
   private readonly streams = new Map<string, ComputeStream>();
+  private readonly gates = new Map<string, ComputeGate>();
   private readonly usagePublished = new Map<string, number>();
   private readonly store?: ComputeStore;
   private reports?: ComputeReports;
@@ -103,6 +105,15 @@ export class ComputeRegistry {
     const api = this.apis.get(id);
     if (!api) throw new ConflictError(`Compute ${id} cannot be reached by this controller`);
     return api;
+  }
+
+  /**
+   * The signal to call a compute with (none for the in-process local compute); UnavailableError (503)
+   * while a remote compute is known to be disconnected, so that nobody waits for a time-out.
+   */
+  enter(id: string): AbortSignal | undefined {
+    this.get(id);
+    return this.gates.get(id)?.enter();
   }
 
   /** The address other computes and clients use to reach this compute (a wildcard bind means loopback here). */
@@ -159,6 +170,7 @@ export class ComputeRegistry {
     const record = this.computes.get(id)!;
     this.streams.get(id)?.close();
     this.streams.delete(id);
+    this.gates.delete(id);
     this.usagePublished.delete(id);
     this.computes.delete(id);
     this.apis.delete(id);
@@ -196,7 +208,9 @@ export class ComputeRegistry {
       memory_usage_percent: null,
     };
     this.computes.set(record.compute_id, record);
-    this.apis.set(record.compute_id, new RemoteCompute(() => record, this.deps.timeoutMs ?? 30_000, this.deps.log));
+    const gate = new ComputeGate(record);
+    this.gates.set(record.compute_id, gate);
+    this.apis.set(record.compute_id, new RemoteCompute(() => record, this.deps.timeoutMs ?? 30_000, this.deps.log, () => gate.enter()));
     this.streams.set(record.compute_id, new ComputeStream(record, {
       notification: (message) => this.reports?.notification(record.compute_id, message),
       connected: () => this.reports?.reconnected(record.compute_id),
@@ -207,6 +221,7 @@ export class ComputeRegistry {
 
   /** Publishes compute.updated: at once for connection changes, at most every few seconds for usage alone. */
   private changed(record: ComputeRecord, what: 'connection' | 'usage'): void {
+    if (what === 'connection' && !record.connected) this.gates.get(record.compute_id)?.disconnected();
     const now = Date.now();
     if (what === 'usage' && now - (this.usagePublished.get(record.compute_id) ?? 0) < USAGE_PUBLISH_MS) return;
     this.usagePublished.set(record.compute_id, now);

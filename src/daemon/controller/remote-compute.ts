@@ -8,7 +8,8 @@ import { computeLabel, computeRequest, errorMessageOf, type ComputeAnswer, type 
 
 /** A compute reached over HTTP with GNS3's compute API; its errors keep their status and name the compute. */
 export class RemoteCompute implements ComputeApi {
-  constructor(private readonly endpoint: () => ComputeEndpoint, private readonly timeoutMs: number, private readonly log?: Logger) {}
+  /** `enter` gives the signal for each call, or throws while the compute is known to be unreachable. */
+  constructor(private readonly endpoint: () => ComputeEndpoint, private readonly timeoutMs: number, private readonly log?: Logger, private readonly enter: () => AbortSignal | undefined = () => undefined) {}
 
   /**
    * One call with a JSON answer (and a JSON or `raw` body); a 4xx/5xx from the compute is passed on
@@ -16,7 +17,7 @@ export class RemoteCompute implements ComputeApi {
    */
   async call<T = Json>(method: string, path: string, body?: unknown, raw?: RawBody, late?: (answer: ComputeAnswer) => void): Promise<T> {
     const c = this.endpoint();
-    const answer = await computeRequest(c, method, path, { body, raw, timeoutMs: this.timeoutMs, late });
+    const answer = await computeRequest(c, method, path, { body, raw, timeoutMs: this.timeoutMs, late, signal: this.enter() });
     if (answer.status >= 400) throw new UpstreamError(`${computeLabel(c)}: ${errorMessageOf(answer)}`, answer.status);
     if (answer.status === 204 || answer.body.length === 0) return undefined as T;
     try {
@@ -100,7 +101,7 @@ export class RemoteCompute implements ComputeApi {
   /** A GET whose answer is a byte stream; an error answer keeps the compute's status and message. */
   private async stream(path: string): Promise<Readable> {
     const c = this.endpoint();
-    const res = await computeRequest(c, 'GET', path, { timeoutMs: this.timeoutMs, stream: true });
+    const res = await computeRequest(c, 'GET', path, { timeoutMs: this.timeoutMs, stream: true, signal: this.enter() });
     if ((res.statusCode ?? 500) >= 400) {
       const chunks: Buffer[] = [];
       for await (const chunk of res) chunks.push(chunk as Buffer);

@@ -2,12 +2,17 @@ import type { Router } from 'express';
 import type { ComputeRegistry } from '../../controller/computes.js';
 import { computeLabel, computeRequest, errorMessageOf, type ComputeEndpoint } from '../../controller/compute-http.js';
 import { JSON_CONTENT_TYPE, sendJson } from '../json-response.js';
+import { computePath } from '../../controller/compute-path.js';
+import { forwardedSegments, queryOf, refuseStreams } from './forward-request.js';
 import { route } from '../route.js';
 import { COMPUTE_CREATE_SCHEMA, COMPUTE_UPDATE_SCHEMA } from '../../schemas/compute.js';
 
 export const COMPUTES_ROUTE = '/v2/computes';
 export const COMPUTE_ROUTE = '/v2/computes/{compute_id}';
 export const FORWARD_ROUTE = '/v2/computes/{compute_id}/{emulator}/{action:.+}';
+
+/** The largest answer a forward buffers (a compute's JSON is far smaller). */
+const MAX_FORWARDED_ANSWER_BYTES = 16 * 1024 * 1024;
 
 export interface ComputeRouteDeps {
   computes: ComputeRegistry;
@@ -29,8 +34,9 @@ export function computeRegistryRoutes(router: Router, deps: ComputeRouteDeps): v
   route(router, { method: 'get', template: `${COMPUTE_ROUTE}/ports` }, ({ params, req, res }) => forward(deps, params.compute_id, 'GET', '/v2/compute/network/ports', req, res));
   for (const method of ['get', 'post', 'put', 'delete'] as const) {
     route(router, { method, template: FORWARD_ROUTE, raw: true }, ({ params, req, res }) => {
-      const path = `/v2/compute/${encodeURIComponent(params.emulator)}/${params.action.split('/').map(encodeURIComponent).join('/')}`;
-      return forward(deps, params.compute_id, method.toUpperCase(), path, req, res);
+      const segments = forwardedSegments(req.path);
+      refuseStreams(segments);
+      return forward(deps, params.compute_id, method.toUpperCase(), computePath(segments, queryOf(req.originalUrl)), req, res);
     });
   }
 }
@@ -39,10 +45,10 @@ export function computeRegistryRoutes(router: Router, deps: ComputeRouteDeps): v
 async function forward(deps: ComputeRouteDeps, computeId: string, method: string, path: string, req: import('express').Request, res: import('express').Response): Promise<void> {
   const record = deps.computes.get(computeId);
   const endpoint = computeId === 'local' ? deps.self() : record;
-  const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
+  const signal = deps.computes.enter(computeId);
   // The body goes through as it came (JSON or an image upload): streamed, never parsed or re-encoded.
   const raw = method !== 'POST' && method !== 'PUT' ? undefined : { stream: req, contentType: req.headers['content-type'], contentLength: req.headers['content-length'] };
-  const answer = await computeRequest(endpoint, method, path + query, { raw, timeoutMs: deps.forwardTimeoutMs });
+  const answer = await computeRequest(endpoint, method, path, { raw, timeoutMs: deps.forwardTimeoutMs, signal, maxBytes: MAX_FORWARDED_ANSWER_BYTES });
   if (answer.status >= 400) {
     sendJson(res, answer.status, { message: `${computeLabel(record)}: ${errorMessageOf(answer)}`, status: answer.status });
     return;

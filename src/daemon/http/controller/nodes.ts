@@ -19,13 +19,13 @@ export function nodeRoutes(router: Router, deps: { projects: ProjectManager; lab
   const labOf = (projectId: string) => labs.of(projects.getOpened(projectId));
   const consoleHostOf = (computeId: string) => (computes.has(computeId) ? computes.hostOf(computeId) : null);
 
-  route(router, { method: 'get', template: NODES_ROUTE }, async ({ params }) => {
-    // A project not opened (just imported, say) answers with the nodes of its file: scripts list them right away.
+  // A project not opened (just imported, say) answers with the nodes of its file: scripts list them right away.
+  // An opened one answers from the controller's live state, kept current by the computes' node.updated
+  // notifications: a read never waits for a compute, however slow or gone it is.
+  route(router, { method: 'get', template: NODES_ROUTE }, ({ params }) => {
     const project = projects.get(params.project_id);
     if (project.status !== 'opened') return savedNodesJSON(project, consoleHostOf);
-    const lab = labs.of(project);
-    await Promise.all([...lab.nodes.values()].map((n) => nodes.refresh(lab, n).catch(() => {})));
-    return [...lab.nodes.values()].map((n) => n.toJSON());
+    return [...labs.of(project).nodes.values()].map((n) => n.toJSON());
   });
   route(router, { method: 'post', template: NODES_ROUTE, body: NODE_CREATE_SCHEMA, status: 201 }, async ({ params, body }) =>
     (await nodes.create(labOf(params.project_id), body)).toJSON(),
@@ -39,12 +39,7 @@ export function nodeRoutes(router: Router, deps: { projects: ProjectManager; lab
       return (await nodes.act(lab, lab.node(params.node_id), action)).toJSON();
     });
   }
-  route(router, { method: 'get', template: NODE_ROUTE }, async ({ params }) => {
-    const lab = labOf(params.project_id);
-    const node = lab.node(params.node_id);
-    await nodes.refresh(lab, node).catch(() => {});
-    return node.toJSON();
-  });
+  route(router, { method: 'get', template: NODE_ROUTE }, ({ params }) => labOf(params.project_id).node(params.node_id).toJSON());
   route(router, { method: 'put', template: NODE_ROUTE, body: NODE_UPDATE_SCHEMA }, async ({ params, body }) => {
     const lab = labOf(params.project_id);
     return (await nodes.update(lab, lab.node(params.node_id), body)).toJSON();
