@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -176,7 +176,7 @@ describe('dataplane capture', () => {
 
   it('truncates records to the snaplen', async () => {
     const path = join(dir, 'snap.pcap');
-    const w = await PcapWriter.create(path, 1);
+    const w = await PcapWriter.create(await open(path, 'w'), 1);
     w.record(Buffer.alloc(70000, 1));
     w.record(Buffer.alloc(60, 2));
     await w.close();

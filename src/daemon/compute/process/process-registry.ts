@@ -196,7 +196,7 @@ export class ProcessRegistry {
       }
       return syncDirectory(dir);
     }
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     const body: RegistryFile = {
       version: 1,
       ...(contents.owner ? { owner: contents.owner } : {}),
