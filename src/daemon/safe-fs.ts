@@ -169,6 +169,12 @@ export async function openForWrite(root: string, relativePath: string, append = 
   });
 }
 
+/** Creates the new file `relativePath` below `root` (0600; directories made 0700), with no link followed; 409 when it exists. */
+export async function openNew(root: string, relativePath: string): Promise<FileHandle> {
+  const { dirs, name } = fileSegments(relativePath);
+  return withDir(root, dirs, true, (dir) => dir.file(name, O_WRONLY | O_CREAT | O_EXCL));
+}
+
 /** Makes the directory `relativePath` below `root` and its parents (0700), refusing links on the way. */
 export async function makeDirs(root: string, relativePath: string): Promise<void> {
   await withDir(root, pathSegments(relativePath), true, async () => undefined);

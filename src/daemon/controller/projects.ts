@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { ConflictError, DomainError, InvalidError, NotFoundError } from '../errors.js';
 import { checkRelativePath, openProjectFile, projectBelow, writeProjectFile } from '../compute/project-files.js';
-import { ensurePrivateDir, makeDirs, openForRead, withDir } from '../safe-fs.js';
+import { ensurePrivateDir, makeDirs, openForRead, withDir, type SafeDir } from '../safe-fs.js';
 import type { Logger } from '../logger.js';
 import type { ControllerEvents } from './events.js';
 import type { PROJECT_CREATE_SCHEMA, PROJECT_UPDATE_SCHEMA } from '../schemas/project.js';
@@ -125,7 +125,19 @@ export class ProjectManager {
 
   /** The directory a new project gets: `path` if given (inside the projects directory), else `<projects_dir>/<id>`. */
   directoryFor(id: string, path?: string | null): string {
-    return this.resolvePath(id, path ?? undefined);
+    const dir = this.resolvePath(id, path ?? undefined);
+    this.assertNotNested(dir);
+    return dir;
+  }
+
+  /** Makes a project directory (0700) and its parents below the projects directory, with no link followed (403). */
+  makeDirectory(path: string): Promise<void> {
+    return makeDirs(this.deps.projectsDir, projectBelow(this.deps.projectsDir, path));
+  }
+
+  /** Runs `use` on a directory of the project (`snapshots`…), reached with no link followed (403); made (0700) with `create`. */
+  withDirectory<T>(project: Project, relativePath: string, create: boolean, use: (dir: SafeDir) => Promise<T>): Promise<T> {
+    return withDir(this.deps.projectsDir, projectBelow(this.deps.projectsDir, project.path, relativePath).split('/'), create, use);
   }
 
   has(id: string): boolean {

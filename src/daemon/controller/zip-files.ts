@@ -1,14 +1,12 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
 import yazl from 'yazl';
-import { ConflictError, InvalidError } from '../errors.js';
+import { ConflictError, DomainError, InvalidError } from '../errors.js';
+import { makeDirs, openForWrite, openNew } from '../safe-fs.js';
 
-/** One file of an archive to write: from a file on disk or from memory. */
-export type ZipSource = { name: string; path: string } | { name: string; data: Buffer };
+/** One file of an archive to write: from a file on disk, from memory, or from a stream opened when its turn comes. */
+export type ZipSource = { name: string; path: string } | { name: string; data: Buffer } | { name: string; open: () => Promise<Readable> };
 
 /** ZIP dates start in 1980: older files get that date (GNS3 patches mtimes the same way). */
 const EARLIEST = new Date('1980-01-02T00:00:00Z');
@@ -21,8 +19,11 @@ export function zipStream(sources: ZipSource[], compress: boolean, mtimeOf: (sou
   for (const source of sources) {
     const mtime = new Date(Math.max(mtimeOf(source).getTime(), EARLIEST.getTime()));
     if ('path' in source) zip.addFile(source.path, source.name, { compress, mtime });
+    else if ('open' in source) zip.addReadStreamLazy(source.name, { compress, mtime }, (done) => void source.open().then((s) => done(null, s), (err: Error) => done(err, undefined as never)));
     else zip.addBuffer(source.data, source.name, { compress, mtime });
   }
+  // yazl reports a source that cannot be read on the ZipFile, not on its stream: pass it on, so readers end.
+  zip.on('error', (err: Error) => (zip.outputStream as Readable).destroy(err));
   zip.end();
   return zip.outputStream as Readable;
 }
@@ -57,10 +58,10 @@ export async function zipEntryNames(file: string): Promise<string[]> {
 export async function extractZip(file: string, dir: string, { overwrite = false } = {}): Promise<void> {
   await zipEntryNames(file);
   await eachEntry(file, async (name, open) => {
-    const target = join(dir, name);
-    if (name.endsWith('/')) return void (await mkdir(target, { recursive: true }));
-    await mkdir(dirname(target), { recursive: true });
-    await pipeline(await open(), createWriteStream(target, { flags: overwrite ? 'w' : 'wx' }));
+    // Written below `dir` with no link followed (403), private (0700 / 0600).
+    if (name.endsWith('/')) return void (await makeDirs(dir, name));
+    const target = overwrite ? await openForWrite(dir, name) : await openNew(dir, name);
+    await pipeline(await open(), target.createWriteStream());
   });
 }
 
@@ -82,7 +83,7 @@ async function eachEntry(file: string, visit: (name: string, open: () => Promise
     }
   } catch (err) {
     // Errors of our own or of the file system (disk full…) stay as they are; the rest come from a broken archive.
-    if (err instanceof InvalidError || err instanceof ConflictError || (err as NodeJS.ErrnoException).syscall) throw err;
+    if (err instanceof DomainError || (err as NodeJS.ErrnoException).syscall) throw err;
     throw new ConflictError(`Cannot extract files from the archive (invalid zip): ${(err as Error).message}`);
   } finally {
     zip.close();
