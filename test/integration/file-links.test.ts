@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -173,6 +174,35 @@ describe('files: no symbolic link followed out of a project, private modes', () 
     unlinkSync(via);
     const nested = await d.api('POST', '/v2/projects', { name: 'nested', path: join(projectDir, 'inner') });
     assert.equal(nested.status, 409, nested.text);
+  });
+
+  it('an import into a project path through a link is refused and writes nothing there', async () => {
+    const archive = Buffer.from(await (await fetch(`${d.url}/v2/projects/${pid}/export`)).arrayBuffer());
+    const via = join(d.home, 'projects', 'import-link');
+    symlinkSync(outside, via);
+    try {
+      const r = await fetch(`${d.url}/v2/projects/${randomUUID()}/import?name=imported&path=${encodeURIComponent(join(via, 'p'))}`, { method: 'POST', body: archive });
+      assert.equal(r.status, 403, await r.text());
+      assertSecretUntouched();
+    } finally {
+      unlinkSync(via);
+    }
+    const ok = await fetch(`${d.url}/v2/projects/${randomUUID()}/import?name=imported`, { method: 'POST', body: archive });
+    assert.equal(ok.status, 201, await ok.text());
+  });
+
+  it('snapshots are not written, listed or restored through a snapshots directory that is a link', async () => {
+    const snapshots = join(projectDir, 'snapshots');
+    symlinkSync(outside, snapshots);
+    try {
+      const create = await d.api('POST', `/v2/projects/${pid}/snapshots`, { name: 'snap' });
+      assert.equal(create.status, 403, create.text);
+      assert.equal((await d.api('GET', `/v2/projects/${pid}/snapshots`)).status, 403);
+      assertSecretUntouched();
+    } finally {
+      unlinkSync(snapshots);
+    }
+    assert.equal((await d.api('POST', `/v2/projects/${pid}/snapshots`, { name: 'snap' })).status, 201);
   });
 
   it('projects, captures and state are private: directories 0700, files 0600', async () => {
