@@ -205,6 +205,29 @@ describe('files: no symbolic link followed out of a project, private modes', () 
     assert.equal((await d.api('POST', `/v2/projects/${pid}/snapshots`, { name: 'snap' })).status, 201);
   });
 
+  it('images are not uploaded, read, listed or deleted through a link in the images directory', async () => {
+    const images = join(d.home, 'images', 'QEMU');
+    const up = await fetch(`${d.url}/v2/compute/qemu/images/base.img`, { method: 'POST', body: 'image bytes' });
+    assert.equal(up.status, 204, await up.text());
+    symlinkSync(outside, join(images, 'evil'));
+    symlinkSync(secret, join(images, 'linked.img'));
+    try {
+      const upload = await fetch(`${d.url}/v2/compute/qemu/images/evil/planted.img`, { method: 'POST', body: 'planted' });
+      assert.equal(upload.status, 403, await upload.text());
+      assert.equal((await fetch(`${d.url}/v2/compute/qemu/images/evil/secret.txt`)).status, 403);
+      const download = await fetch(`${d.url}/v2/compute/qemu/images/linked.img`);
+      assert.equal(download.status, 403);
+      assert.ok(!(await download.text()).includes(SECRET.trim()));
+      assert.equal((await fetch(`${d.url}/v2/compute/qemu/images/evil/secret.txt`, { method: 'DELETE' })).status, 403);
+      const list = await d.api('GET', '/v2/compute/qemu/images');
+      assert.deepEqual(list.body.map((i: { filename: string }) => i.filename), ['base.img']);
+      assertSecretUntouched();
+    } finally {
+      unlinkSync(join(images, 'evil'));
+      unlinkSync(join(images, 'linked.img'));
+    }
+  });
+
   it('projects, captures and state are private: directories 0700, files 0600', async () => {
     await d.api('POST', `/v2/projects/${pid}/links/${link.link_id}/start_capture`, { capture_file_name: 'modes.pcap' });
     await d.api('POST', `/v2/projects/${pid}/links/${link.link_id}/stop_capture`);
