@@ -11,6 +11,7 @@
 import { constants, type Dirent } from 'node:fs';
 import { lstat, mkdir, open, readdir, rename, rm, unlink, type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from './errors.js';
 
@@ -27,6 +28,13 @@ export function pathSegments(relativePath: string): string[] {
   const segments = relativePath.split('/').filter((s) => s !== '' && s !== '.');
   if (bad || segments.includes('..')) throw new InvalidError(`path '${relativePath.replace(/\0/g, '\\0')}' must stay inside its directory (no '..', absolute path or NUL)`);
   return segments;
+}
+
+/** `path` (absolute) as a relative path below `root`, to hand to the functions here; 400 when it is not below it. */
+export function relativeBelow(root: string, path: string): string {
+  const rel = relative(resolve(root), resolve(path));
+  if (!rel || rel.startsWith('..') || isAbsolute(rel)) throw new InvalidError(`${path} is not inside ${root}`);
+  return rel.split(sep).join('/');
 }
 
 /** A directory held open by descriptor; `at(name)` names an entry of that very directory. */

@@ -5,7 +5,7 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ConflictError, DomainError, InvalidError } from '../errors.js';
-import { openForRead, pathSegments, replaceFileUnder, SafeDir, withDir } from '../safe-fs.js';
+import { openForRead, pathSegments, relativeBelow, replaceFileUnder, SafeDir, withDir } from '../safe-fs.js';
 
 /** A file of a project as GNS3's compute lists it. */
 export interface ProjectFile {
@@ -29,9 +29,7 @@ export function pathInside(root: string, relativePath: string): string {
  * trusted root) and the project's path below it, as a relative path (400 when outside).
  */
 export function projectBelow(projectsDir: string, projectPath: string, relativePath = ''): string {
-  const dir = relative(resolve(projectsDir), resolve(projectPath));
-  if (!dir || dir.startsWith('..') || isAbsolute(dir)) throw new InvalidError(`project path ${projectPath} is not inside the projects directory`);
-  return [...dir.split(sep), ...pathSegments(relativePath)].join('/');
+  return [relativeBelow(projectsDir, projectPath), ...pathSegments(relativePath)].join('/');
 }
 
 /** Replaces directory `to` with a copy of `from` (links copied as links), as GNS3 duplicates a node's files; `skip` leaves paths out. */

@@ -1,5 +1,6 @@
+import { makeDirs, relativeBelow } from '../../safe-fs.js';
 import { existsSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { failpoint } from '../../failpoints.js';
@@ -69,7 +70,7 @@ export class QemuNode extends DataplaneNode {
     const consolePort = wantsConsole ? await ctx.resources.consolePorts.allocate(owner, body.console ?? undefined) : null;
     failpoint('qemu.create.after-console');
     const node = new QemuNode(id, body.name, ctx, shared, settings, consolePort);
-    await mkdir(node.dir, { recursive: true });
+    await makeDirs(ctx.projectDir, relativeBelow(ctx.projectDir, node.dir));
     await node.refreshMd5s();
     failpoint('qemu.create.after-directory');
     await node.setWires(settings.adapters);
