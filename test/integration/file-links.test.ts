@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -238,5 +238,29 @@ describe('files: no symbolic link followed out of a project, private modes', () 
     }
     const loose = all.filter((e) => e.mode !== (e.isDir ? 0o700 : 0o600)).map((e) => `${e.path} ${e.mode.toString(8)}`);
     assert.deepEqual(loose, []);
+  });
+});
+
+describe('files: a project left by an older version (0755 / 0644) is made private on start', () => {
+  it('tightens the project directory to 0700 and its .gns3 file to 0600; the projects directory keeps its mode', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'emuctl-old-'));
+    const id = randomUUID();
+    const dir = join(home, 'projects', id);
+    mkdirSync(dir, { recursive: true, mode: 0o755 });
+    chmodSync(join(home, 'projects'), 0o755);
+    chmodSync(dir, 0o755);
+    const topology = { type: 'topology', project_id: id, name: 'old', revision: 9, version: '2.2.0', topology: { nodes: [], links: [], drawings: [], computes: [] } };
+    writeFileSync(join(dir, 'old.gns3'), JSON.stringify(topology), { mode: 0o644 });
+    chmodSync(join(dir, 'old.gns3'), 0o644);
+    const d = await startTestDaemon({ home });
+    try {
+      assert.equal((await d.api('GET', `/v2/projects/${id}`)).body.name, 'old');
+      assert.equal(statSync(dir).mode & 0o777, 0o700);
+      assert.equal(statSync(join(dir, 'old.gns3')).mode & 0o777, 0o600);
+      assert.equal(statSync(join(home, 'projects')).mode & 0o777, 0o755);
+    } finally {
+      await d.stop();
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

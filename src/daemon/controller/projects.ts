@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { ConflictError, DomainError, InvalidError, NotFoundError } from '../errors.js';
 import { checkRelativePath, openProjectFile, projectBelow, writeProjectFile } from '../compute/project-files.js';
-import { ensurePrivateDir, makeDirs, openForRead, withDir, type SafeDir } from '../safe-fs.js';
+import { ensurePrivateDir, makeDirs, openForRead, PRIVATE_FILE_MODE, withDir, type SafeDir } from '../safe-fs.js';
 import type { Logger } from '../logger.js';
 import type { ControllerEvents } from './events.js';
 import type { PROJECT_CREATE_SCHEMA, PROJECT_UPDATE_SCHEMA } from '../schemas/project.js';
@@ -285,7 +285,8 @@ export class ProjectManager {
 /** Reads `dir/file` below the projects directory with no link followed (a planted link to a file elsewhere is refused, 403). */
 async function readProjectFile(projectsDir: string, dir: string, file: string): Promise<Project> {
   const handle = await openForRead(projectsDir, projectBelow(projectsDir, dir, file));
-  const data = JSON.parse(await handle.readFile('utf8').finally(() => handle.close())) as Record<string, unknown>;
+  // A file written by an older version (0644) is made private as it is read.
+  const data = JSON.parse(await handle.chmod(PRIVATE_FILE_MODE).then(() => handle.readFile('utf8')).finally(() => handle.close())) as Record<string, unknown>;
   if (data.type !== 'topology' || typeof data.project_id !== 'string' || typeof data.name !== 'string') throw new Error('not a GNS3 topology file');
   const project = new Project(data.project_id, data.name, dir, pickSettings(data), file);
   project.revision = typeof data.revision === 'number' ? data.revision : project.revision;
