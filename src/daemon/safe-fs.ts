@@ -70,7 +70,7 @@ export class SafeDir {
           });
           continue;
         }
-        throw await this.refusal(name, shown, err as NodeJS.ErrnoException, 'directory');
+        throw await this.refusal(name, shown, err as NodeJS.ErrnoException, 'directory', create);
       }
     }
   }
@@ -83,7 +83,7 @@ export class SafeDir {
       // O_NONBLOCK: a FIFO planted at the name must not hang the open; it changes nothing for regular files.
       handle = await open(this.at(name), flags | O_NOFOLLOW | O_NONBLOCK, mode);
     } catch (err) {
-      throw await this.refusal(name, shown, err as NodeJS.ErrnoException, 'file');
+      throw await this.refusal(name, shown, err as NodeJS.ErrnoException, 'file', (flags & O_CREAT) !== 0);
     }
     const info = await handle.stat();
     if (info.isFile() && info.nlink === 1) return handle;
@@ -117,19 +117,20 @@ export class SafeDir {
     return this.handle.close();
   }
 
-  /** Why opening `name` failed, as a domain error: a link is 403, a missing entry 404, a wrong kind 409. */
-  private async refusal(name: string, shown: string, err: NodeJS.ErrnoException, wanted: string): Promise<Error> {
+  /** Why opening `name` failed, as a domain error: a link is 403, a missing entry 404 (a name too long to exist too), a wrong kind 409. */
+  private async refusal(name: string, shown: string, err: NodeJS.ErrnoException, wanted: string, creating: boolean): Promise<Error> {
     const info = await lstat(this.at(name)).catch(() => undefined);
     if (info?.isSymbolicLink()) return new ForbiddenError(`'${shown}' is a symbolic link: refused`);
-    if (err.code === 'ENOENT') return new NotFoundError(`${wanted === 'file' ? 'File' : 'Directory'} ${shown} doesn't exist`);
+    if (err.code === 'ENOENT' || (err.code === 'ENAMETOOLONG' && !creating)) return new NotFoundError(`${wanted === 'file' ? 'File' : 'Directory'} ${shown} doesn't exist`);
     if (err.code === 'ENOTDIR' || err.code === 'EISDIR' || err.code === 'EEXIST' || err.code === 'ENXIO') return new ConflictError(`Cannot use '${shown}' as a ${wanted}: something else is in the way`);
     if (err.code === 'ENAMETOOLONG') return new InvalidError(`path '${shown}' is too long`);
     return err;
   }
 }
 
-/** Runs `use` on the directory `segments` below `root`, reached with no link followed (made 0700 with `create`). */
+/** Runs `use` on the directory `segments` below `root`, reached with no link followed (made 0700 with `create`, the root too). */
 export async function withDir<T>(root: string, segments: string[], create: boolean, use: (dir: SafeDir) => Promise<T>): Promise<T> {
+  if (create) await ensurePrivateDir(root);
   let dir = await SafeDir.root(root);
   try {
     for (const segment of segments) {

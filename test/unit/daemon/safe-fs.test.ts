@@ -100,7 +100,17 @@ describe('safe-fs: files below a root with no link followed', () => {
     await assert.rejects(openForRead(root, 'nothing/none.txt'), NotFoundError);
     await assert.rejects(openForRead(root, 'caps'), NotFoundError);
     await assert.rejects(openForWrite(root, 'caps/hard.pcap/x'), ConflictError);
+    await assert.rejects(openForRead(root, 'y'.repeat(300)), NotFoundError, 'a name too long to exist is not there');
+    await assert.rejects(openForWrite(root, 'y'.repeat(300)), InvalidError, 'but cannot be written');
     for (const bad of ['../x', 'a/../../x', '/etc/passwd', 'a\0b', 'a\\b']) await assert.rejects(openForRead(root, bad), InvalidError, bad);
+  });
+
+  it('makes a missing root (0700) when asked to create below it', async () => {
+    const fresh = join(base, 'fresh', 'root');
+    await replaceFileUnder(fresh, 'a.txt', 'x');
+    assert.equal(statSync(join(base, 'fresh')).mode & 0o777, 0o700);
+    assert.equal(statSync(fresh).mode & 0o777, 0o700);
+    await assert.rejects(openForRead(join(base, 'absent'), 'a.txt'), NotFoundError);
   });
 
   it('never follows a directory swapped for a link between two calls', async () => {
