@@ -121,6 +121,22 @@ describe('files: no symbolic link followed out of a project, private modes', () 
     assertSecretUntouched();
   });
 
+  it('deleting a node whose node-type directory is a link removes nothing outside', async () => {
+    const hub = await createNode(d, pid, 'HUB9', 'ethernet_hub');
+    const typeDir = join(projectDir, 'project-files', 'ethernet_hub');
+    if (existsSync(typeDir)) rmSync(typeDir, { recursive: true });
+    mkdirSync(join(outside, hub.node_id));
+    writeFileSync(join(outside, hub.node_id, 'keep.txt'), SECRET);
+    symlinkSync(outside, typeDir);
+    try {
+      assert.equal((await d.api('DELETE', `/v2/projects/${pid}/nodes/${hub.node_id}`)).status, 204);
+      assert.equal(readFileSync(join(outside, hub.node_id, 'keep.txt'), 'utf8'), SECRET);
+    } finally {
+      unlinkSync(typeDir);
+      rmSync(join(outside, hub.node_id), { recursive: true });
+    }
+  });
+
   it('a capture file name that exists as a link is refused and its target keeps its content', async () => {
     const captures = join(projectDir, 'project-files', 'captures');
     symlinkSync(secret, join(captures, 'evil.pcap'));

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { PCAP_LINK_TYPES, type DataLinkType, type DataplaneApi } from '../dataplane/types.js';
-import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
+import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { validate } from '../schemas/validation.js';
 import { captureFilePath, followFile, type CaptureState } from './capture-files.js';
@@ -14,7 +14,7 @@ import { ComputeProject } from './compute-project.js';
 import type { NioJson } from './node-context.js';
 import type { NodeTypeRegistry } from './node-types.js';
 import { nodeOwner, projectOwner } from './ownership.js';
-import { makeDirs } from '../safe-fs.js';
+import { makeDirs, withDir } from '../safe-fs.js';
 import { checkRelativePath, copyNodeDirectory, listProjectFiles, openProjectFile, pathInside, projectBelow, writeProjectFile, type ProjectFile } from './project-files.js';
 import type { ComputeResources } from './resources.js';
 import { SingleFlight } from '../../util/single-flight.js';
@@ -188,7 +188,11 @@ export class LocalCompute implements ComputeApi {
     await node.destroy();
     project.nodes.delete(nodeId);
     this.resources.releaseOwner(nodeOwner(projectId, nodeId));
-    await rm(project.nodeDir(nodeType, nodeId), { recursive: true, force: true });
+    // Removed from its parent held open: a node-type directory swapped for a link removes nothing elsewhere.
+    await withDir(this.deps.projectsDir, projectBelow(this.deps.projectsDir, dirname(project.nodeDir(nodeType, nodeId))).split('/'), false, (dir) => dir.remove(nodeId, true)).catch((err) => {
+      if (err instanceof ForbiddenError) this.deps.log.warn(`node ${nodeId}: directory not removed: ${err.message}`);
+      else if (!(err instanceof NotFoundError)) throw err;
+    });
     this.events.publish('node.deleted', node.toJSON(), projectId);
   }
 
