@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -126,6 +126,20 @@ describe('dataplane capture', () => {
     const f = parsePcap(await readFile(path));
     assert.equal(f.records.length, 1);
     assert.equal(f.records[0].data.readUInt16BE(12), 0x88b7);
+  });
+
+  it('never writes through a link: a capture file or a directory below the root that is a link is refused, its target intact', async () => {
+    const { id } = await lab();
+    const target = join(dir, 'target.txt');
+    await writeFile(target, 'keep me');
+    await symlink(target, join(dir, 'linked.pcap'));
+    await assert.rejects(dp.startCapture(id, 0, join(dir, 'linked.pcap'), 1), /linked\.pcap' is a symbolic link/);
+    await mkdir(join(dir, 'real'));
+    await symlink(join(dir, 'real'), join(dir, 'captures-link'));
+    await assert.rejects(dp.startCapture(id, 0, join(dir, 'captures-link', 'x.pcap'), 1, dir), /captures-link' is a symbolic link/);
+    assert.equal(await readFile(target, 'utf8'), 'keep me');
+    assert.deepEqual(await readdir(join(dir, 'real')), []);
+    assert.equal(await dp.captureInfo(id, 0), null);
   });
 
   it('removeNio and close() stop and flush the captures', async () => {
