@@ -133,7 +133,7 @@ describe('files: no symbolic link followed out of a project, private modes', () 
       assert.equal(readFileSync(join(outside, hub.node_id, 'keep.txt'), 'utf8'), SECRET);
     } finally {
       unlinkSync(typeDir);
-      rmSync(join(outside, hub.node_id), { recursive: true });
+      rmSync(join(outside, hub.node_id), { recursive: true, force: true });
     }
   });
 
