@@ -1,6 +1,6 @@
-import { makeDirs, relativeBelow } from '../../safe-fs.js';
+import { makeDirs, relativeBelow, replaceFileUnder } from '../../safe-fs.js';
 import { existsSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { failpoint } from '../../failpoints.js';
@@ -188,7 +188,7 @@ export class QemuNode extends DataplaneNode {
       if (!this.process) return;
       const saving = this.settings.on_close === 'save_vm_state' && this.running;
       await this.process.stop(this.settings.on_close);
-      if (saving) await writeFile(join(this.dir, SAVED_STATE_MARK), new Date().toISOString());
+      if (saving) await replaceFileUnder(this.ctx.projectDir, relativeBelow(this.ctx.projectDir, join(this.dir, SAVED_STATE_MARK)), new Date().toISOString());
       await this.unplug();
     });
   }
