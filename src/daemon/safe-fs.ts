@@ -33,7 +33,7 @@ export function pathSegments(relativePath: string): string[] {
 /** `path` (absolute) as a relative path below `root`, to hand to the functions here; 400 when it is not below it. */
 export function relativeBelow(root: string, path: string): string {
   const rel = relative(resolve(root), resolve(path));
-  if (!rel || rel.startsWith('..') || isAbsolute(rel)) throw new InvalidError(`${path} is not inside ${root}`);
+  if (!rel || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw new InvalidError(`${path} is not inside ${root}`);
   return rel.split(sep).join('/');
 }
 

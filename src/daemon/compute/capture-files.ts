@@ -1,8 +1,8 @@
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { InvalidError } from '../errors.js';
 import { failpoint } from '../failpoints.js';
-import { openForRead } from '../safe-fs.js';
+import { openForRead, relativeBelow } from '../safe-fs.js';
 
 /** The longest file name Linux file systems take, in bytes (NAME_MAX). */
 export const MAX_FILE_NAME_BYTES = 255;
@@ -36,7 +36,7 @@ export type CaptureState = 'growing' | 'stopped' | 'replaced';
  */
 export async function followFile(root: string, path: string, state: () => Promise<CaptureState>): Promise<Readable> {
   // Opened before the stream is handed out, so a refused file is an error answer, not a cut stream.
-  const handle = await openForRead(root, relative(root, path));
+  const handle = await openForRead(root, relativeBelow(root, path));
   const out = new PassThrough();
   let closed = false;
   out.on('close', () => (closed = true));

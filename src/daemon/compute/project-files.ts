@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { constants, existsSync } from 'node:fs';
 import { cp, readdir, rm } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ConflictError, DomainError, InvalidError } from '../errors.js';

@@ -1,6 +1,6 @@
-import { dirname, isAbsolute, relative } from 'node:path';
+import { dirname } from 'node:path';
 import { ConflictError, DomainError, InvalidError, NotFoundError } from '../errors.js';
-import { openForWrite } from '../safe-fs.js';
+import { openForWrite, relativeBelow } from '../safe-fs.js';
 import { validateBpf } from './bpf-vm.js';
 import type { Engine } from './engine.js';
 import { isPassThrough } from './filters/spec.js';
@@ -158,8 +158,7 @@ export class Dataplane {
   private startCapture(id: string, n: number, path: string, root: string, linkType: number, resumeGeneration?: number): Promise<CaptureInfo> {
     if (!LINK_TYPES.has(linkType)) throw new InvalidError(`link type must be one of ${[...LINK_TYPES].join(', ')} (got ${linkType})`);
     if (typeof path !== 'string' || !path) throw new InvalidError('capture path must be a non-empty string');
-    const inside = relative(root, path);
-    if (!inside || inside.startsWith('..') || isAbsolute(inside)) throw new InvalidError(`capture path ${path} is not inside ${root}`);
+    const inside = relativeBelow(root, path);
     const port = this.port(this.node(id), id, n);
     return this.exclusive(port, async () => {
       if (!port.nio) throw new ConflictError(`port ${n} of node ${id} has no NIO: nothing to capture`);
