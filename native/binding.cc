@@ -312,15 +312,15 @@ Napi::Value ResetCounters(const Napi::CallbackInfo &info) {
   return info.Env().Undefined();
 }
 
-// startCapture(handle, port, path, linkType, append): 0 or an errno. The file is opened before the engine is locked.
+// startCapture(handle, port, fd, linkType): 0 or an errno. The engine writes to its own duplicate of fd (opened by the caller, which keeps it).
 Napi::Value StartCapture(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   dp_node *n = NodeArg(info, 0);
   dp_port *p = PortArg(info, n, 1);
   if (!p) return env.Undefined();
-  if (info.Length() < 5 || !info[2].IsString()) return Fail(env, "capture path expected"), env.Undefined();
+  if (info.Length() < 4 || !info[2].IsNumber()) return Fail(env, "capture file descriptor expected"), env.Undefined();
   int err = 0;
-  dp_pcap *pc = dp_pcap_open(info[2].As<Napi::String>().Utf8Value().c_str(), info[3].As<Napi::Number>().Uint32Value(), info[4].ToBoolean().Value(), &err);
+  dp_pcap *pc = dp_pcap_open_fd(info[2].As<Napi::Number>().Int32Value(), info[3].As<Napi::Number>().Uint32Value(), &err);
   if (!pc) return Napi::Number::New(env, err);
   Locked lock(n->eng);
   if (p->capture) dp_pcap_close(p->capture);

@@ -172,7 +172,7 @@ uint64_t dp_filters_run(dp_engine *e, dp_port *p, uint64_t now);
 uint32_t dp_bpf_run(const uint32_t *prog, uint32_t ninsns, const uint8_t *b, uint32_t len);
 
 /* pcap.c */
-dp_pcap *dp_pcap_open(const char *path, uint32_t link_type, int append, int *err);
+dp_pcap *dp_pcap_open_fd(int file, uint32_t link_type, int *err);
 void dp_pcap_record(dp_pcap *pc, const uint8_t *f, uint32_t len, uint64_t now);
 /* Writes the pending batch if it is due; returns the next deadline (UINT64_MAX if none). */
 uint64_t dp_pcap_run(dp_pcap *pc, uint64_t now);

@@ -46,9 +46,12 @@ static int write_all(int fd, const uint8_t *b, size_t n) {
   return 0;
 }
 
-/* Creates (or, with append, continues) the file; a new or empty file gets the 24-byte global header first. */
-dp_pcap *dp_pcap_open(const char *path, uint32_t link_type, int append, int *err) {
-  int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
+/*
+ * Writes to a duplicate of `file`, a descriptor the caller opened (with no link followed, truncated
+ * or in append mode) and keeps; an empty file gets the 24-byte global header first.
+ */
+dp_pcap *dp_pcap_open_fd(int file, uint32_t link_type, int *err) {
+  int fd = fcntl(file, F_DUPFD_CLOEXEC, 0);
   if (fd < 0) {
     *err = errno;
     return NULL;

@@ -17,7 +17,7 @@ export class UnauthorizedError extends DomainError {
   readonly status = 401;
 }
 
-/** The request is understood but refused: it comes from a web page or a name this daemon does not serve, or names something never served, e.g. a path outside a served directory (403). */
+/** The request is understood but refused: it comes from a web page or a name this daemon does not serve, names something never served, or a path that goes through a symbolic link or a hard-linked file (403). */
 export class ForbiddenError extends DomainError {
   readonly status = 403;
 }
@@ -92,13 +92,15 @@ export class UpstreamError extends DomainError {
   }
 }
 
-export type DomainErrorKind = 'invalid' | 'notfound' | 'conflict';
+export type DomainErrorKind = 'invalid' | 'forbidden' | 'notfound' | 'conflict';
 
 /** Rebuilds a domain error from a kind sent across a thread boundary. */
 export function domainErrorOf(kind: DomainErrorKind, message: string): DomainError {
   switch (kind) {
     case 'invalid':
       return new InvalidError(message);
+    case 'forbidden':
+      return new ForbiddenError(message);
     case 'notfound':
       return new NotFoundError(message);
     case 'conflict':

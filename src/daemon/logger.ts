@@ -45,8 +45,8 @@ export function createLogger(opts: { debug?: boolean; file?: string; quiet?: boo
   const min = opts.quiet ? ORDER.error : opts.debug ? ORDER.debug : ORDER.info;
   let stream: NodeJS.WritableStream = process.stderr;
   if (opts.file) {
-    mkdirSync(dirname(opts.file), { recursive: true });
-    stream = createWriteStream(opts.file, { flags: 'a' });
+    mkdirSync(dirname(opts.file), { recursive: true, mode: 0o700 });
+    stream = createWriteStream(opts.file, { flags: 'a', mode: 0o600 });
   }
   survivable(stream);
   const write = (level: LogLevel, message: string) => {

@@ -5,7 +5,7 @@ import { writeFileAtomic } from './controller/atomic-write.js';
 
 /** Writes the pid file of this daemon (atomically: readers never see half a record). */
 export async function writePidFile(path: string, record: PidRecord): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   await writeFileAtomic(path, JSON.stringify(record) + '\n');
 }
 

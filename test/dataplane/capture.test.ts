@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -128,6 +128,20 @@ describe('dataplane capture', () => {
     assert.equal(f.records[0].data.readUInt16BE(12), 0x88b7);
   });
 
+  it('never writes through a link: a capture file or a directory below the root that is a link is refused, its target intact', async () => {
+    const { id } = await lab();
+    const target = join(dir, 'target.txt');
+    await writeFile(target, 'keep me');
+    await symlink(target, join(dir, 'linked.pcap'));
+    await assert.rejects(dp.startCapture(id, 0, join(dir, 'linked.pcap'), 1), /linked\.pcap' is a symbolic link/);
+    await mkdir(join(dir, 'real'));
+    await symlink(join(dir, 'real'), join(dir, 'captures-link'));
+    await assert.rejects(dp.startCapture(id, 0, join(dir, 'captures-link', 'x.pcap'), 1, dir), /captures-link' is a symbolic link/);
+    assert.equal(await readFile(target, 'utf8'), 'keep me');
+    assert.deepEqual(await readdir(join(dir, 'real')), []);
+    assert.equal(await dp.captureInfo(id, 0), null);
+  });
+
   it('removeNio and close() stop and flush the captures', async () => {
     const { id, trunk, v1 } = await lab();
     const path = join(dir, 'removed.pcap');
@@ -176,7 +190,7 @@ describe('dataplane capture', () => {
 
   it('truncates records to the snaplen', async () => {
     const path = join(dir, 'snap.pcap');
-    const w = await PcapWriter.create(path, 1);
+    const w = await PcapWriter.create(await open(path, 'w'), 1);
     w.record(Buffer.alloc(70000, 1));
     w.record(Buffer.alloc(60, 2));
     await w.close();

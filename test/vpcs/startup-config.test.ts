@@ -17,10 +17,10 @@ describe('startup.vpc', () => {
 
   test('is written atomically in the node directory and read back', async () => {
     const nodeDir = `${dir.path}/node`;
-    assert.equal(await readStartupConfig(nodeDir), undefined);
-    await writeStartupConfig(nodeDir, 'set pcname PC1');
+    assert.equal(await readStartupConfig(dir.path, nodeDir), undefined);
+    await writeStartupConfig(dir.path, nodeDir, 'set pcname PC1');
     assert.equal(startupConfigPath(nodeDir), `${nodeDir}/startup.vpc`);
-    assert.equal(await readStartupConfig(nodeDir), 'set pcname PC1\n');
+    assert.equal(await readStartupConfig(dir.path, nodeDir), 'set pcname PC1\n');
     assert.deepEqual(readdirSync(nodeDir), ['startup.vpc']);
   });
 

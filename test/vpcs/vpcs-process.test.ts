@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, afterEach, describe, test } from 'node:test';
 import { connectVpcsConsole } from '../../src/client/vpcs-console.js';
 import { ConflictError } from '../../src/daemon/errors.js';
@@ -120,7 +120,7 @@ describe('VpcsProcess', () => {
 
   test('startup.vpc in the node directory is passed and applied, so settings survive a restart', async () => {
     const opts = await options();
-    await writeStartupConfig(opts.nodeDir, 'set pcname PC7\nip 10.9.0.7/24 10.9.0.1\n');
+    await writeStartupConfig(dirname(opts.nodeDir), opts.nodeDir, 'set pcname PC7\nip 10.9.0.7/24 10.9.0.1\n');
     const vpcs = new VpcsProcess(opts);
     started.push(vpcs);
     assert.equal(vpcs.arguments().at(-1), 'startup.vpc');

@@ -1,8 +1,8 @@
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { InvalidError } from '../errors.js';
 import { failpoint } from '../failpoints.js';
+import { openForRead, relativeBelow } from '../safe-fs.js';
 
 /** The longest file name Linux file systems take, in bytes (NAME_MAX). */
 export const MAX_FILE_NAME_BYTES = 255;
@@ -32,13 +32,15 @@ export type CaptureState = 'growing' | 'stopped' | 'replaced';
  * while it grows; once it stopped, sends the rest and ends. `state` is asked
  * before every read, so a capture restarted into the same (truncated) file
  * never feeds its new bytes to an old reader. Ends too when the reader goes away.
+ * The file is reached from `root` with no symbolic link followed.
  */
-export function followFile(path: string, state: () => Promise<CaptureState>): Readable {
+export async function followFile(root: string, path: string, state: () => Promise<CaptureState>): Promise<Readable> {
+  // Opened before the stream is handed out, so a refused file is an error answer, not a cut stream.
+  const handle = await openForRead(root, relativeBelow(root, path));
   const out = new PassThrough();
   let closed = false;
   out.on('close', () => (closed = true));
   void (async () => {
-    const handle = await open(path, 'r');
     const chunk = Buffer.allocUnsafe(256 * 1024);
     let position = 0;
     try {

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { PCAP_LINK_TYPES, type DataLinkType, type DataplaneApi } from '../dataplane/types.js';
-import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
+import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { validate } from '../schemas/validation.js';
 import { captureFilePath, followFile, type CaptureState } from './capture-files.js';
@@ -14,7 +14,8 @@ import { ComputeProject } from './compute-project.js';
 import type { NioJson } from './node-context.js';
 import type { CreateOptions, NodeTypeRegistry } from './node-types.js';
 import { nodeOwner, projectOwner } from './ownership.js';
-import { copyNodeDirectory, listProjectFiles, openProjectFile, pathInside, writeProjectFile, type ProjectFile } from './project-files.js';
+import { makeDirs, withDir } from '../safe-fs.js';
+import { checkRelativePath, copyNodeDirectory, listProjectFiles, openProjectFile, pathInside, projectBelow, writeProjectFile, type ProjectFile } from './project-files.js';
 import type { ComputeResources } from './resources.js';
 import { SingleFlight } from '../../util/single-flight.js';
 
@@ -66,7 +67,7 @@ export class LocalCompute implements ComputeApi {
       if (existing) return existing;
       const path = body.path ? pathInside(this.deps.projectsDir, relative(this.deps.projectsDir, resolve(body.path)).split(sep).join('/')) : join(this.deps.projectsDir, id);
       const created = new ComputeProject(id, body.name ?? id, path);
-      await mkdir(created.capturesDir, { recursive: true });
+      await makeDirs(this.deps.projectsDir, projectBelow(this.deps.projectsDir, path, 'project-files/captures'));
       this.projects.set(id, created);
       return created;
     });
@@ -106,15 +107,15 @@ export class LocalCompute implements ComputeApi {
   }
 
   async listFiles(projectId: string): Promise<ProjectFile[]> {
-    return listProjectFiles(this.project(projectId).path);
+    return listProjectFiles(this.deps.projectsDir, projectBelow(this.deps.projectsDir, this.project(projectId).path));
   }
 
   async readFile(projectId: string, path: string): Promise<Readable> {
-    return openProjectFile(this.project(projectId).path, path);
+    return openProjectFile(this.deps.projectsDir, projectBelow(this.deps.projectsDir, this.project(projectId).path, checkRelativePath(path)));
   }
 
   async writeFile(projectId: string, path: string, data: Readable): Promise<void> {
-    await writeProjectFile(this.project(projectId).path, path, data);
+    await writeProjectFile(this.deps.projectsDir, projectBelow(this.deps.projectsDir, this.project(projectId).path, checkRelativePath(path)), data);
   }
 
   /** A UDP port held by the project until a NIO takes it as its lport (or it is released). */
@@ -187,7 +188,11 @@ export class LocalCompute implements ComputeApi {
     await node.destroy();
     project.nodes.delete(nodeId);
     this.resources.releaseOwner(nodeOwner(projectId, nodeId));
-    await rm(project.nodeDir(nodeType, nodeId), { recursive: true, force: true });
+    // Removed from its parent held open: a node-type directory swapped for a link removes nothing elsewhere.
+    await withDir(this.deps.projectsDir, projectBelow(this.deps.projectsDir, dirname(project.nodeDir(nodeType, nodeId))).split('/'), false, (dir) => dir.remove(nodeId, true)).catch((err) => {
+      if (err instanceof ForbiddenError) this.deps.log.warn(`node ${nodeId}: directory not removed: ${err.message}`);
+      else if (!(err instanceof NotFoundError)) throw err;
+    });
     this.events.publish('node.deleted', node.toJSON(), projectId);
   }
 
@@ -212,8 +217,7 @@ export class LocalCompute implements ComputeApi {
     const path = captureFilePath(this.project(at.projectId).capturesDir, body.capture_file_name);
     const linkType = PCAP_LINK_TYPES[(body.data_link_type ?? 'DLT_EN10MB') as DataLinkType];
     if (linkType === undefined) throw new InvalidError(`Unknown data_link_type '${body.data_link_type}'`);
-    await mkdir(this.project(at.projectId).capturesDir, { recursive: true });
-    await node.startCapture(at.adapter, at.port, path, linkType);
+    await node.startCapture(at.adapter, at.port, path, linkType, this.deps.projectsDir);
     return { pcap_file_path: path };
   }
 
@@ -225,7 +229,7 @@ export class LocalCompute implements ComputeApi {
     const node = this.nodeAt(at);
     const capture = await node.captureInfo(at.adapter, at.port);
     if (!capture) throw new ConflictError(`Port ${at.port} of ${node.name} is not capturing`);
-    return followFile(capture.path, async (): Promise<CaptureState> => {
+    return followFile(capture.root, capture.path, async (): Promise<CaptureState> => {
       const now = await node.captureInfo(at.adapter, at.port).catch(() => null);
       if (!now) return 'stopped';
       return now.generation === capture.generation ? 'growing' : 'replaced';

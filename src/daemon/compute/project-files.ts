@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync } from 'node:fs';
-import { cp, lstat, mkdir, readdir, rename, rm, unlink } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { constants, existsSync } from 'node:fs';
+import { cp, readdir, rm } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
+import { ConflictError, DomainError, InvalidError } from '../errors.js';
+import { openForRead, pathSegments, relativeBelow, replaceFileUnder, SafeDir, withDir } from '../safe-fs.js';
 
 /** A file of a project as GNS3's compute lists it. */
 export interface ProjectFile {
@@ -14,17 +15,21 @@ export interface ProjectFile {
 
 /** Checks a client's relative path: absolute paths, `..` segments, backslashes and NUL are refused (400). */
 export function checkRelativePath(relativePath: string): string {
-  const bad = relativePath === '' || relativePath.includes('\0') || relativePath.includes('\\') || isAbsolute(relativePath)
-    || relativePath.split('/').some((segment) => segment === '..');
-  if (bad) throw new InvalidError(`path '${relativePath.replace(/\0/g, '\\0')}' must stay inside the project directory (no '..', absolute path or NUL)`);
+  if (relativePath === '' || pathSegments(relativePath).length === 0) throw new InvalidError(`path '${relativePath}' names no file`);
   return relativePath;
 }
 
 /** The absolute path of `relativePath` inside `root`: a client never reaches outside the directory it was given. */
 export function pathInside(root: string, relativePath: string): string {
-  const full = resolve(root, checkRelativePath(relativePath));
-  if (full !== resolve(root) && !full.startsWith(resolve(root) + sep)) throw new InvalidError(`path '${relativePath}' is outside the project directory`);
-  return full;
+  return join(resolve(root), ...pathSegments(checkRelativePath(relativePath)));
+}
+
+/**
+ * Where a project's files are reached from with no link followed: the projects directory (the
+ * trusted root) and the project's path below it, as a relative path (400 when outside).
+ */
+export function projectBelow(projectsDir: string, projectPath: string, relativePath = ''): string {
+  return [relativeBelow(projectsDir, projectPath), ...pathSegments(relativePath)].join('/');
 }
 
 /** Replaces directory `to` with a copy of `from` (links copied as links), as GNS3 duplicates a node's files; `skip` leaves paths out. */
@@ -49,39 +54,57 @@ export async function walkFiles(root: string): Promise<string[]> {
   return out.sort();
 }
 
-/** The files of a project directory with their MD5 sums (GNS3's `GET …/files`). */
-export async function listProjectFiles(root: string): Promise<ProjectFile[]> {
+/** The files of the project directory `below` the projects directory `root`, with their MD5 sums (GNS3's `GET …/files`); links are skipped. */
+export async function listProjectFiles(root: string, below: string): Promise<ProjectFile[]> {
   const files: ProjectFile[] = [];
-  for (const path of await walkFiles(root)) {
-    const hash = createHash('md5');
-    try {
-      await pipeline(createReadStream(join(root, path)), hash);
-    } catch {
-      continue;
+  const visit = async (dir: SafeDir, prefix: string): Promise<void> => {
+    for (const entry of await dir.entries()) {
+      const path = prefix + entry.name;
+      if (entry.isDirectory()) {
+        const child = await dir.child(entry.name).catch(() => undefined);
+        if (!child) continue;
+        try {
+          await visit(child, `${path}/`);
+        } finally {
+          await child.close();
+        }
+      } else if (entry.isFile()) {
+        const md5sum = await md5Of(dir, entry.name);
+        if (md5sum) files.push({ path, md5sum });
+      }
     }
-    files.push({ path, md5sum: hash.digest('hex') });
-  }
-  return files;
+  };
+  await withDir(root, pathSegments(below), false, (dir) => visit(dir, ''));
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** A stream of a file inside `root`; 404 when it is not a regular file there. */
-export async function openProjectFile(root: string, relativePath: string): Promise<Readable> {
-  const path = pathInside(root, relativePath);
-  const info = await lstat(path).catch(() => undefined);
-  if (!info?.isFile()) throw new NotFoundError(`File ${relativePath} doesn't exist`);
-  return createReadStream(path);
-}
-
-/** Writes a file inside `root` from a stream (directories created), through a temporary file renamed into place. */
-export async function writeProjectFile(root: string, relativePath: string, data: Readable): Promise<void> {
-  const path = pathInside(root, relativePath);
-  const temp = `${path}.${process.pid}.part`;
+/** The MD5 of a regular file of `dir`, or undefined when it is gone or refused (a link, a hard link). */
+async function md5Of(dir: SafeDir, name: string): Promise<string | undefined> {
+  const handle = await dir.file(name, constants.O_RDONLY).catch(() => undefined);
+  if (!handle) return undefined;
+  const hash = createHash('md5');
   try {
-    await mkdir(dirname(path), { recursive: true });
-    await pipeline(data, createWriteStream(temp));
-    await rename(temp, path);
+    await pipeline(handle.createReadStream(), hash);
+    return hash.digest('hex');
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/** A stream of the regular file `relativePath` below `root`, reached with no link followed (403); 404 when missing. */
+export async function openProjectFile(root: string, relativePath: string): Promise<Readable> {
+  const handle = await openForRead(root, relativePath);
+  return handle.createReadStream();
+}
+
+/** Writes a file below `root` from a stream (directories made 0700, the file 0600) through a temporary file renamed into place; no link is followed. */
+export async function writeProjectFile(root: string, relativePath: string, data: Readable): Promise<void> {
+  try {
+    await replaceFileUnder(root, relativePath, data);
   } catch (err) {
-    await unlink(temp).catch(() => {});
+    if (err instanceof DomainError) throw err;
     throw pathError(err as NodeJS.ErrnoException, relativePath);
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -69,12 +69,17 @@ export class ProjectArchives {
     await project.flushed();
     const topology = archiveTopology(project.toTopologyFile(), { keepComputeId: opts.keepComputeId ?? false, resetMacAddresses: opts.resetMacAddresses ?? false });
     const sources: ZipSource[] = [{ name: ARCHIVE_TOPOLOGY, data: Buffer.from(JSON.stringify(topology, null, 4)) }];
-    for (const file of await exportableFiles(project.path, opts.includeSnapshots ?? false)) sources.push({ name: file, path: join(project.path, file) });
+    const mtimes = new Map<ZipSource, Date>();
+    for (const file of await exportableFiles(project.path, opts.includeSnapshots ?? false)) {
+      // Opened when zipped, with no link followed: a file swapped for a link since the listing is refused.
+      const source: ZipSource = { name: file, open: () => this.deps.projects.readFile(project.id, file) };
+      mtimes.set(source, (await lstat(join(project.path, file))).mtime);
+      sources.push(source);
+    }
     const temp = await mkdtemp(join(tmpdir(), 'emuctl-export-'));
     const cleanup = () => void rm(temp, { recursive: true, force: true });
     try {
       if (lab) for (const computeId of lab.computesReady) if (computeId !== 'local') sources.push(...(await this.fetchRemoteFiles(project, computeId, temp, opts.includeSnapshots ?? false)));
-      const mtimes = new Map<ZipSource, Date>();
       for (const source of sources) if ('path' in source) mtimes.set(source, (await stat(source.path)).mtime);
       const stream = zipStream(sources, opts.compress ?? true, (s) => mtimes.get(s) ?? new Date());
       stream.once('end', cleanup).once('error', cleanup).once('close', cleanup);
@@ -98,7 +103,7 @@ export class ProjectArchives {
     this.importing.add(projectId).add(dir);
     try {
       if (existsSync(dir) && (await readdir(dir)).length > 0) throw new ConflictError(`Cannot import the project into ${dir}: the directory is not empty`);
-      await mkdir(dir, { recursive: true });
+      await projects.makeDirectory(dir);
       try {
         await extractZip(archive, dir, await this.extractLimits(dir));
         return await this.registering.run(async () => {

@@ -5,13 +5,16 @@ import { basename, dirname, join } from 'node:path';
 /**
  * Writes a file so that readers (and a crash) only ever see the old or the new content: temp file,
  * fsync, rename, fsync dir. `data` may be a list of chunks, written in order with no copy into one buffer.
+ * The file is private (0600) unless `mode` says otherwise; the temporary file is created new (a link
+ * planted at its name is never followed) and the rename replaces a link at `path` instead of writing through it.
  */
-export async function writeFileAtomic(path: string, data: string | Buffer | Buffer[], mode = 0o644): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Buffer | Buffer[], mode = 0o600): Promise<void> {
   const dir = dirname(path);
   // Only the start of the name: the full one may already be as long as a file name can be.
   const temp = join(dir, `.${basename(path).slice(0, 32)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'w', mode);
+  const handle = await open(temp, 'wx', mode);
   try {
+    await handle.chmod(mode);
     if (Array.isArray(data)) await writeAll(handle, data);
     else await handle.writeFile(data);
     await handle.sync();

@@ -76,7 +76,7 @@ export class GuiSettings {
 
   private async save(): Promise<void> {
     if (!this.file) return;
-    await mkdir(dirname(this.file), { recursive: true });
+    await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
     await writeFileAtomic(this.file, JSON.stringify({ gns3vm: this.gns3vm, iou_license: this.iouLicense }, null, 2) + '\n', 0o600);
   }
 }

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, unlink } from 'node:fs/promises';
+import { lstat, readdir, rm, unlink } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
+import { ConflictError, DomainError, InvalidError, NotFoundError } from '../errors.js';
+import { checkRelativePath, openProjectFile, projectBelow, writeProjectFile } from '../compute/project-files.js';
+import { ensurePrivateDir, makeDirs, openForRead, PRIVATE_FILE_MODE, withDir, type SafeDir } from '../safe-fs.js';
 import type { Logger } from '../logger.js';
 import type { ControllerEvents } from './events.js';
 import type { PROJECT_CREATE_SCHEMA, PROJECT_UPDATE_SCHEMA } from '../schemas/project.js';
@@ -34,10 +37,11 @@ export class ProjectManager {
 
   /** Reads every `<projects_dir>/<id>/*.gns3`; a corrupt file gives a project in status `error`, never a failed start. */
   async load(): Promise<void> {
-    await mkdir(this.deps.projectsDir, { recursive: true });
+    await ensurePrivateDir(this.deps.projectsDir);
     for (const entry of await readdir(this.deps.projectsDir, { withFileTypes: true })) {
       if (!entry.isDirectory()) continue;
       const dir = join(this.deps.projectsDir, entry.name);
+      await this.makePrivate(entry.name);
       const project = await this.loadOne(entry.name, dir);
       if (project) this.projects.set(project.id, project);
     }
@@ -47,7 +51,7 @@ export class ProjectManager {
     file ??= (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.gns3')).sort()[0];
     if (!file) return undefined;
     try {
-      const project = await readProjectFile(dir, file);
+      const project = await readProjectFile(this.deps.projectsDir, dir, file);
       project.status = 'closed';
       return project;
     } catch (err) {
@@ -71,9 +75,21 @@ export class ProjectManager {
     return project;
   }
 
+  /** A stream of a file of the project, reached with no link followed (403), 404 when missing. */
+  readFile(id: string, relativePath: string): Promise<Readable> {
+    const project = this.get(id);
+    return openProjectFile(this.deps.projectsDir, projectBelow(this.deps.projectsDir, project.path, checkRelativePath(relativePath)));
+  }
+
+  /** Writes a file of the project from a stream (0600, directories 0700), with no link followed (403). */
+  writeFile(id: string, relativePath: string, data: Readable): Promise<void> {
+    const project = this.get(id);
+    return writeProjectFile(this.deps.projectsDir, projectBelow(this.deps.projectsDir, project.path, checkRelativePath(relativePath)), data);
+  }
+
   /** Re-reads a closed project's .gns3 file (after a snapshot restore rewrote it). */
   async reload(project: Project): Promise<void> {
-    const fresh = await readProjectFile(project.path, project.filename);
+    const fresh = await readProjectFile(this.deps.projectsDir, project.path, project.filename);
     project.settings = fresh.settings;
     project.revision = fresh.revision;
     project.topology = fresh.topology;
@@ -87,8 +103,8 @@ export class ProjectManager {
     const file = resolve(path);
     if (!file.endsWith('.gns3')) throw new InvalidError(`'${path}' is not a .gns3 project file`);
     this.resolvePath('', dirname(file));
-    const found = await readProjectFile(dirname(file), basename(file)).catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT') throw new NotFoundError(`Project file ${path} doesn't exist`);
+    const found = await readProjectFile(this.deps.projectsDir, dirname(file), basename(file)).catch((err: NodeJS.ErrnoException) => {
+      if (err instanceof DomainError) throw err;
       throw new ConflictError(`Cannot load project file ${path}: ${err.message}`);
     });
     if (!this.projects.has(found.id)) {
@@ -109,7 +125,19 @@ export class ProjectManager {
 
   /** The directory a new project gets: `path` if given (inside the projects directory), else `<projects_dir>/<id>`. */
   directoryFor(id: string, path?: string | null): string {
-    return this.resolvePath(id, path ?? undefined);
+    const dir = this.resolvePath(id, path ?? undefined);
+    this.assertNotNested(dir);
+    return dir;
+  }
+
+  /** Makes a project directory (0700) and its parents below the projects directory, with no link followed (403). */
+  makeDirectory(path: string): Promise<void> {
+    return makeDirs(this.deps.projectsDir, projectBelow(this.deps.projectsDir, path));
+  }
+
+  /** Runs `use` on a directory of the project (`snapshots`…), reached with no link followed (403); made (0700) with `create`. */
+  withDirectory<T>(project: Project, relativePath: string, create: boolean, use: (dir: SafeDir) => Promise<T>): Promise<T> {
+    return withDir(this.deps.projectsDir, projectBelow(this.deps.projectsDir, project.path, relativePath).split('/'), create, use);
   }
 
   has(id: string): boolean {
@@ -147,14 +175,16 @@ export class ProjectManager {
     checkProjectName(body.name);
     this.assertNameFree(body.name);
     const path = this.resolvePath(id, body.path);
+    this.assertNotNested(path);
     const { name, project_id: _id, path: _path, ...settings } = body;
     const project = new Project(id, name, path, { ...PROJECT_SETTING_DEFAULTS, ...settings });
-    const made = await mkdir(path, { recursive: true });
+    const existed = await lstat(path).then(() => true, () => false);
+    // Made with no link followed below the projects directory, private (0700).
+    await makeDirs(this.deps.projectsDir, projectBelow(this.deps.projectsDir, project.capturesDir));
     try {
-      await mkdir(project.capturesDir, { recursive: true });
       await project.save();
     } catch (err) {
-      if (made) await rm(made, { recursive: true, force: true }).catch(() => {});
+      if (!existed) await rm(path, { recursive: true, force: true }).catch(() => {});
       throw err;
     }
     this.projects.set(id, project);
@@ -230,6 +260,19 @@ export class ProjectManager {
     }
   }
 
+  /** Tightens a project directory made by an older version (0755) to 0700; links are left alone. */
+  private async makePrivate(dirName: string): Promise<void> {
+    await withDir(this.deps.projectsDir, [dirName], false, (dir) => dir.makePrivate()).catch((err) => this.deps.log.warn(`cannot make project directory ${dirName} private: ${(err as Error).message}`));
+  }
+
+  /** A new project's directory may not be, hold or sit inside another project's (409). */
+  private assertNotNested(path: string): void {
+    const within = (inner: string, outer: string) => inner === outer || inner.startsWith(outer + sep);
+    for (const p of this.projects.values()) {
+      if (within(path, p.path) || within(p.path, path)) throw new ConflictError(`path ${path} overlaps the directory of project '${p.name}'`);
+    }
+  }
+
   private resolvePath(id: string, requested?: string | null): string {
     const root = resolve(this.deps.projectsDir);
     const path = resolve(requested ?? join(root, id));
@@ -239,8 +282,11 @@ export class ProjectManager {
 }
 
 /** A project read from its .gns3 file (status `opened` until the caller says otherwise). */
-async function readProjectFile(dir: string, file: string): Promise<Project> {
-  const data = JSON.parse(await readFile(join(dir, file), 'utf8')) as Record<string, unknown>;
+/** Reads `dir/file` below the projects directory with no link followed (a planted link to a file elsewhere is refused, 403). */
+async function readProjectFile(projectsDir: string, dir: string, file: string): Promise<Project> {
+  const handle = await openForRead(projectsDir, projectBelow(projectsDir, dir, file));
+  // A file written by an older version (0644) is made private as it is read.
+  const data = JSON.parse(await handle.chmod(PRIVATE_FILE_MODE).then(() => handle.readFile('utf8')).finally(() => handle.close())) as Record<string, unknown>;
   if (data.type !== 'topology' || typeof data.project_id !== 'string' || typeof data.name !== 'string') throw new Error('not a GNS3 topology file');
   const project = new Project(data.project_id, data.name, dir, pickSettings(data), file);
   project.revision = typeof data.revision === 'number' ? data.revision : project.revision;

@@ -1,8 +1,7 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { constants } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
+import type { SafeDir } from '../safe-fs.js';
 import type { ProjectArchives } from './archives.js';
 import type { ControllerEvents } from './events.js';
 import type { Project } from './project.js';
@@ -31,7 +30,7 @@ export class SnapshotManager {
   constructor(private readonly deps: { projects: ProjectManager; archives: ProjectArchives; events: ControllerEvents; removeFromRemoteComputes: (project: Project) => Promise<void> }) {}
 
   async list(project: Project): Promise<Snapshot[]> {
-    const files = await readdir(snapshotDir(project)).catch(() => [] as string[]);
+    const files = await this.files(project);
     return files.flatMap((file) => {
       const m = FILE.exec(file);
       if (!m) return [];
@@ -56,22 +55,25 @@ export class SnapshotManager {
     if ((await this.list(project)).some((s) => s.name === name)) throw new ConflictError(`The snapshot name ${name} already exists`);
     const now = new Date();
     const file = `${name}_${stamp(now)}.gns3project`;
-    await mkdir(snapshotDir(project), { recursive: true });
-    const target = join(snapshotDir(project), file);
-    const temp = join(snapshotDir(project), `.${file}.part`);
-    try {
-      await pipeline(await this.deps.archives.export(project, { keepComputeId: true, compress: false }), createWriteStream(temp, { flags: 'wx' }));
-      await rename(temp, target);
-    } catch (err) {
-      await unlink(temp).catch(() => {});
-      throw err;
-    }
+    await this.inSnapshots(project, true, async (dir) => {
+      const temp = `.${file}.part`;
+      const out = await dir.file(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
+      try {
+        await pipeline(await this.deps.archives.export(project, { keepComputeId: true, compress: false }), out.createWriteStream());
+        await dir.rename(temp, file);
+      } catch (err) {
+        await out.close().catch(() => {});
+        await dir.remove(temp).catch(() => {});
+        throw err;
+      }
+    });
     return { snapshot_id: uuidV3(project.id, file), name, created_at: Math.floor(now.getTime() / 1000), project_id: project.id };
   }
 
   async remove(project: Project, id: string): Promise<void> {
     await this.get(project, id);
-    await unlink(join(snapshotDir(project), await this.fileOf(project, id)));
+    const file = await this.fileOf(project, id);
+    await this.inSnapshots(project, false, (dir) => dir.remove(file));
   }
 
   /**
@@ -80,7 +82,16 @@ export class SnapshotManager {
    */
   async restore(project: Project, id: string): Promise<Project> {
     const snapshot = await this.get(project, id);
-    const staged = await this.deps.archives.stageRestore(project, join(snapshotDir(project), await this.fileOf(project, id)));
+    const file = await this.fileOf(project, id);
+    // The archive is read through the descriptor opened with no link followed.
+    const staged = await this.inSnapshots(project, false, async (dir) => {
+      const archive = await dir.file(file, constants.O_RDONLY);
+      try {
+        return await this.deps.archives.stageRestore(project, `/proc/self/fd/${archive.fd}`);
+      } finally {
+        await archive.close();
+      }
+    });
     await this.deps.projects.close(project.id, { notify: false });
     await this.deps.removeFromRemoteComputes(project);
     await this.deps.archives.completeRestore(project, staged);
@@ -91,16 +102,26 @@ export class SnapshotManager {
   }
 
   private async fileOf(project: Project, id: string): Promise<string> {
-    const files = await readdir(snapshotDir(project)).catch(() => [] as string[]);
+    const files = await this.files(project);
     const file = files.find((f) => FILE.test(f) && uuidV3(project.id, f) === id);
     if (!file) throw new NotFoundError(`Snapshot ID ${id} doesn't exist`);
     return file;
   }
+
+  /** The names in the project's `snapshots` directory (none when it is missing; 403 when it is a link). */
+  private async files(project: Project): Promise<string[]> {
+    return this.inSnapshots(project, false, async (dir) => (await dir.entries()).filter((e) => e.isFile()).map((e) => e.name)).catch((err) => {
+      if (err instanceof NotFoundError) return [];
+      throw err;
+    });
+  }
+
+  /** Runs `use` on the project's `snapshots` directory, reached with no link followed; made (0700) with `create`. */
+  private inSnapshots<T>(project: Project, create: boolean, use: (dir: SafeDir) => Promise<T>): Promise<T> {
+    return this.deps.projects.withDirectory(project, 'snapshots', create, use);
+  }
 }
 
-function snapshotDir(project: Project): string {
-  return join(project.path, 'snapshots');
-}
 
 /** `ddmmyy_HHMMSS` in UTC, GNS3's snapshot time stamp. */
 function stamp(date: Date): string {

@@ -119,7 +119,7 @@ export class TemplateManager {
 
   private async save(): Promise<void> {
     if (!this.deps.file) return;
-    await mkdir(dirname(this.deps.file), { recursive: true });
+    await mkdir(dirname(this.deps.file), { recursive: true, mode: 0o700 });
     await writeFileAtomic(this.deps.file, JSON.stringify([...this.custom.values()], null, 2) + '\n');
   }
 }

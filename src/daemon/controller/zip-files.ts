@@ -1,6 +1,3 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
@@ -10,9 +7,10 @@ import { ConflictError, DomainError, InvalidError } from '../errors.js';
 import { quoteName } from '../file-names.js';
 import { EntryChecks, type CheckedEntry, type ExtractLimits } from './archive-entries.js';
 import { overLimit } from './import-limits.js';
+import { makeDirs, openForWrite, openNew } from '../safe-fs.js';
 
-/** One file of an archive to write: from a file on disk or from memory. */
-export type ZipSource = { name: string; path: string } | { name: string; data: Buffer };
+/** One file of an archive to write: from a file on disk, from memory, or from a stream opened when its turn comes. */
+export type ZipSource = { name: string; path: string } | { name: string; data: Buffer } | { name: string; open: () => Promise<Readable> };
 
 /** ZIP dates start in 1980: older files get that date (GNS3 patches mtimes the same way). */
 const EARLIEST = new Date('1980-01-02T00:00:00Z');
@@ -23,8 +21,11 @@ export function zipStream(sources: ZipSource[], compress: boolean, mtimeOf: (sou
   for (const source of sources) {
     const mtime = new Date(Math.max(mtimeOf(source).getTime(), EARLIEST.getTime()));
     if ('path' in source) zip.addFile(source.path, source.name, { compress, mtime });
+    else if ('open' in source) zip.addReadStreamLazy(source.name, { compress, mtime }, (done) => void source.open().then((s) => done(null, s), (err: Error) => done(err, undefined as never)));
     else zip.addBuffer(source.data, source.name, { compress, mtime });
   }
+  // yazl reports a source that cannot be read on the ZipFile, not on its stream: pass it on, so readers end.
+  zip.on('error', (err: Error) => (zip.outputStream as Readable).destroy(err));
   zip.end();
   return zip.outputStream as Readable;
 }
@@ -66,14 +67,19 @@ export async function extractZip(file: string, dir: string, limits: ExtractLimit
 
 /** Writes one checked entry under `dir`, at most `budget` bytes (then `tooLarge()`); returns the bytes written. */
 async function writeEntry(zip: yauzl.ZipFile, { name, directory, entry }: CheckedEntry, dir: string, budget: number, tooLarge: () => Error, overwrite: boolean): Promise<number> {
-  const target = join(dir, name);
+  // Written below `dir` with no link followed (403), private (0700 / 0600).
   if (directory) {
-    await mkdir(target, { recursive: true });
+    await makeDirs(dir, name);
     return 0;
   }
-  await mkdir(dirname(target), { recursive: true });
   const meter = new ByteLimit(budget, tooLarge);
-  await pipeline(await zip.openReadStreamPromise(entry), meter, createWriteStream(target, { flags: overwrite ? 'w' : 'wx' }));
+  const target = overwrite ? await openForWrite(dir, name) : await openNew(dir, name);
+  // The write stream closes the file when the pipeline ends, finished or failed.
+  const source = await zip.openReadStreamPromise(entry).catch(async (err) => {
+    await target.close().catch(() => undefined);
+    throw err;
+  });
+  await pipeline(source, meter, target.createWriteStream());
   return meter.bytes;
 }
 

@@ -98,8 +98,8 @@ export class DataplaneClient implements DataplaneApi {
     return this.call({ op: 'removeNio', nodeId, port });
   }
 
-  startCapture(nodeId: string, port: number, path: string, linkType: number): Promise<CaptureInfo> {
-    return this.call({ op: 'startCapture', nodeId, port, path, linkType });
+  startCapture(nodeId: string, port: number, path: string, linkType: number, root?: string): Promise<CaptureInfo> {
+    return this.call({ op: 'startCapture', nodeId, port, path, root, linkType });
   }
 
   stopCapture(nodeId: string, port: number): Promise<void> {

@@ -1,6 +1,6 @@
-import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
+import { ConflictError, DomainError, InvalidError, NotFoundError } from '../errors.js';
+import { openForWrite, relativeBelow } from '../safe-fs.js';
 import { validateBpf } from './bpf-vm.js';
 import type { Engine } from './engine.js';
 import { isPassThrough } from './filters/spec.js';
@@ -48,7 +48,7 @@ export class Dataplane {
       case 'addNio': return this.addNio(cmd.nodeId, cmd.port, cmd.tunnel, cmd.filters, cmd.suspend);
       case 'updateNio': return this.updateNio(cmd.nodeId, cmd.port, cmd.filters, cmd.suspend);
       case 'removeNio': return this.removeNio(cmd.nodeId, cmd.port);
-      case 'startCapture': return this.startCapture(cmd.nodeId, cmd.port, cmd.path, cmd.linkType, cmd.resumeGeneration);
+      case 'startCapture': return this.startCapture(cmd.nodeId, cmd.port, cmd.path, cmd.root ?? dirname(cmd.path), cmd.linkType, cmd.resumeGeneration);
       case 'stopCapture': return this.stopCapture(cmd.nodeId, cmd.port);
       case 'captureInfo': return this.port(this.node(cmd.nodeId), cmd.nodeId, cmd.port).capture;
       case 'stats': this.node(cmd.nodeId); return this.engine.stats(cmd.nodeId);
@@ -155,18 +155,20 @@ export class Dataplane {
   }
 
   /** `resumeGeneration` (a rebuild after a worker restart): continue the file and keep the generation, so readers following it go on. */
-  private startCapture(id: string, n: number, path: string, linkType: number, resumeGeneration?: number): Promise<CaptureInfo> {
+  private startCapture(id: string, n: number, path: string, root: string, linkType: number, resumeGeneration?: number): Promise<CaptureInfo> {
     if (!LINK_TYPES.has(linkType)) throw new InvalidError(`link type must be one of ${[...LINK_TYPES].join(', ')} (got ${linkType})`);
     if (typeof path !== 'string' || !path) throw new InvalidError('capture path must be a non-empty string');
+    const inside = relativeBelow(root, path);
     const port = this.port(this.node(id), id, n);
     return this.exclusive(port, async () => {
       if (!port.nio) throw new ConflictError(`port ${n} of node ${id} has no NIO: nothing to capture`);
       // A restart closes the old writer before the file is truncated: never two writers on one file.
       await this.stopWriter(id, n, port);
       try {
-        await mkdir(dirname(path), { recursive: true });
-        await this.engine.openCapture(id, n, path, linkType, resumeGeneration !== undefined);
+        const file = await openForWrite(root, inside, resumeGeneration !== undefined);
+        await this.engine.openCapture(id, n, file, linkType);
       } catch (e) {
+        if (e instanceof DomainError) throw e;
         throw new ConflictError(`cannot write capture file ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       }
       if (!port.nio) {
@@ -174,7 +176,7 @@ export class Dataplane {
         throw new ConflictError(`port ${n} of node ${id} lost its NIO while the capture was starting`);
       }
       port.generation = resumeGeneration ?? port.generation + 1;
-      port.capture = { path, linkType, generation: port.generation };
+      port.capture = { path, root, linkType, generation: port.generation };
       return port.capture;
     });
   }

@@ -76,7 +76,7 @@ export class DesiredState {
       { op: 'createNode', nodeId, kind: n.kind, ports: n.ports, macAgeingSeconds: n.macAgeingSeconds },
       ...(n.suspended ? [{ op: 'setNodeSuspended', nodeId, suspended: true } as const] : []),
       ...[...n.nios].map(([port, nio]): Command => ({ op: 'addNio', nodeId, port, tunnel: nio.tunnel, filters: nio.filters, suspend: nio.suspend })),
-      ...[...n.captures].map(([port, c]): Command => ({ op: 'startCapture', nodeId, port, path: c.path, linkType: c.linkType, resumeGeneration: c.generation })),
+      ...[...n.captures].map(([port, c]): Command => ({ op: 'startCapture', nodeId, port, path: c.path, root: c.root, linkType: c.linkType, resumeGeneration: c.generation })),
     ]);
   }
 

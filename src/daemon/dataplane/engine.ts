@@ -5,6 +5,7 @@
  * (native-engine.ts, the C addon in ../../../native). Nodes and ports are
  * named by the handler's ids; the handler validates and serialises first.
  */
+import type { FileHandle } from 'node:fs/promises';
 import type { CompiledFilters } from './protocol.js';
 import type { ResolvedTunnel } from './tunnel.js';
 import type { DataplaneNodeKind, MacTableEntry, PortCounters } from './types.js';
@@ -28,8 +29,8 @@ export interface Engine {
   setFilters(id: string, port: number, filters: CompiledFilters | null): void;
   setPortSuspended(id: string, port: number, suspended: boolean): void;
   resetCounters(id: string, port: number): void;
-  /** Starts writing the port's frames to a pcap file (truncated, or continued with `append`); rejects with the errno as `code`. */
-  openCapture(id: string, port: number, path: string, linkType: number, append: boolean): Promise<void>;
+  /** Starts writing the port's frames to `file` (opened, truncated or appending, by the caller and handed over); rejects with the errno as `code`. */
+  openCapture(id: string, port: number, file: FileHandle, linkType: number): Promise<void>;
   /** Flushes and closes the port's capture file. */
   closeCapture(id: string, port: number): Promise<void>;
   stats(id: string): PortCounters[];

@@ -1,3 +1,4 @@
+import type { FileHandle } from 'node:fs/promises';
 import { NotFoundError } from '../errors.js';
 import type { Engine } from './engine.js';
 import { DpNode } from './node.js';
@@ -60,8 +61,8 @@ export class JsEngine implements Engine {
     this.port(id, port).resetCounters();
   }
 
-  async openCapture(id: string, port: number, path: string, linkType: number, append: boolean): Promise<void> {
-    const writer = await PcapWriter.create(path, linkType, append);
+  async openCapture(id: string, port: number, file: FileHandle, linkType: number): Promise<void> {
+    const writer = await PcapWriter.create(file, linkType);
     const p = this.nodes.get(id)?.ports.get(port);
     if (!p) {
       await writer.close();

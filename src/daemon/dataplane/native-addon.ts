@@ -20,7 +20,7 @@ export interface NativeAddon {
   setFilters(handle: number, port: number, spec: Float64Array | null, programs: Uint32Array[]): void;
   setPortSuspended(handle: number, port: number, suspended: boolean): void;
   resetCounters(handle: number, port: number): void;
-  startCapture(handle: number, port: number, path: string, linkType: number, append: boolean): number;
+  startCapture(handle: number, port: number, fd: number, linkType: number): number;
   stopCapture(handle: number, port: number): void;
   stats(handle: number): Float64Array;
   macTable(handle: number): Float64Array;

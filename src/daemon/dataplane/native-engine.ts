@@ -1,3 +1,4 @@
+import type { FileHandle } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { NotFoundError } from '../errors.js';
 import type { Engine } from './engine.js';
@@ -74,9 +75,14 @@ export class NativeEngine implements Engine {
     this.addon.resetCounters(this.handle(id), port);
   }
 
-  async openCapture(id: string, port: number, path: string, linkType: number, append: boolean): Promise<void> {
-    const errno = this.addon.startCapture(this.handle(id), port, path, linkType, append);
-    if (errno) throw errnoError(errno);
+  async openCapture(id: string, port: number, file: FileHandle, linkType: number): Promise<void> {
+    try {
+      const errno = this.addon.startCapture(this.handle(id), port, file.fd, linkType);
+      if (errno) throw errnoError(errno);
+    } finally {
+      // The engine writes to its own duplicate of the descriptor.
+      await file.close();
+    }
   }
 
   async closeCapture(id: string, port: number): Promise<void> {

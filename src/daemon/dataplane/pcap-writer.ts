@@ -1,5 +1,4 @@
-import { mkdir, open, type FileHandle } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import type { FileHandle } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 
 export const PCAP_SNAPLEN = 65535;
@@ -54,10 +53,8 @@ export class PcapWriter {
 
   private constructor(private readonly fh: FileHandle) {}
 
-  /** Creates (truncating) the file, or continues it with `append`; a new or empty file gets the global header before this resolves. */
-  static async create(path: string, linkType: number, append = false): Promise<PcapWriter> {
-    await mkdir(dirname(path), { recursive: true });
-    const fh = await open(path, append ? 'a' : 'w');
+  /** Writes to `fh` (opened by the caller, truncated or appending; the writer closes it); an empty file gets the global header before this resolves. */
+  static async create(fh: FileHandle, linkType: number): Promise<PcapWriter> {
     try {
       if ((await fh.stat()).size === 0) await fh.write(pcapGlobalHeader(linkType));
     } catch (e) {

@@ -22,7 +22,7 @@ export type Command =
   | { op: 'addNio'; nodeId: string; port: number; tunnel: UdpTunnel; filters?: CompiledFilters; suspend?: boolean }
   | { op: 'updateNio'; nodeId: string; port: number; filters?: CompiledFilters; suspend?: boolean }
   | { op: 'removeNio'; nodeId: string; port: number }
-  | { op: 'startCapture'; nodeId: string; port: number; path: string; linkType: number; resumeGeneration?: number }
+  | { op: 'startCapture'; nodeId: string; port: number; path: string; root?: string; linkType: number; resumeGeneration?: number }
   | { op: 'stopCapture'; nodeId: string; port: number }
   | { op: 'captureInfo'; nodeId: string; port: number }
   | { op: 'stats'; nodeId: string }

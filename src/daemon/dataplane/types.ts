@@ -87,6 +87,8 @@ export interface MacTableEntry {
 
 export interface CaptureInfo {
   path: string;
+  /** The directory below which no symbolic link on the way to `path` is followed. */
+  root: string;
   linkType: number;
   /** Increments on every start on that port, so a restarted capture is told apart from the old one. */
   generation: number;
@@ -111,8 +113,11 @@ export interface DataplaneApi {
   /** Close the socket at once (the lport is free when this resolves) and flush the port's MAC entries. NotFoundError if no NIO. */
   removeNio(nodeId: string, port: number): Promise<void>;
 
-  /** Start writing the port's frames (both directions) to a new pcap file at `path` (truncated). Restarting replaces the previous capture. */
-  startCapture(nodeId: string, port: number, path: string, linkType: number): Promise<CaptureInfo>;
+  /**
+   * Start writing the port's frames (both directions) to a new pcap file at `path` (truncated), reached
+   * from `root` (default: the file's directory) with no symbolic link followed. Restarting replaces the previous capture.
+   */
+  startCapture(nodeId: string, port: number, path: string, linkType: number, root?: string): Promise<CaptureInfo>;
   /** Flush and close the capture file. NotFoundError if not capturing. */
   stopCapture(nodeId: string, port: number): Promise<void>;
   /** Current capture of a port, or null. */

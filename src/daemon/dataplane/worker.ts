@@ -4,7 +4,7 @@
  * commands (protocol.ts), answering each one.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
+import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../errors.js';
 import { HeapWatch } from '../heap-watch.js';
 import { Dataplane } from './dataplane.js';
 import type { Engine } from './engine.js';
@@ -15,6 +15,7 @@ import type { ErrorKind, Reply, Request, WorkerConfig } from './protocol.js';
 
 function kindOf(e: unknown): ErrorKind {
   if (e instanceof InvalidError) return 'invalid';
+  if (e instanceof ForbiddenError) return 'forbidden';
   if (e instanceof NotFoundError) return 'notfound';
   if (e instanceof ConflictError) return 'conflict';
   return 'internal';

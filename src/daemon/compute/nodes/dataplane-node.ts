@@ -120,14 +120,14 @@ export abstract class DataplaneNode {
     });
   }
 
-  /** Starts (or restarts) a capture of the port's frames into `path`. */
-  startCapture(adapter: number, port: number, path: string, linkType: number): Promise<CaptureInfo> {
+  /** Starts (or restarts) a capture of the port's frames into `path`, reached from `root` with no link followed. */
+  startCapture(adapter: number, port: number, path: string, linkType: number, root?: string): Promise<CaptureInfo> {
     return this.lock.run(async () => {
       const dp = this.dataplanePort(adapter, port);
       const nio = this.nioOn(dp, port);
       if (nio.type !== 'nio_udp') throw new ConflictError(`Port ${port} of ${this.name} has no UDP tunnel to capture on`);
       const t = this.dataplaneTarget(dp);
-      return this.ctx.dataplane.startCapture(t.node, t.port, path, linkType);
+      return this.ctx.dataplane.startCapture(t.node, t.port, path, linkType, root);
     });
   }
 

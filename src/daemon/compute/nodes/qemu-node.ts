@@ -1,5 +1,6 @@
+import { makeDirs, relativeBelow, replaceFileUnder } from '../../safe-fs.js';
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, rm, writeFile } from 'node:fs/promises';
+import { lstat, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { failpoint } from '../../failpoints.js';
@@ -74,7 +75,7 @@ export class QemuNode extends DataplaneNode {
     const consolePort = wantsConsole ? await ctx.resources.consolePorts.allocate(owner, body.console ?? undefined) : null;
     failpoint('qemu.create.after-console');
     const node = new QemuNode(id, body.name, ctx, shared, settings, consolePort);
-    await mkdir(node.dir, { recursive: true });
+    await makeDirs(ctx.projectDir, relativeBelow(ctx.projectDir, node.dir));
     await node.refreshMd5s();
     failpoint('qemu.create.after-directory');
     await node.setWires(settings.adapters);
@@ -193,7 +194,7 @@ export class QemuNode extends DataplaneNode {
       if (!this.process) return;
       const saving = this.settings.on_close === 'save_vm_state' && this.running;
       await this.process.stop(this.settings.on_close);
-      if (saving) await writeFile(join(this.dir, SAVED_STATE_MARK), new Date().toISOString());
+      if (saving) await replaceFileUnder(this.ctx.projectDir, relativeBelow(this.ctx.projectDir, join(this.dir, SAVED_STATE_MARK)), new Date().toISOString());
       await this.unplug();
     });
   }

@@ -73,8 +73,8 @@ export class VpcsNode extends DataplaneNode {
     const node = new VpcsNode(id, body.name, ctx, binary, shared, consolePort, macByte, vpcsUdp, wireUdp);
     await ctx.dataplane.createNode(id, 'hub', [VPCS_SIDE, LINK_SIDE].map((port) => ({ port, type: 'access' as const, vlan: 1 })));
     failpoint('vpcs.create.after-wire');
-    const script = body.startup_script ?? (await readStartupConfig(node.dir)) ?? '';
-    await writeStartupConfig(node.dir, scriptFor(script, body.name));
+    const script = body.startup_script ?? (await readStartupConfig(ctx.projectDir, node.dir)) ?? '';
+    await writeStartupConfig(ctx.projectDir, node.dir, scriptFor(script, body.name));
     failpoint('vpcs.create.after-directory');
     return node;
   }
@@ -89,8 +89,8 @@ export class VpcsNode extends DataplaneNode {
       if (body.console !== undefined && body.console !== null && body.console !== this.consolePort) await this.moveConsole(body.console);
       if (body.name !== undefined) this.name = body.name;
       if (body.name !== undefined || body.startup_script !== undefined) {
-        const script = body.startup_script ?? (await readStartupConfig(this.dir)) ?? '';
-        await writeStartupConfig(this.dir, scriptFor(script, this.name));
+        const script = body.startup_script ?? (await readStartupConfig(this.ctx.projectDir, this.dir)) ?? '';
+        await writeStartupConfig(this.ctx.projectDir, this.dir, scriptFor(script, this.name));
       }
     });
   }
@@ -115,7 +115,7 @@ export class VpcsNode extends DataplaneNode {
     return this.lock.run(async () => {
       if (this.process?.isRunning) return;
       // VPCS runs its script's `!` lines on the host: a script written through the file routes or brought by an archive is checked here.
-      const refused = refusedScriptLine((await readStartupConfig(this.dir)) ?? '');
+      const refused = refusedScriptLine((await readStartupConfig(this.ctx.projectDir, this.dir)) ?? '');
       if (refused !== undefined) throw new ConflictError(`startup script of VPCS ${this.name}: '${refused}' is not allowed in a VPCS startup script; change the script before starting the node`);
       await this.ctx.dataplane.addNio(this.id, VPCS_SIDE, { bindHost: '127.0.0.1', lport: this.wireUdp, rhost: '127.0.0.1', rport: this.vpcsUdp });
       const proc = new VpcsProcess({

@@ -196,15 +196,15 @@ export class ProcessRegistry {
       }
       return syncDirectory(dir);
     }
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     const body: RegistryFile = {
       version: 1,
       ...(contents.owner ? { owner: contents.owner } : {}),
       processes: contents.processes,
       ...(contents.intents.length ? { intents: contents.intents } : {}),
     };
-    const temp = join(dir, `.${basename(this.filePath)}.${process.pid}.${Date.now()}.tmp`);
-    const file = await open(temp, 'w', 0o600);
+    const temp = join(dir, `.${basename(this.filePath)}.${process.pid}.${randomUUID()}.tmp`);
+    const file = await open(temp, 'wx', 0o600);
     try {
       await file.writeFile(JSON.stringify(body, null, 2) + '\n');
       await file.sync();

@@ -1,12 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readFile, readdir, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { constants } from 'node:fs';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ByteLimit } from '../../../util/byte-limit.js';
 import { ConflictError, InvalidError, NotFoundError, PayloadTooLargeError } from '../../errors.js';
 import { pathNameProblem, quoteName } from '../../file-names.js';
+import { ensurePrivateDir, openForRead, pathSegments, replaceFileUnder, withDir, type SafeDir } from '../../safe-fs.js';
 
 /** An image as GET /v2/compute/qemu/images lists it (GNS3 fields). */
 export interface ImageInfo {
@@ -23,8 +24,8 @@ const TEMP_PREFIX = '.upload-';
 
 /**
  * The QEMU images of a compute, in one directory (`images_dir`). Names are file names or paths
- * inside that directory; anything that would leave it is a 400. Uploads stream to a temporary file
- * renamed into place, so a half-written image is never seen under its name.
+ * inside that directory; anything that would leave it is a 400, a link on the way a 403. Uploads
+ * stream to a temporary file renamed into place, so a half-written image is never seen under its name.
  */
 export class ImageStore {
   constructor(readonly dir: string, readonly maxUploadBytes: number) {}
@@ -89,7 +90,11 @@ export class ImageStore {
         if (entry.name.startsWith('.') || entry.name.endsWith(MD5_SUFFIX)) continue;
         const path = join(dir, entry.name);
         if (entry.isDirectory()) await walk(path);
-        else if (entry.isFile()) out.push({ filename: this.nameOf(path), path, filesize: (await stat(path)).size, md5sum: await this.md5(path) });
+        else if (entry.isFile()) {
+          // A file refused by md5 (swapped for a link, hard-linked) is left out, as links are.
+          const md5sum = await this.md5(path).catch(() => undefined);
+          if (md5sum) out.push({ filename: this.nameOf(path), path, filesize: (await stat(path)).size, md5sum });
+        }
       }
     };
     await walk(resolve(this.dir));
@@ -98,16 +103,23 @@ export class ImageStore {
 
   /** The md5 of an image file, from its .md5sum cache when that is not older than the image. */
   async md5(path: string): Promise<string> {
-    const [image, cache] = await Promise.all([stat(path), stat(path + MD5_SUFFIX).catch(() => undefined)]);
-    if (cache && cache.mtimeMs >= image.mtimeMs) {
-      const cached = (await readFile(path + MD5_SUFFIX, 'utf8')).trim().split(/\s+/)[0];
-      if (/^[0-9a-f]{32}$/.test(cached)) return cached;
+    const below = this.below(path);
+    const image = await openForRead(this.root, below);
+    try {
+      const cache = await openForRead(this.root, below + MD5_SUFFIX).catch(() => undefined);
+      if (cache) {
+        const fresh = (await cache.stat()).mtimeMs >= (await image.stat()).mtimeMs;
+        const cached = fresh ? (await cache.readFile('utf8').finally(() => cache.close())).trim().split(/\s+/)[0] : (await cache.close(), '');
+        if (/^[0-9a-f]{32}$/.test(cached)) return cached;
+      }
+      const hash = createHash('md5');
+      await pipeline(image.createReadStream({ autoClose: false }), hash);
+      const md5 = hash.digest('hex');
+      await replaceFileUnder(this.root, below + MD5_SUFFIX, md5).catch(() => undefined);
+      return md5;
+    } finally {
+      await image.close();
     }
-    const hash = createHash('md5');
-    await pipeline(createReadStream(path), hash);
-    const md5 = hash.digest('hex');
-    await writeFile(path + MD5_SUFFIX, md5).catch(() => undefined);
-    return md5;
   }
 
   /** The md5 of an image, or null when it does not exist (for the *_md5sum fields). */
@@ -121,8 +133,7 @@ export class ImageStore {
    */
   async upload(name: string, body: Readable): Promise<ImageInfo> {
     const path = this.pathOf(name);
-    await mkdir(dirname(path), { recursive: true });
-    const temp = join(dirname(path), `${TEMP_PREFIX}${randomBytes(6).toString('hex')}`);
+    const temp = `${TEMP_PREFIX}${randomBytes(6).toString('hex')}`;
     const hash = createHash('md5');
     const limit = this.maxUploadBytes;
     const meter = new ByteLimit(limit, () => new PayloadTooLargeError(`Image upload is larger than the limit of ${limit} bytes (setting max_image_bytes)`));
@@ -132,35 +143,55 @@ export class ImageStore {
         yield chunk;
       }
     };
-    try {
-      await pipeline(body, meter, hashed, createWriteStream(temp, { flags: 'wx' }));
-      await rename(temp, path);
-    } catch (err) {
-      await unlink(temp).catch(() => undefined);
-      throw err;
-    }
+    await ensurePrivateDir(this.root);
+    // Written in the image's directory held open, reached with no link followed (403).
+    await this.inDirectoryOf(path, true, async (dir) => {
+      const out = await dir.file(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
+      try {
+        await pipeline(body, meter, hashed, out.createWriteStream());
+        await dir.rename(temp, basename(path));
+      } catch (err) {
+        await out.close().catch(() => undefined);
+        await dir.remove(temp).catch(() => undefined);
+        throw err;
+      }
+    });
     const md5sum = hash.digest('hex');
-    await writeFile(path + MD5_SUFFIX, md5sum);
+    await replaceFileUnder(this.root, this.below(path) + MD5_SUFFIX, md5sum);
     return { filename: this.nameOf(path), path, filesize: meter.bytes, md5sum };
   }
 
   /** Deletes an image and its md5 cache; NotFoundError when it does not exist. */
   async remove(name: string): Promise<void> {
     const path = this.pathOf(name);
-    try {
-      await unlink(path);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new NotFoundError(`Image '${name}' doesn't exist`);
+    await this.inDirectoryOf(path, false, async (dir) => {
+      await dir.remove(basename(path));
+      await dir.remove(basename(path) + MD5_SUFFIX).catch(() => undefined);
+    }).catch((err) => {
+      if (err instanceof NotFoundError || (err as NodeJS.ErrnoException).code === 'ENOENT') throw new NotFoundError(`Image '${name}' doesn't exist`);
       throw err;
-    }
-    await unlink(path + MD5_SUFFIX).catch(() => undefined);
+    });
   }
 
   /** A read stream of an existing image (GET download). */
   async open(name: string): Promise<{ stream: Readable; size: number }> {
-    const path = this.pathOf(name);
-    const info = await stat(path).catch(() => undefined);
-    if (!info?.isFile()) throw new NotFoundError(`Image '${name}' doesn't exist`);
-    return { stream: createReadStream(path), size: info.size };
+    const handle = await openForRead(this.root, this.below(this.pathOf(name))).catch((err) => {
+      throw err instanceof NotFoundError ? new NotFoundError(`Image '${name}' doesn't exist`) : err;
+    });
+    return { stream: handle.createReadStream(), size: (await handle.stat()).size };
+  }
+
+  private get root(): string {
+    return resolve(this.dir);
+  }
+
+  /** An image path (from pathOf) relative to the images directory. */
+  private below(path: string): string {
+    return relative(this.root, path).split(sep).join('/');
+  }
+
+  /** Runs `use` on the directory holding `path`, reached from the images directory with no link followed. */
+  private inDirectoryOf<T>(path: string, create: boolean, use: (dir: SafeDir) => Promise<T>): Promise<T> {
+    return withDir(this.root, pathSegments(relative(this.root, dirname(path)).split(sep).join('/')), create, use);
   }
 }

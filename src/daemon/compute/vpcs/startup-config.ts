@@ -1,6 +1,6 @@
-import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { replaceFile } from '../replace-file.js';
+import { NotFoundError } from '../../errors.js';
+import { openForRead, relativeBelow, replaceFileUnder } from '../../safe-fs.js';
 
 /**
  * The script VPCS runs at start when given as its last argument (GNS3 keeps it in the node directory):
@@ -14,20 +14,20 @@ export function startupConfigPath(nodeDir: string): string {
   return join(nodeDir, STARTUP_CONFIG_FILE);
 }
 
-/** The node's startup script, or undefined when it has none. */
-export async function readStartupConfig(nodeDir: string): Promise<string | undefined> {
+/** The node's startup script, or undefined when it has none; read from the project directory `root` with no link followed (403). */
+export async function readStartupConfig(root: string, nodeDir: string): Promise<string | undefined> {
   try {
-    return await readFile(startupConfigPath(nodeDir), 'utf8');
+    const handle = await openForRead(root, relativeBelow(root, startupConfigPath(nodeDir)));
+    return await handle.readFile('utf8').finally(() => handle.close());
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (err instanceof NotFoundError) return undefined;
     throw err;
   }
 }
 
-/** Writes the node's startup script atomically (temp file + fsync + rename), creating the directory. */
-export async function writeStartupConfig(nodeDir: string, script: string): Promise<void> {
-  await mkdir(nodeDir, { recursive: true });
-  await replaceFile(startupConfigPath(nodeDir), script.endsWith('\n') || script === '' ? script : script + '\n');
+/** Writes the node's startup script atomically (temp file + fsync + rename), creating the directory (0700); no link followed below `root`. */
+export async function writeStartupConfig(root: string, nodeDir: string, script: string): Promise<void> {
+  await replaceFileUnder(root, relativeBelow(root, startupConfigPath(nodeDir)), script.endsWith('\n') || script === '' ? script : script + '\n');
 }
 
 export { applyStartupSettings, parseStartupConfig, renderStartupConfig, type StartupChange, type StartupSettings } from '../../../util/vpcs-script.js';

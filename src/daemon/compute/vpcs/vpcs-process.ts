@@ -116,7 +116,7 @@ export class VpcsProcess extends EventEmitter {
     if (this.child) throw new ConflictError('This VPCS process object was already used; create a new one');
     const o = this.options;
     const binary = await resolveVpcsBinary(o.binary, o.env);
-    await mkdir(o.nodeDir, { recursive: true });
+    await mkdir(o.nodeDir, { recursive: true, mode: 0o700 });
     if (!(await isTcpPortFree(o.consolePort))) throw new ConflictError(`Console port ${o.consolePort} is already in use`);
     if (!(await isUdpPortFree(o.localUdpPort))) throw new ConflictError(`UDP port ${o.localUdpPort} is already in use`);
 

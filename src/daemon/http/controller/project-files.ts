@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { checkRelativePath, openProjectFile, writeProjectFile } from '../../compute/project-files.js';
+import { checkRelativePath } from '../../compute/project-files.js';
 import type { Labs } from '../../controller/lab.js';
 import type { ProjectManager } from '../../controller/projects.js';
 import type { SnapshotManager } from '../../controller/snapshots.js';
@@ -33,11 +33,10 @@ export function projectFileRoutes(router: Router, deps: { projects: ProjectManag
     (await projects.loadFile(body.path)).toJSON(),
   );
   route(router, { method: 'get', template: PROJECT_FILE_ROUTE, raw: true }, async ({ params, res }) => {
-    const project = projects.get(params.project_id);
-    await sendStream(res, await openProjectFile(project.path, params.path), 'application/octet-stream');
+    await sendStream(res, await projects.readFile(params.project_id, params.path), 'application/octet-stream');
   });
   route(router, { method: 'post', template: PROJECT_FILE_ROUTE, status: 201 }, async ({ params, req }) => {
-    await writeProjectFile(projects.get(params.project_id).path, params.path, req);
+    await projects.writeFile(params.project_id, params.path, req);
     return undefined;
   });
 
