@@ -38,6 +38,7 @@ import { snapshotRoutes } from './controller/snapshots.js';
 import { templateRoutes } from './controller/templates.js';
 import { versionRoutes } from './controller/version.js';
 import { notificationRoutes } from './notifications/routes.js';
+import { consoleRoutes } from './console/routes.js';
 
 export interface ControllerDeps {
   projects: ProjectManager;
@@ -125,6 +126,7 @@ export function createApp(deps: AppDeps): Express {
     archiveRoutes(router, deps.controller);
     guiRoutes(router, deps.controller);
   }
+  consoleRoutes(router, { log: deps.log, streams: deps.streams, controller: deps.controller, compute: deps.compute?.compute });
   notificationRoutes(router, { hub: deps.notifications, log: deps.log, streams: deps.streams, projects: deps.controller?.projects, compute: !!deps.compute });
   app.use(router);
   app.use(notFound(router));
