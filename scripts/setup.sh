@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what emuctl and its tests need on a fresh Debian machine, then builds it:
 # Debian packages (vpcs end hosts, tcpdump for BPF filters, QEMU for router and host
-# nodes, graphviz for `lab graph --format svg`, tshark, groff and chromium for tests (the browser
+# nodes, graphviz for `lab graph --format svg`, tshark, groff, openssl (TLS certificates) and chromium for tests (the browser
 # tests drive Debian's Chromium through playwright-core, which never downloads a browser);
 # build-essential and python3 for node-gyp, which builds the native dataplane), the npm packages
 # from the lock file, and the build.
@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # command:package — every tool the daemon or the test suite runs (the test runner fails on skips).
-tools=(vpcs:vpcs tcpdump:tcpdump qemu-system-x86_64:qemu-system-x86 qemu-img:qemu-utils tshark:tshark groff:groff-base dot:graphviz chromium:chromium)
+tools=(vpcs:vpcs tcpdump:tcpdump qemu-system-x86_64:qemu-system-x86 qemu-img:qemu-utils tshark:tshark groff:groff-base dot:graphviz chromium:chromium openssl:openssl)
 missing=()
 for tool in "${tools[@]}"; do
   command -v "${tool%%:*}" >/dev/null 2>&1 || missing+=("${tool##*:}")

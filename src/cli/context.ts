@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ApiClient, ApiClientOptions } from '../client/api.js';
-import { selectProfile, unreachableHint, type ActiveProfile } from '../client/active-profile.js';
+import { selectProfile, serverOf, type ActiveProfile } from '../client/active-profile.js';
 import { openProfileStore, readProfilesData, type ProfileStore, type ProfilesData } from '../client/profiles.js';
 import { emuctlPaths, type EmuctlPaths } from '../config/paths.js';
 import type { Output } from '../render/output.js';
@@ -59,17 +59,9 @@ export function createContext(
     globals,
     paths,
     profilesData: () => (data ??= readProfilesData(paths)),
-    profile: () => (active ??= selectProfile(ctx.profilesData(), { profile: globals.profile, url: globals.url, env })),
+    profile: () => (active ??= selectProfile(ctx.profilesData(), { profile: globals.profile, url: globals.url, caFile: globals.caFile, fingerprint: globals.fingerprint, env })),
     profileStore: () => openProfileStore(paths),
-    api() {
-      const profile = ctx.profile();
-      return (api ??= ctx.apiFor({
-        url: profile.url,
-        user: profile.user,
-        password: profile.password,
-        unreachableHint: unreachableHint(profile.url),
-      }));
-    },
+    api: () => (api ??= ctx.apiFor(serverOf(ctx.profile()))),
     async apiFor(options) {
       const { createApiClient } = await import('../client/got-client.js');
       return createApiClient({ timeoutMs: requestTimeoutMs(env), debug: globals.debug ? debug : undefined, ...options });

@@ -4,6 +4,9 @@ import type { Command } from 'commander';
 export interface GlobalOptions {
   profile?: string;
   url?: string;
+  /** Trust for https servers (--ca-file, --fingerprint). */
+  caFile?: string;
+  fingerprint?: string;
   json: boolean;
   color: boolean;
   quiet: boolean;
@@ -19,6 +22,8 @@ export function addGlobalOptions(program: Command): Command {
   return program
     .option('--profile <name>', 'profile to use (default: the one chosen with "profile use", else local)')
     .option('--url <url>', "server URL, overriding the profile's")
+    .option('--ca-file <file>', "for https: trust the CA certificates in this PEM file instead of the system's (env EMUCTL_CA_FILE)")
+    .option('--fingerprint <sha256>', "for https: trust only the certificate with this SHA-256 fingerprint, as the daemon prints it (env EMUCTL_FINGERPRINT)")
     .option('--json', 'print machine-readable JSON on stdout and nothing else there')
     .option('--no-color', 'never colour the output (NO_COLOR does the same)')
     .option('-q, --quiet', 'print only results and errors')
@@ -31,6 +36,8 @@ export function readGlobals(command: Command): GlobalOptions {
   return {
     profile: typeof o.profile === 'string' ? o.profile : undefined,
     url: typeof o.url === 'string' ? o.url : undefined,
+    caFile: typeof o.caFile === 'string' ? o.caFile : undefined,
+    fingerprint: typeof o.fingerprint === 'string' ? o.fingerprint : undefined,
     json: o.json === true,
     color: o.color !== false,
     quiet: o.quiet === true,

@@ -1,4 +1,7 @@
 import { checkServerUrl, currentProfileName, requireProfile, type Profile, type ProfilesData } from './profiles.js';
+import type { ApiClientOptions } from './api.js';
+import { UsageError } from './errors.js';
+import { FINGERPRINT_HINT, parseFingerprint } from '../util/tls-fingerprint.js';
 
 /** Where a choice came from: a command-line flag, the environment, the saved `profile use`, or the default. */
 export type ChoiceSource = 'flag' | 'env' | 'saved' | 'default';
@@ -15,6 +18,8 @@ export interface ActiveProfile extends Profile {
 export interface ProfileOverrides {
   profile?: string;
   url?: string;
+  caFile?: string;
+  fingerprint?: string;
   env: NodeJS.ProcessEnv;
 }
 
@@ -31,7 +36,29 @@ export function selectProfile(data: ProfilesData, overrides: ProfileOverrides): 
   const profile = requireProfile(data, name);
   const [url, urlSource]: [string, ChoiceSource] = overrides.url ? [checkServerUrl(overrides.url), 'flag']
     : env.EMUCTL_URL ? [checkServerUrl(env.EMUCTL_URL), 'env'] : [profile.url, 'saved'];
-  return { ...profile, url, source, urlSource };
+  const caFile = overrides.caFile ?? (env.EMUCTL_CA_FILE || undefined);
+  const fingerprintText = overrides.fingerprint ?? (env.EMUCTL_FINGERPRINT || undefined);
+  const trust = caFile || fingerprintText ? { caFile, fingerprint: fingerprintText === undefined ? undefined : checkedFingerprint(fingerprintText) }
+    : { caFile: profile.caFile, fingerprint: profile.fingerprint };
+  return { ...profile, ...trust, url, source, urlSource };
+}
+
+/** A fingerprint given on the command line or in the environment, in canonical form; a usage error if it is not one. */
+export function checkedFingerprint(text: string): string {
+  const fingerprint = parseFingerprint(text);
+  if (!fingerprint) throw new UsageError(`invalid fingerprint "${text}": expected ${FINGERPRINT_HINT}`);
+  return fingerprint;
+}
+
+/** How to reach the profile's server: URL, credentials, certificate trust and the hint for when it does not answer. */
+export function serverOf(profile: Profile): Pick<ApiClientOptions, 'url' | 'user' | 'password' | 'trust' | 'unreachableHint'> {
+  return {
+    url: profile.url,
+    user: profile.user,
+    password: profile.password,
+    trust: { caFile: profile.caFile, fingerprint: profile.fingerprint },
+    unreachableHint: unreachableHint(profile.url),
+  };
 }
 
 /** True when `url` points at this machine (then a missing server is likely a stopped local daemon). */

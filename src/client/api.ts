@@ -4,12 +4,20 @@
  * so modules importing these types cost nothing at start-up.
  */
 
+/** How an https server's certificate is trusted: the system CAs, else a CA file (PEM), or a pinned SHA-256 fingerprint of the leaf. */
+export interface ServerTrust {
+  caFile?: string;
+  /** Canonical colon-hex (see util/tls-fingerprint.ts). */
+  fingerprint?: string;
+}
+
 /** Where and how to reach a GNS3 v2 server. */
 export interface ApiClientOptions {
   /** Server root, e.g. http://127.0.0.1:3080 (the client adds /v2). */
   url: string;
   user?: string;
   password?: string;
+  trust?: ServerTrust;
   /** Per-request timeout in milliseconds (default 10 000). */
   timeoutMs?: number;
   /** Retries of idempotent requests (GET, PUT, DELETE, HEAD) on transient failures (default 2). */
@@ -25,6 +33,7 @@ export interface StreamServer {
   url: string;
   user?: string;
   password?: string;
+  trust?: ServerTrust;
   /** How long to wait for the answer's headers (the stream itself has no time limit). */
   connectTimeoutMs?: number;
   unreachableHint?: string;

@@ -26,6 +26,10 @@ export interface ComputeFields {
   port: number;
   user?: string;
   password?: string;
+  /** emuctl's own: the CA (PEM) the controller trusts for this https compute. */
+  ca_cert?: string;
+  /** emuctl's own: the pinned SHA-256 fingerprint of this https compute's certificate. */
+  fingerprint?: string;
 }
 
 /** Methods the forward route carries. */

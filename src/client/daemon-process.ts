@@ -78,7 +78,7 @@ export function toDaemonCliError(err: unknown): Error {
 }
 
 /** A URL that reaches a daemon bound to `host` (a wildcard address is reached on loopback). */
-export function reachableUrl(host: string, port: number): string {
+export function reachableUrl(host: string, port: number, protocol: 'http' | 'https' = 'http'): string {
   const target = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '::1' : host;
-  return `http://${target.includes(':') ? `[${target}]` : target}:${port}`;
+  return `${protocol}://${target.includes(':') ? `[${target}]` : target}:${port}`;
 }

@@ -47,6 +47,11 @@ export class UnreachableError extends CliError {
   }
 }
 
+/** The server's TLS certificate failed verification (CA, name or pinned fingerprint): treated as unreachable (exit 3), nothing was sent. */
+export class UntrustedServerError extends CliError {
+  readonly exitCode = EXIT_UNREACHABLE;
+}
+
 /** The command already reported what happened; exit with `exitCode` and print nothing more. */
 export class SilentExit extends CliError {
   constructor(readonly exitCode: number) {

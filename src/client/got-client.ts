@@ -1,6 +1,7 @@
 import got, { type Got, type Method } from 'got';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, type ApiClient, type ApiClientOptions, type SearchParams } from './api.js';
 import { toCliError } from './http-errors.js';
+import { httpsAgentFor } from './tls-agent.js';
 
 /** Creates the got-backed client for `options.url` + /v2 (loaded lazily: got is heavy). */
 export function createApiClient(options: ApiClientOptions): ApiClient {
@@ -9,6 +10,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const debug = options.debug;
   const http: Got = got.extend({
     prefixUrl: `${url}/v2`,
+    // Every https request verifies the certificate: system CAs, the CA file, or the pinned fingerprint.
+    agent: url.startsWith('https:') ? { https: httpsAgentFor(options.trust, { keepAlive: true }) } : {},
     responseType: 'json',
     timeout: { request: timeoutMs },
     // An explicit header rather than got's username/password, which would put them in request URLs (and debug logs).

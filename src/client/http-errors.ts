@@ -1,4 +1,5 @@
-import { OperationError, UnreachableError } from './errors.js';
+import { certificateProblem } from '../util/tls-trust.js';
+import { OperationError, UnreachableError, UntrustedServerError } from './errors.js';
 
 /** Network error codes meaning the server could not be reached (or stopped answering). */
 export const UNREACHABLE_CODES: Record<string, string> = {
@@ -11,6 +12,14 @@ export const UNREACHABLE_CODES: Record<string, string> = {
   EPIPE: 'connection closed',
   ETIMEDOUT: 'no answer in time',
 };
+
+/** A server whose TLS certificate failed verification: what is wrong, and how to trust it on purpose. */
+export function untrustedServer(serverUrl: string, problem: string): UntrustedServerError {
+  const how = /pinned/.test(problem)
+    ? 'if its certificate was changed on purpose, check the new fingerprint it logged at start and pin that one'
+    : 'give its CA with --ca-file (EMUCTL_CA_FILE, profile add --ca-file) or pin its certificate with --fingerprint';
+  return new UntrustedServerError(`cannot trust ${serverUrl}: ${problem}; ${how}`);
+}
 
 /** What the error handling needs from a got error (checked structurally: got stays lazily loaded). */
 interface GotLikeError extends Error {
@@ -47,6 +56,8 @@ export function toCliError(err: unknown, serverUrl: string, timeoutMs: number, u
     const auth = statusCode === 401 ? ' (check the profile\'s user and password)' : '';
     return new OperationError(`${message}${auth}`, statusCode);
   }
+  const problem = certificateProblem(e);
+  if (problem) return untrustedServer(serverUrl, problem);
   if (e.name === 'TimeoutError') {
     return new UnreachableError(`cannot reach ${serverUrl}: no answer within ${timeoutMs / 1000} s`, unreachableHint);
   }

@@ -9,6 +9,10 @@ export interface Profile {
   url: string;
   user?: string;
   password?: string;
+  /** For https: a CA file (PEM) trusted instead of the system CAs. */
+  caFile?: string;
+  /** For https: the pinned SHA-256 fingerprint (colon-hex) of the server's certificate, checked instead of its chain. */
+  fingerprint?: string;
   /** Project used when a command needs one and none is given (a name or UUID). */
   defaultProject?: string;
   /**

@@ -1,6 +1,9 @@
 import type WebSocket from 'ws';
 import { OperationError, UnreachableError } from './errors.js';
 import type { StreamServer } from './api.js';
+import { certificateProblem } from '../util/tls-trust.js';
+import { untrustedServer } from './http-errors.js';
+import { httpsAgentFor } from './tls-agent.js';
 
 /**
  * Opens a websocket route of the server with the profile's credentials. `ws` is loaded only here, so
@@ -15,7 +18,9 @@ export async function openServerWebSocket(server: StreamServer, path: string, wh
   const headers: Record<string, string> = {};
   if (server.user !== undefined) headers.authorization = `Basic ${Buffer.from(`${server.user}:${server.password ?? ''}`).toString('base64')}`;
   server.debug?.(`→ GET ${url} (websocket)`);
-  const socket = new WebSocketClass(url, { headers, handshakeTimeout: server.connectTimeoutMs ?? 10_000, perMessageDeflate: false });
+  // A wss: URL is checked against the profile's CA or pinned fingerprint, like every HTTPS call.
+  const agent = url.startsWith('wss:') ? httpsAgentFor(server.trust) : undefined;
+  const socket = new WebSocketClass(url, { headers, handshakeTimeout: server.connectTimeoutMs ?? 10_000, perMessageDeflate: false, agent });
   listen(socket);
   await new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve());
@@ -31,6 +36,8 @@ export async function openServerWebSocket(server: StreamServer, path: string, wh
       });
     });
     socket.once('error', (err: NodeJS.ErrnoException) => {
+      const problem = certificateProblem(err);
+      if (problem) return reject(untrustedServer(base, problem));
       const why = err.code === 'ECONNREFUSED' ? 'connection refused' : err.message;
       reject(new UnreachableError(`cannot reach ${base}: ${why}`, server.unreachableHint));
     });

@@ -4,7 +4,9 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { StreamServer } from './api.js';
 import { OperationError, UnreachableError } from './errors.js';
-import { UNREACHABLE_CODES } from './http-errors.js';
+import { UNREACHABLE_CODES, untrustedServer } from './http-errors.js';
+import { httpsAgentFor } from './tls-agent.js';
+import { certificateProblem } from '../util/tls-trust.js';
 
 /** What goes with a streamed request besides its method and path. */
 export interface StreamedRequestOptions {
@@ -34,12 +36,15 @@ export async function streamedRequest(server: StreamServer, method: string, path
   const timeoutMs = server.connectTimeoutMs ?? 10_000;
   server.debug?.(`→ ${method} ${url.toString()} (streamed${opts.length === undefined ? '' : `, ${opts.length} bytes`})`);
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
-    const req = request(url, { method, headers, agent: false, signal: opts.signal }, resolve);
+    const agent = url.protocol === 'https:' ? httpsAgentFor(server.trust) : false;
+    const req = request(url, { method, headers, agent, signal: opts.signal }, resolve);
     const timer = setTimeout(() => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })), timeoutMs);
     req.once('response', () => clearTimeout(timer));
     req.once('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
+      const problem = certificateProblem(err);
       if (err.name === 'AbortError') reject(err);
+      else if (problem) reject(untrustedServer(base, problem));
       else if (err.code === 'ETIMEDOUT') reject(new UnreachableError(`cannot reach ${base}: no answer within ${timeoutMs / 1000} s`, server.unreachableHint));
       else if (err.code && UNREACHABLE_CODES[err.code]) reject(new UnreachableError(`cannot reach ${base}: ${UNREACHABLE_CODES[err.code]}`, server.unreachableHint));
       else reject(new OperationError(`${method === 'GET' ? 'request to' : 'upload to'} ${base} failed: ${err.message}`));

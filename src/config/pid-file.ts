@@ -12,12 +12,14 @@ export interface PidRecord {
   startTime?: number;
   /** Its command line, checked too before it is signalled. */
   cmdline?: string[];
+  /** With TLS: the SHA-256 fingerprint of its certificate, which `daemon status` pins. */
+  fingerprint?: string;
 }
 
 /** The record for this process: pid, start time and command line from /proc, with its URL. */
-export function ownPidRecord(url: string, startedAt: string): PidRecord {
+export function ownPidRecord(url: string, startedAt: string, fingerprint?: string): PidRecord {
   const self = identityOf(process.pid);
-  return { pid: process.pid, url, startedAt, startTime: self?.startTime, cmdline: self?.cmdline };
+  return { pid: process.pid, url, startedAt, startTime: self?.startTime, cmdline: self?.cmdline, fingerprint };
 }
 
 /** The pid file's record, or null when there is none (or it is unreadable). */
@@ -27,7 +29,8 @@ export function readPidRecord(file: string): PidRecord | null {
     if (typeof record.pid !== 'number' || typeof record.url !== 'string') return null;
     const identity = typeof record.startTime === 'number' && Array.isArray(record.cmdline) && record.cmdline.every((a) => typeof a === 'string')
       ? { startTime: record.startTime, cmdline: record.cmdline } : {};
-    return { pid: record.pid, url: record.url, startedAt: String(record.startedAt ?? ''), ...identity };
+    const fingerprint = typeof record.fingerprint === 'string' ? { fingerprint: record.fingerprint } : {};
+    return { pid: record.pid, url: record.url, startedAt: String(record.startedAt ?? ''), ...identity, ...fingerprint };
   } catch {
     return null;
   }

@@ -17,7 +17,7 @@ export class UnauthorizedError extends DomainError {
   readonly status = 401;
 }
 
-/** The request is understood but refused: it comes from a web page or a name this daemon does not serve (403). */
+/** The request is understood but refused: it comes from a web page or a name this daemon does not serve, or names something never served, e.g. a path outside a served directory (403). */
 export class ForbiddenError extends DomainError {
   readonly status = 403;
 }

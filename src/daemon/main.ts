@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { createServer, type Server } from 'node:http';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { PACKAGE_VERSION } from '../version.js';
 import { builtinNodeTypes } from './compute/builtin-types.js';
 import { computeCapabilities } from './compute/capabilities.js';
@@ -18,6 +19,7 @@ import { createDataplane } from './dataplane/index.js';
 import { ControllerEvents } from './controller/events.js';
 import { Labs } from './controller/lab.js';
 import { ProjectArchives } from './controller/archives.js';
+import { ImportLimits } from './controller/import-limits.js';
 import { DrawingManager } from './controller/drawings.js';
 import { GuiSettings } from './controller/gui-settings.js';
 import { LabLifecycle, removeFromRemoteComputes } from './controller/lab-lifecycle.js';
@@ -40,6 +42,8 @@ import { startMemoryLog } from './memory-log.js';
 import { ownPidRecord, readPidRecord, recordedProcess } from '../config/pid-file.js';
 import { removeOwnPidFile, writePidFile } from './pid-file.js';
 import { resolveSettings, type DaemonFlags, type DaemonSettings } from './settings.js';
+import { checkExposure, exposureWarnings, looseSecretWarnings } from './exposure.js';
+import { loadTlsIdentity, type TlsIdentity } from './tls-identity.js';
 
 export type { DaemonFlags } from './settings.js';
 
@@ -47,6 +51,8 @@ export interface RunningDaemon {
   url: string;
   port: number;
   settings: DaemonSettings;
+  /** With TLS: the SHA-256 fingerprint of its certificate (colon-hex). */
+  fingerprint?: string;
   /** Graceful stop: stop accepting, finish in-flight requests, flush state. */
   close(): Promise<void>;
   /** Resolves once the daemon has fully stopped. */
@@ -60,7 +66,13 @@ const DRAIN_MS = 5000;
 export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = process.env, opts: { handleSignals?: boolean } = {}): Promise<RunningDaemon> {
   survivableStdio();
   const settings = await resolveSettings(flags, env);
+  checkExposure(settings);
+  const tls = settings.tlsCert ? await loadTlsIdentity(settings.tlsCert, settings.tlsKey!) : undefined;
+  // The one place the scheme is chosen: HTTPS when the daemon has a certificate.
+  const scheme: Scheme = tls ? 'https' : 'http';
   const log = createLogger({ debug: settings.debug, file: settings.logFile });
+  const secrets = [{ path: settings.tlsKey, what: 'TLS key' }, { path: flags.authPasswordFile, what: 'auth password file' }];
+  for (const warning of [...exposureWarnings(settings), ...looseSecretWarnings(secrets)]) log.warn(warning);
   const startedAt = new Date();
   const isController = settings.role !== 'compute';
   const isCompute = settings.role !== 'controller';
@@ -76,8 +88,9 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const images = new ImageStore(settings.imagesDir, settings.maxImageBytes);
   const nodeTypes = builtinNodeTypes(
     { registry: processRegistry, binary: env.EMUCTL_VPCS_BINARY || undefined, env },
-    { images, accel: new AccelChooser(settings.qemuAccel, log), registry: processRegistry, env },
+    { images, accel: new AccelChooser(settings.qemuAccel, log), registry: processRegistry, env, unsafeOptions: settings.qemuUnsafeOptions },
   );
+  if (settings.qemuUnsafeOptions) log.warn('qemu_unsafe_options is on: QEMU nodes\' options pass to QEMU unchecked, so anyone who can create or import a node runs what they name (files, plugins, sockets) as this user');
   const resources = new ComputeResources(
     new UdpPortAllocator(settings.udpPortRange, settings.host),
     new ConsolePortAllocator({ min: consoleMin, max: consoleMax }),
@@ -94,13 +107,13 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     timeoutMs: settings.computeTimeoutMs,
     log,
     events,
-    local: compute && isController ? { host: settings.host, port: settings.port, capabilities } : undefined,
+    local: compute && isController ? { protocol: scheme, host: settings.host, port: settings.port, capabilities } : undefined,
   });
 
   if (compute) computes.setApi('local', compute);
   const labs = new Labs();
   const links = new LinkManager({ computes, events });
-  const nodes = new NodeManager({ computes, events, links });
+  const nodes = new NodeManager({ computes, events, links, qemuUnsafeOptions: settings.qemuUnsafeOptions });
   computes.setReports(new LiveState({ labs, nodes, links, events, log }));
   if (compute && isController) computes.followLocal(compute.events);
   wireNotifications(notifications, { controller: isController ? events : undefined, compute: compute?.events });
@@ -108,7 +121,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const templates = new TemplateManager({ file: isController ? settings.paths.templatesFile(settings.port) : undefined, events, log });
   const gui = new GuiSettings(isController ? settings.paths.guiSettingsFile(settings.port) : undefined);
   const drawings = new DrawingManager({ events });
-  const archives = new ProjectArchives({ projects, labs, computes, log });
+  const archives = new ProjectArchives({ projects, labs, computes, limits: new ImportLimits(settings), log });
   const snapshots = new SnapshotManager({ projects, archives, events, removeFromRemoteComputes: (p) => removeFromRemoteComputes(p, computes, log) });
   if (isController) {
     await templates.load();
@@ -119,8 +132,6 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   }
 
   let port = settings.port;
-  // The one place the scheme is chosen: plain HTTP until the daemon serves TLS.
-  const scheme: Scheme = 'http';
   const streams = new StreamSlots(settings.maxStreams, log);
   const app = createApp({
     log,
@@ -131,19 +142,20 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     streams,
     guard: { names: new OwnNames({ scheme, bindHost: settings.host, port: () => port, allowedHosts: settings.allowedHosts }), corsOrigins: settings.corsOrigins },
     auth: settings.auth,
+    webUi: settings.webUi,
     loginBackoff: { maxFailures: settings.authMaxFailures, backoffMs: settings.authBackoffMs },
-    controller: isController ? { projects, computes, labs, nodes, links, templates, drawings, snapshots, archives, gui, forwardTimeoutMs: settings.forwardTimeoutMs, self: () => selfEndpoint(settings, port) } : undefined,
+    controller: isController ? { projects, computes, labs, nodes, links, templates, drawings, snapshots, archives, gui, forwardTimeoutMs: settings.forwardTimeoutMs, self: () => selfEndpoint(settings, port, tls) } : undefined,
     compute: compute ? { compute, capabilities, images, env, udpPortRange: settings.udpPortRange, consolePortRange: settings.consolePortRange } : undefined,
     notifications,
   });
 
-  const server = await listen(app, settings, log);
+  const server = await listen(app, settings, log, tls);
   server.on('upgrade', upgradeThroughApp(app));
   port = (server.address() as AddressInfo).port;
   computes.setLocalPort(port);
   const url = `${scheme}://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${port}`;
   const pidFile = settings.paths.pidFile(port);
-  await writePidFile(pidFile, ownPidRecord(url, startedAt.toISOString()));
+  await writePidFile(pidFile, ownPidRecord(url, startedAt.toISOString(), tls?.fingerprint));
 
   let resolveClosed!: () => void;
   const closed = new Promise<void>((r) => (resolveClosed = r));
@@ -173,14 +185,15 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     process.once('SIGINT', onSignal);
     process.on('unhandledRejection', (reason) => log.error(`unhandled rejection: ${(reason as Error)?.stack ?? reason}`));
   }
+  if (tls) log.info(`serving HTTPS and WSS with the certificate ${settings.tlsCert}, SHA256 fingerprint: ${tls.fingerprint}`);
   // Only now: whoever waits for this line may signal the daemon at once.
   log.info(`emuctl daemon ${PACKAGE_VERSION} (${settings.role}) listening on ${url}, projects in ${settings.projectsDir}${dataplane ? `, ${dataplane.engine} dataplane` : ''}`);
-  return { url, port, settings, close, closed };
+  return { url, port, settings, fingerprint: tls?.fingerprint, close, closed };
 }
 
 /** This daemon as a compute endpoint, for calls the controller forwards to `local`. */
-function selfEndpoint(settings: DaemonSettings, port: number): ComputeEndpoint {
-  return { compute_id: 'local', name: 'local', protocol: 'http', host: reachableHost(settings.host), port, user: settings.auth?.user, password: settings.auth?.password };
+function selfEndpoint(settings: DaemonSettings, port: number, tls: TlsIdentity | undefined): ComputeEndpoint {
+  return { compute_id: 'local', name: 'local', protocol: tls ? 'https' : 'http', host: reachableHost(settings.host), port, user: settings.auth?.user, password: settings.auth?.password, fingerprint: tls?.fingerprint };
 }
 
 /**
@@ -214,17 +227,18 @@ async function cleanupLeftovers(settings: DaemonSettings, log: Logger): Promise<
  * make room), with one log line per window. Answers that stream (pcap, notifications) are not cut:
  * the request timeout only bounds receiving the request; StreamSlots bounds how many there are.
  */
-function listen(app: ReturnType<typeof createApp>, settings: DaemonSettings, log: Logger): Promise<Server> {
+function listen(app: ReturnType<typeof createApp>, settings: DaemonSettings, log: Logger, tls: TlsIdentity | undefined): Promise<Server> {
   return new Promise((resolve, reject) => {
     const requestTimeout = settings.requestTimeoutMs;
     const headersTimeout = Math.min(settings.headersTimeoutMs, requestTimeout);
-    const server = createServer({
+    const options = {
       requestTimeout,
       headersTimeout,
       keepAliveTimeout: settings.keepAliveTimeoutMs,
       // How often the timeouts above are checked (Node's default, 30 s, would let them overrun by that much).
       connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(headersTimeout / 4))),
-    }, app);
+    };
+    const server: Server = tls ? createHttpsServer({ ...options, cert: tls.cert, key: tls.key }, app) : createHttpServer(options, app);
     server.maxConnections = settings.maxConnections;
     const throttle = new LogThrottle(10_000);
     server.on('drop', (data?: { remoteAddress?: string }) => {

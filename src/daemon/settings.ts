@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { emuctlPaths, type EmuctlPaths } from '../config/paths.js';
 import { join } from 'node:path';
@@ -43,6 +43,17 @@ export interface DaemonFlags {
   // Request guard (browsers, other sites, DNS rebinding).
   corsOrigins?: string[];
   allowedHosts?: string[];
+  // Exposing the daemon: TLS, and the auth requirement beyond loopback.
+  tlsCert?: string;
+  tlsKey?: string;
+  insecureNoAuth?: boolean;
+  webUi?: string;
+  // What reaches a command line: QEMU options unchecked.
+  qemuUnsafeOptions?: boolean;
+  // Imported archives (issue 17).
+  maxImportBytes?: number;
+  maxImportExpandedBytes?: number;
+  maxImportEntries?: number;
 }
 
 /** Which dataplane engine runs the compute's frames: the C addon, the TypeScript engine, or native when built. */
@@ -95,6 +106,8 @@ export interface DaemonSettings {
   maxImageBytes: number;
   /** QEMU accelerator: auto (KVM when it can run guests, else TCG), kvm or tcg. */
   qemuAccel: QemuAccelSetting;
+  /** qemu_unsafe_options: a QEMU node's `options` pass to QEMU unchecked (a trusted single-user install); off by default. */
+  qemuUnsafeOptions: boolean;
   /** Every this many seconds, log a line on the daemon's memory (RSS, V8 heaps of the main thread and the dataplane worker); 0: never. */
   memoryLogSeconds: number;
   // Request guard (browsers, other sites, DNS rebinding).
@@ -102,6 +115,22 @@ export interface DaemonSettings {
   corsOrigins: string[];
   /** Host names besides the daemon's own addresses that requests may name in `Host`. */
   allowedHosts: string[];
+  // Exposing the daemon: TLS, and the auth requirement beyond loopback.
+  /** PEM certificate (chain) file: with tlsKey, the daemon serves HTTPS and WSS only. */
+  tlsCert?: string;
+  /** PEM private key file of tlsCert. */
+  tlsKey?: string;
+  /** Listen beyond loopback without auth all the same (logged as a warning). */
+  insecureNoAuth: boolean;
+  /** GNS3 GUIs: the real path of a GNS3 Web UI release directory served at /static/web-ui/ (none by default). */
+  webUi?: string;
+  // Imported archives (issue 17): project imports, duplicates and snapshot restores.
+  /** Largest archive upload in bytes; unset: 4 GiB, or less when the temporary directory cannot spare that much. */
+  maxImportBytes?: number;
+  /** Largest total of an archive's extracted files in bytes; unset: what the projects file system can spare at import time. */
+  maxImportExpandedBytes?: number;
+  /** Most entries an archive may hold. */
+  maxImportEntries: number;
   paths: EmuctlPaths;
   /** Where each setting came from, for every key of the settings. */
   sources: Record<string, SettingSource>;
@@ -216,10 +245,20 @@ const SPECS = {
   corsOrigins: { env: 'EMUCTL_CORS_ORIGINS', file: 'cors_origins', kind: LIST, fallback: [] as string[], check: checkCorsOrigins },
   allowedHosts: { env: 'EMUCTL_ALLOWED_HOSTS', file: 'allowed_hosts', kind: LIST, fallback: [] as string[], check: checkAllowedHosts },
   qemuAccel: { env: 'EMUCTL_QEMU_ACCEL', file: 'qemu_accel', kind: TEXT as ValueKind<QemuAccelSetting>, fallback: 'auto' as QemuAccelSetting, check: checkQemuAccel },
+  // Exposing the daemon: TLS, and the auth requirement beyond loopback.
+  tlsCert: { env: 'EMUCTL_TLS_CERT', file: 'tls_cert', kind: TEXT as ValueKind<string | undefined>, fallback: undefined as string | undefined },
+  tlsKey: { env: 'EMUCTL_TLS_KEY', file: 'tls_key', kind: TEXT as ValueKind<string | undefined>, fallback: undefined as string | undefined },
+  insecureNoAuth: { env: 'EMUCTL_INSECURE_NO_AUTH', file: 'insecure_no_auth', kind: BOOLEAN, fallback: false },
+  // What reaches a command line: off, a QEMU node's options are checked against the allow-list (qemu-options.ts).
+  qemuUnsafeOptions: { env: 'EMUCTL_QEMU_UNSAFE_OPTIONS', file: 'qemu_unsafe_options', kind: BOOLEAN, fallback: false },
+  // Imported archives (issue 17): the byte limits have no fixed default, they follow the free disk space at import time.
+  maxImportBytes: { env: 'EMUCTL_MAX_IMPORT_BYTES', file: 'max_import_bytes', kind: INTEGER as ValueKind<number | undefined>, fallback: undefined, check: (v: number | undefined, where: string) => v === undefined || positive(v, where) },
+  maxImportExpandedBytes: { env: 'EMUCTL_MAX_IMPORT_EXPANDED_BYTES', file: 'max_import_expanded_bytes', kind: INTEGER as ValueKind<number | undefined>, fallback: undefined, check: (v: number | undefined, where: string) => v === undefined || positive(v, where) },
+  maxImportEntries: { env: 'EMUCTL_MAX_IMPORT_ENTRIES', file: 'max_import_entries', kind: INTEGER, fallback: 10_000, check: positive },
 };
 
 /** Config file keys, for the unknown-key check. */
-const FILE_KEYS = ['port', 'projects_dir', 'images_dir', 'auth_user', 'auth_password', 'log_file', ...Object.values(SPECS).map((s) => s.file)];
+const FILE_KEYS = ['port', 'projects_dir', 'images_dir', 'auth_user', 'auth_password', 'log_file', 'web_ui', ...Object.values(SPECS).map((s) => s.file)];
 
 /** Resolves the daemon settings: flags > environment (EMUCTL_*) > config file > defaults, the same way for every setting. */
 export async function resolveSettings(flags: DaemonFlags, env: NodeJS.ProcessEnv = process.env): Promise<DaemonSettings> {
@@ -250,11 +289,16 @@ export async function resolveSettings(flags: DaemonFlags, env: NodeJS.ProcessEnv
   if (authPassword !== undefined && !authUser) throw new InvalidError('an auth password is set but no auth user');
   const imagesDir = resolve('imagesDir', flags.imagesDir, { env: 'EMUCTL_IMAGES_DIR', file: 'images_dir', kind: TEXT, fallback: join(paths.home, 'images', 'QEMU') });
 
+  // GNS3 GUIs: the Web UI directory, checked now so that a wrong one stops the start with one clear line.
+  const webUiDir = resolve<string | undefined>('webUi', flags.webUi, { env: 'EMUCTL_WEB_UI', file: 'web_ui', kind: TEXT, fallback: undefined });
+  const webUi = webUiDir === undefined ? undefined : await checkWebUiDir(webUiDir, sources.webUi === 'env' ? 'EMUCTL_WEB_UI' : sources.webUi === 'file' ? 'config file: web_ui' : '--web-ui');
+
   const settings = {} as Record<keyof typeof SPECS, unknown>;
   for (const [name, spec] of Object.entries(SPECS) as [keyof typeof SPECS, SettingSpec<unknown>][]) {
     const flag = name === 'debug' ? flags.debug || undefined : flags[name];
     settings[name] = resolve(name, flag, spec);
   }
+  if (!settings.tlsCert !== !settings.tlsKey) throw new InvalidError(`TLS needs both a certificate and a key: give ${settings.tlsCert ? '--tls-key (EMUCTL_TLS_KEY, tls_key)' : '--tls-cert (EMUCTL_TLS_CERT, tls_cert)'} too`);
 
   return {
     ...(settings as Pick<DaemonSettings, keyof typeof SPECS>),
@@ -262,6 +306,7 @@ export async function resolveSettings(flags: DaemonFlags, env: NodeJS.ProcessEnv
     projectsDir,
     imagesDir,
     logFile,
+    webUi,
     auth: authUser ? { user: authUser, password: authPassword ?? '' } : undefined,
     paths,
     sources,
@@ -281,6 +326,15 @@ async function readConfigFile(explicit: string | undefined, fallback: string): P
   const unknown = Object.keys(parsed).filter((k) => !FILE_KEYS.includes(k));
   if (unknown.length) throw new InvalidError(`config file ${path}: unknown setting '${unknown[0]}' (known: ${FILE_KEYS.join(', ')})`);
   return parsed as Record<string, unknown>;
+}
+
+/** The real path of a Web UI directory: it must exist and hold the UI's index.html. */
+async function checkWebUiDir(dir: string, where: string): Promise<string> {
+  const real = await realpath(dir).catch(() => undefined);
+  if (!real || !(await stat(join(real, 'index.html')).then((s) => s.isFile(), () => false))) {
+    throw new InvalidError(`${where} ${dir} is not a GNS3 Web UI directory (it must hold index.html; see "Use with GNS3" in the README)`);
+  }
+  return real;
 }
 
 function checkRange([first, last]: PortRange, what: string): PortRange {

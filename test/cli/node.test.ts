@@ -135,11 +135,13 @@ describe('node commands against the daemon', () => {
     assertFails(await run('node', 'delete', 'SW3'), 1, /^emuctl: no node matches "SW3"/);
   });
 
-  it('a closed project: the server refuses, exit 1 with its message', async () => {
+  it('a closed project: the server refuses changes, exit 1 with its message; its nodes are listed from its file (stopped)', async () => {
     await run('project', 'create', 'shut');
+    await run('node', 'create', 'HUBX', '-t', 'ethernet_hub', '-p', 'shut');
     await run('project', 'close', 'shut');
     assertFails(await run('node', 'create', 'X', '-t', 'ethernet_hub', '-p', 'shut'), 1, /^emuctl: Project 'shut' is closed: open it first\n$/);
-    assertFails(await run('node', 'list', '-p', 'shut'), 1, /^emuctl: Project 'shut' is closed: open it first\n$/);
+    const listed = jsonOf(await run('node', 'list', '-p', 'shut', '--json'));
+    assert.deepEqual(listed.map((n: any) => [n.name, n.status]), [['HUBX', 'stopped']]);
   });
 
   it('a real VPCS: start, status started, console host:port printed, a terminal session, stop', async () => {

@@ -110,10 +110,10 @@ describe('end to end: QEMU guests in a lab', () => {
     assert.equal(noBinary.status, 409, noBinary.text);
     assert.match(noBinary.body.message, /qemu-system-sparc64.*apt-get install qemu-system-sparc/);
 
-    const crash = await controller.api('POST', `/v2/projects/${pid}/nodes`, { name: 'C1', node_type: 'qemu', properties: { kernel_image: 'vmlinuz', options: '-device no-such-nic' } });
+    const crash = await controller.api('POST', `/v2/projects/${pid}/nodes`, { name: 'C1', node_type: 'qemu', properties: { kernel_image: 'vmlinuz', options: '-machine no-such-machine' } });
     const crashed = await controller.api('POST', `/v2/projects/${pid}/nodes/${crash.body.node_id}/start`, {});
     assert.equal(crashed.status, 409, crashed.text);
-    assert.match(crashed.body.message, /QEMU exited \(code 1\) while starting: .*no-such-nic/);
+    assert.match(crashed.body.message, /QEMU exited \(code 1\) while starting: .*unsupported machine type/);
     assert.deepEqual(qemuProcessesOf(crash.body.node_id), []);
     assert.equal((await controller.api('DELETE', `/v2/projects/${pid}`)).status, 204);
   });

@@ -45,7 +45,7 @@ export async function startTestDaemon(opts: { home?: string; flags?: DaemonFlags
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       for (const check of logWaiters) check();
-      const m = /listening on (http:\/\/\S+?),/.exec(output);
+      const m = /listening on (https?:\/\/\S+?),/.exec(output);
       if (m) resolve(m[1]);
     };
     child.stdout!.on('data', onData);

@@ -17,13 +17,14 @@ describe('API conventions', () => {
     const r = await d.api('GET', '/v2/version');
     assert.equal(r.status, 200);
     assert.equal(r.headers.get('x-route'), '/v2/version');
-    assert.match(r.headers.get('content-type')!, /^application\/json/);
-    assert.equal(r.body.local, true);
+    assert.equal(r.headers.get('content-type'), 'application/json');
+    assert.equal(r.body.local, false, 'GNS3 says false for a server its GUI did not start');
     assert.equal(r.body.version, '2.2.42');
     assert.equal(r.body.emuctl_version, PACKAGE_VERSION);
     const compute = await d.api('GET', '/v2/compute/version');
     assert.equal(compute.body.version, '2.2.42');
     assert.equal(compute.body.emuctl_version, PACKAGE_VERSION);
+    assert.equal(compute.body.local, false);
   });
 
   it('POST /v2/version: 200 for the same version, 409 for another, as GNS3 checks a client', async () => {

@@ -127,12 +127,17 @@ describe('controller: nodes, links, captures, filters', () => {
     assert.equal((await d.api('POST', `/v2/projects/${pid}/links/not-a-uuid/start_capture`, {})).status, 400);
   });
 
-  it('POST nodes/stop and nodes/start act on every node at once (204)', async () => {
-    for (const action of ['stop', 'start']) {
-      const r = await d.api('POST', `/v2/projects/${pid}/nodes/${action}`, {});
+  it('POST nodes/stop, nodes/suspend and nodes/start act on every node at once (204); as in GNS3, switches and hubs stay started through a project-wide stop or suspend', async () => {
+    for (const n of [sw, hub]) assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes/${n.node_id}/stop`, {})).body.status, 'stopped');
+    let r = await d.api('POST', `/v2/projects/${pid}/nodes/start`, {});
+    assert.equal(r.status, 204, r.text);
+    assert.ok((await d.api('GET', `/v2/projects/${pid}/nodes`)).body.every((n: any) => n.status === 'started'), 'a project-wide start starts them again');
+    for (const action of ['stop', 'suspend']) {
+      r = await d.api('POST', `/v2/projects/${pid}/nodes/${action}`, {});
       assert.equal(r.status, 204, r.text);
       const nodes = (await d.api('GET', `/v2/projects/${pid}/nodes`)).body;
-      assert.ok(nodes.every((n: any) => n.status === (action === 'stop' ? 'stopped' : 'started')));
+      assert.ok(nodes.length > 0);
+      for (const n of nodes) assert.equal(n.status, 'started', `${n.name} after nodes/${action}`);
     }
   });
 

@@ -39,7 +39,7 @@ describe('GNS3 2.2 compatibility of the controller and the compute', () => {
     const pc = await createNode(d, pid, 'PC1', 'vpcs');
     for (const node of [sw, pc]) assert.deepEqual(NODE_KEYS.filter((k) => !(k in node)), [], node.name);
     assert.deepEqual([sw.symbol, sw.node_directory, sw.command_line, sw.label.text, sw.label.x, sw.locked, sw.z], [':/symbols/ethernet_switch.svg', null, null, 'SW1', null, false, 1]);
-    assert.equal(pc.symbol, ':/symbols/vpcs_guest.svg');
+    assert.equal(pc.symbol, ':/symbols/computer.svg', 'GNS3 gives a node made through the API without a symbol or template the computer');
     assert.equal(pc.node_directory, join(d.home, 'projects', pid, 'project-files', 'vpcs', pc.node_id));
     assert.ok(existsSync(join(pc.node_directory, 'startup.vpc')));
     assert.equal(pc.command_line, '', 'no command line before the first start, as GNS3');
@@ -57,7 +57,7 @@ describe('GNS3 2.2 compatibility of the controller and the compute', () => {
     const vm = r.body;
     assert.deepEqual(NODE_KEYS.filter((k) => !(k in vm)), []);
     assert.equal(vm.node_directory, join(d.home, 'projects', pid, 'project-files', 'qemu', vm.node_id));
-    assert.deepEqual([vm.symbol, vm.command_line, vm.ports.map((p: any) => p.name)], [':/symbols/qemu_guest.svg', '', ['Ethernet0', 'Ethernet1']]);
+    assert.deepEqual([vm.symbol, vm.command_line, vm.ports.map((p: any) => p.name)], [':/symbols/computer.svg', '', ['Ethernet0', 'Ethernet1']]);
     assert.equal((await d.api('DELETE', `/v2/projects/${pid}/nodes/${vm.node_id}`)).status, 204);
   });
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { requestTimeoutMs, type Context, type Factory } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
-import { unreachableHint } from '../../client/active-profile.js';
+import { serverOf } from '../../client/active-profile.js';
 import { findCompute, forwardCall, forwardPath, FORWARD_METHODS, type ForwardMethod } from '../../client/computes.js';
 import { answerText } from './render.js';
 
@@ -68,10 +68,7 @@ export async function runComputeCall(opts: ComputeCallOptions, ctx: Context): Pr
   const profile = ctx.profile();
   // No retries (a forwarded POST is not idempotent, and a compute timing out would be waited for three times).
   const api = await ctx.apiFor({
-    url: profile.url,
-    user: profile.user,
-    password: profile.password,
-    unreachableHint: unreachableHint(profile.url),
+    ...serverOf(profile),
     timeoutMs: ctx.env.EMUCTL_TIMEOUT ? requestTimeoutMs(ctx.env) : FORWARD_WAIT_MS,
     retries: 0,
   });

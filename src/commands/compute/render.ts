@@ -26,6 +26,12 @@ export function computeTable(computes: readonly Compute[], style: Style): string
   ], style);
 }
 
+/** How the controller trusts an https compute's certificate (emuctl's own fields; a GNS3 controller has neither). */
+function tlsTrustText(c: Compute): string {
+  if (typeof c.fingerprint === 'string') return `pinned SHA256 ${c.fingerprint}`;
+  return typeof c.ca_cert === 'string' ? 'its own CA certificate' : 'system CAs';
+}
+
 /** One compute as aligned fields (no password: the server never sends it). */
 export function computeDetails(c: Compute, style: Style): string {
   const caps = c.capabilities ?? {};
@@ -34,6 +40,7 @@ export function computeDetails(c: Compute, style: Style): string {
     ['id', c.compute_id],
     ['url', computeUrl(c)],
     ['user', c.user ?? '-'],
+    ...(c.protocol === 'https' ? [['TLS trust', tlsTrustText(c)] as [string, string]] : []),
     ['connected', connectedColor(connectedText(c), c, style)],
     ['cpu', percent(c.cpu_usage_percent)],
     ['memory', percent(c.memory_usage_percent)],

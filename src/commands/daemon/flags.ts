@@ -22,7 +22,11 @@ export function addDaemonFlags(command: Command): Command {
     .addOption(new Option('--qemu-accel <accel>', 'QEMU accelerator (default auto: KVM when it can run guests, else TCG; env EMUCTL_QEMU_ACCEL)').choices(['auto', 'kvm', 'tcg']))
     // Request guard: repeatable, each adds one entry (they replace EMUCTL_CORS_ORIGINS / EMUCTL_ALLOWED_HOSTS and the config file's lists).
     .option('--cors-origin <origin>', 'let pages on this origin (scheme://host[:port]) call the API, with CORS headers; repeatable (env EMUCTL_CORS_ORIGINS)', collect)
-    .option('--allowed-host <name>', 'answer requests naming this host (a DNS name the daemon is reached by); repeatable (env EMUCTL_ALLOWED_HOSTS)', collect);
+    .option('--allowed-host <name>', 'answer requests naming this host (a DNS name the daemon is reached by); repeatable (env EMUCTL_ALLOWED_HOSTS)', collect)
+    .option('--tls-cert <file>', 'serve HTTPS and WSS with this PEM certificate (chain) file; needs --tls-key (env EMUCTL_TLS_CERT)')
+    .option('--tls-key <file>', 'PEM private key of --tls-cert (env EMUCTL_TLS_KEY)')
+    .option('--insecure-no-auth', 'listen on a non-loopback --host without auth all the same (logged as a warning)')
+    .option('--web-ui <dir>', 'serve this GNS3 Web UI release directory at /static/web-ui/ (env EMUCTL_WEB_UI)');
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -43,6 +47,18 @@ export function toDaemonFlags(values: DaemonFlagValues, globals: Pick<GlobalOpti
 /** The `--port` option of `daemon stop|status`, which picks the daemon. */
 export function daemonPortOption(): Option {
   return new Option('--port <port>', 'port of the daemon to act on (default: EMUCTL_PORT, the config file, else 3080)').argParser(parsePort);
+}
+
+/** Checks what `daemon run` would refuse: a non-loopback bind without auth, unusable TLS files; returns the TLS identity, if any. */
+export async function checkedExposure(settings: DaemonSettings): Promise<{ fingerprint: string } | undefined> {
+  const { checkExposure } = await import('../../daemon/exposure.js');
+  const { loadTlsIdentity } = await import('../../daemon/tls-identity.js');
+  try {
+    checkExposure(settings);
+    return settings.tlsCert ? await loadTlsIdentity(settings.tlsCert, settings.tlsKey!) : undefined;
+  } catch (err) {
+    throw toDaemonCliError(err);
+  }
 }
 
 /** The daemon's settings as it will resolve them (flags > EMUCTL_* > config file > defaults). */

@@ -28,8 +28,9 @@ export async function runDaemonRun(opts: DaemonRunOptions, ctx: Context): Promis
   } catch (err) {
     throw toDaemonCliError(err);
   }
-  const { url, port } = daemon;
+  const { url, port, fingerprint } = daemon;
   const pidFile = daemon.settings.paths.pidFile(port);
-  ctx.out.result({ running: true, pid: process.pid, url, port, pidFile }, () => `emuctl daemon listening on ${url} (pid ${process.pid}, pid file ${pidFile})\n`);
+  const tls = fingerprint ? `, TLS certificate SHA256 fingerprint: ${fingerprint}` : '';
+  ctx.out.result({ running: true, pid: process.pid, url, port, pidFile, fingerprint }, () => `emuctl daemon listening on ${url} (pid ${process.pid}, pid file ${pidFile}${tls})\n`);
   await daemon.closed;
 }

@@ -8,7 +8,7 @@ import { readPidRecord, readPidRecords, recordedProcess, removePidRecord, type P
 import { getServerVersion } from '../../client/version.js';
 import type { DaemonFlags } from '../../daemon/settings.js';
 import { parseSeconds } from '../shared/options.js';
-import { addDaemonFlags, daemonSettings, toDaemonFlags, type DaemonFlagValues } from './flags.js';
+import { addDaemonFlags, checkedExposure, daemonSettings, toDaemonFlags, type DaemonFlagValues } from './flags.js';
 
 /** Options of `daemon start`. */
 export interface DaemonStartOptions {
@@ -42,6 +42,10 @@ function childArgs(flags: DaemonFlags, port: number, logFile: string): string[] 
   if (flags.qemuAccel) args.push('--qemu-accel', flags.qemuAccel);
   for (const origin of flags.corsOrigins ?? []) args.push('--cors-origin', origin);
   for (const host of flags.allowedHosts ?? []) args.push('--allowed-host', host);
+  if (flags.tlsCert) args.push('--tls-cert', resolve(flags.tlsCert));
+  if (flags.tlsKey) args.push('--tls-key', resolve(flags.tlsKey));
+  if (flags.insecureNoAuth) args.push('--insecure-no-auth');
+  if (flags.webUi) args.push('--web-ui', resolve(flags.webUi));
   if (flags.debug) args.push('--debug');
   return args;
 }
@@ -57,8 +61,15 @@ function childPidFile(ctx: Context, port: number, pid: number): { file: string; 
   return readPidRecords(ctx.paths.runDir).find(({ record }) => record.pid === pid);
 }
 
+/** How the child is reached: its address, and with TLS the fingerprint of the certificate it was given. */
+interface ChildAddress {
+  host: string;
+  port: number;
+  fingerprint?: string;
+}
+
 /** Waits until the child has written its pid file and answers GET /v2/version, or exits, or time runs out. */
-async function waitForStart(ctx: Context, daemon: DetachedDaemon, host: string, port: number, timeoutMs: number): Promise<StartOutcome> {
+async function waitForStart(ctx: Context, daemon: DetachedDaemon, { host, port, fingerprint }: ChildAddress, timeoutMs: number): Promise<StartOutcome> {
   let exitReason: string | undefined;
   void daemon.exited.then((reason) => (exitReason = reason));
   const outcome = await pollUntil<StartOutcome>(async () => {
@@ -66,8 +77,8 @@ async function waitForStart(ctx: Context, daemon: DetachedDaemon, host: string, 
     // The pid file names our child only once it listens: a foreign server on the port does not count.
     const written = childPidFile(ctx, port, daemon.child.pid!);
     if (!written) return undefined;
-    const url = reachableUrl(host, Number(new URL(written.record.url).port));
-    const api = await ctx.apiFor({ url, retries: 0, timeoutMs: 1000 });
+    const url = reachableUrl(host, Number(new URL(written.record.url).port), fingerprint ? 'https' : 'http');
+    const api = await ctx.apiFor({ url, retries: 0, timeoutMs: 1000, trust: { fingerprint } });
     try {
       return { ok: true, version: (await getServerVersion(api)).version, url, pidFile: written.file };
     } catch (err) {
@@ -81,6 +92,8 @@ async function waitForStart(ctx: Context, daemon: DetachedDaemon, host: string, 
 /** Starts the daemon detached and waits for it; on failure prints the log tail and fails. With port 0 it reports the port it got. */
 export async function runDaemonStart(opts: DaemonStartOptions, ctx: Context): Promise<void> {
   const settings = await daemonSettings(ctx, opts.flags);
+  // Refused settings and unusable TLS files fail here (exit 2), not in a child's log.
+  const tls = await checkedExposure(settings);
   if (settings.port !== 0) {
     const pidFile = ctx.paths.pidFile(settings.port);
     const existing = readPidRecord(pidFile);
@@ -94,10 +107,11 @@ export async function runDaemonStart(opts: DaemonStartOptions, ctx: Context): Pr
   }
 
   const logFile = settings.logFile ?? ctx.paths.logFile(settings.port);
-  const where = settings.port === 0 ? `${reachableUrl(settings.host, 0).replace(/:0$/, '')} (any free port)` : reachableUrl(settings.host, settings.port);
+  const protocol = tls ? 'https' : 'http';
+  const where = settings.port === 0 ? `${reachableUrl(settings.host, 0, protocol).replace(/:0$/, '')} (any free port)` : reachableUrl(settings.host, settings.port, protocol);
   const daemon = spawnDetached(cliEntryPath(), childArgs(opts.flags, settings.port, logFile), logFile, ctx.env);
   const outcome = await ctx.out.spin(`Starting emuctl daemon on ${where}`,
-    () => waitForStart(ctx, daemon, settings.host, settings.port, opts.timeout * 1000));
+    () => waitForStart(ctx, daemon, { host: settings.host, port: settings.port, fingerprint: tls?.fingerprint }, opts.timeout * 1000));
 
   if (!outcome.ok) {
     if (daemon.child.exitCode === null && daemon.child.signalCode === null) daemon.child.kill('SIGTERM');
@@ -108,6 +122,7 @@ export async function runDaemonStart(opts: DaemonStartOptions, ctx: Context): Pr
   daemon.child.unref();
   const pid = daemon.child.pid!;
   const { url, pidFile } = outcome;
-  ctx.out.result({ started: true, running: true, pid, url, port: Number(new URL(url).port), version: outcome.version, pidFile, logFile });
+  ctx.out.result({ started: true, running: true, pid, url, port: Number(new URL(url).port), version: outcome.version, pidFile, logFile, fingerprint: tls?.fingerprint });
   ctx.out.success(`Started emuctl daemon on ${url} (pid ${pid}${outcome.version ? `, version ${outcome.version}` : ''}); log: ${logFile}`);
+  if (tls) ctx.out.success(`TLS certificate SHA256 fingerprint: ${tls.fingerprint}`);
 }

@@ -29,10 +29,11 @@ export function formatUptime(seconds: number): string {
 }
 
 /** The version the daemon reports, 'auth required' when it wants credentials, or undefined if it does not answer. */
-async function answeringVersion(ctx: Context, url: string): Promise<string | undefined> {
+async function answeringVersion(ctx: Context, url: string, fingerprint: string | undefined): Promise<string | undefined> {
   const profile = ctx.profile();
   const sameServer = profile.url === url;
-  const api = await ctx.apiFor({ url, retries: 0, timeoutMs: 2000, user: sameServer ? profile.user : undefined, password: sameServer ? profile.password : undefined });
+  // Its pid file, which the daemon wrote in this user's run directory, says which certificate it serves.
+  const api = await ctx.apiFor({ url, retries: 0, timeoutMs: 2000, user: sameServer ? profile.user : undefined, password: sameServer ? profile.password : undefined, trust: { fingerprint } });
   try {
     return (await getServerVersion(api)).version;
   } catch (err) {
@@ -51,7 +52,7 @@ export async function runDaemonStatus(opts: DaemonStatusOptions, ctx: Context): 
     ctx.out.result({ running: false, port, pidFile }, () => `emuctl daemon on port ${port}: ${ctx.out.style.dim('not running')}\n`);
     throw new SilentExit(EXIT_UNREACHABLE);
   }
-  const version = await answeringVersion(ctx, record.url);
+  const version = await answeringVersion(ctx, record.url, record.fingerprint);
   const started = Date.parse(record.startedAt);
   const uptimeSeconds = Number.isNaN(started) ? undefined : Math.max(0, Math.round((Date.now() - started) / 1000));
   const status = { running: true, answering: version !== undefined, pid: record.pid, url: record.url, port,

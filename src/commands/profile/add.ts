@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { Context, Factory } from '../../cli/context.js';
 import { OperationError, UsageError } from '../../cli/errors.js';
 import { checkProfileName, checkServerUrl, findProfile, type Profile } from '../../client/profiles.js';
+import { savedTrust } from '../shared/tls-options.js';
 import { profileView } from './render.js';
 
 /** Options of `profile add`. */
@@ -19,13 +20,14 @@ export interface ProfileAddOptions {
 export function profileAddCommand(f: Factory, run = runProfileAdd): Command {
   return new Command('add')
     .description('save a profile: a server URL with optional credentials and default project')
-    .usage('<name> --url <url> [--user <user>] [--password-stdin] [--default-project <project>] [--force]')
+    .usage('<name> --url <url> [--user <user>] [--password-stdin] [--ca-file <file> | --fingerprint <sha256>] [--default-project <project>] [--force]')
     .argument('<name>', "profile name (letters, digits, '_' and '-')")
     .option('--user <user>', 'user name for HTTP basic auth')
     .option('--password-stdin', 'read the password from standard input (never from the command line)')
     .option('--default-project <project>', 'project used when a command needs one and none is given')
     .option('--force', 'replace a profile of the same name')
-    .addHelpText('after', '\nThe server URL is given with the global --url option, e.g. --url http://lab-server:3080.')
+    .addHelpText('after', '\nThe server URL is given with the global --url option, e.g. --url http://lab-server:3080;\n'
+      + 'for https, --ca-file FILE (a CA to trust) or --fingerprint SHA256 (the certificate to pin) are saved too.')
     .action(async (name: string, flags: Omit<ProfileAddOptions, 'name' | 'url'>, cmd: Command) => {
       const ctx = await f.context(cmd);
       await run({
@@ -52,7 +54,8 @@ export async function runProfileAdd(opts: ProfileAddOptions, ctx: Context): Prom
   if (saved && findProfile(store.data(), opts.name) && !opts.force) {
     throw new OperationError(`profile "${opts.name}" already exists; add --force to replace it`);
   }
-  const profile: Profile = { name: opts.name, url, user: opts.user, password, defaultProject: opts.defaultProject };
+  const { caFile, fingerprint } = await savedTrust(ctx, url);
+  const profile: Profile = { name: opts.name, url, user: opts.user, password, caFile, fingerprint, defaultProject: opts.defaultProject };
   store.save(profile);
   ctx.out.result(profileView(profile, ctx.profile().name));
   ctx.out.success(`Saved profile ${opts.name} (${url})`);

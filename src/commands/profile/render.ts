@@ -10,8 +10,8 @@ export interface ProfileView extends Profile {
 
 /** The printable view of a profile (the password is never included, only its mask). */
 export function profileView(profile: Profile, activeName: string): ProfileView {
-  const { name, url, user, password, defaultProject, defaultProjectName } = maskProfile(profile);
-  return { name, url, user, password, defaultProject, defaultProjectName, active: name === activeName, builtIn: name === LOCAL_PROFILE.name };
+  const { name, url, user, password, caFile, fingerprint, defaultProject, defaultProjectName } = maskProfile(profile);
+  return { name, url, user, password, caFile, fingerprint, defaultProject, defaultProjectName, active: name === activeName, builtIn: name === LOCAL_PROFILE.name };
 }
 
 /** The default project as saved: its name when `project use` kept it beside the UUID, else the saved reference. */
@@ -39,6 +39,7 @@ export function profileDetails(view: ProfileView, style: Style, urlNote?: string
     ['url', view.url + (urlNote ? ` (${urlNote})` : '')],
     ['user', view.user ?? '-'],
     ['password', view.password === undefined ? '-' : PASSWORD_MASK],
+    ['TLS trust', view.fingerprint ? `pinned SHA256 ${view.fingerprint}` : view.caFile ? `CA file ${view.caFile}` : 'system CAs'],
     ['default project', defaultProjectCell(view, true)],
     ['active', view.active ? 'yes' : 'no'],
   ], style);

@@ -1,17 +1,13 @@
 import type { Context } from '../../cli/context.js';
 import { requestTimeoutMs } from '../../cli/context.js';
-import { unreachableHint } from '../../client/active-profile.js';
+import { serverOf } from '../../client/active-profile.js';
 import type { StreamServer } from '../../client/api.js';
 
 /** How to reach the active server for a long-lived stream (a pcap, notifications): its URL and credentials. */
 export function streamServer(ctx: Context): StreamServer {
-  const profile = ctx.profile();
   return {
-    url: profile.url,
-    user: profile.user,
-    password: profile.password,
+    ...serverOf(ctx.profile()),
     connectTimeoutMs: requestTimeoutMs(ctx.env),
-    unreachableHint: unreachableHint(profile.url),
     debug: ctx.globals.debug ? (line) => ctx.debug(line) : undefined,
   };
 }

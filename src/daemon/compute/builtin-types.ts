@@ -30,7 +30,7 @@ export function builtinNodeTypes(vpcs: VpcsShared, qemu: QemuShared): NodeTypeRe
       type: 'vpcs',
       createSchema: VPCS_CREATE_SCHEMA,
       updateSchema: VPCS_UPDATE_SCHEMA,
-      create: (body, ctx) => VpcsNode.create(body, ctx, vpcs) as Promise<ComputeNode>,
+      create: (body, ctx, opts) => VpcsNode.create(body, ctx, vpcs, opts) as Promise<ComputeNode>,
       available: () => findExecutable(vpcs.binary ?? 'vpcs', vpcs.env) !== undefined,
       startAnswersNode: true,
     }))
@@ -38,7 +38,7 @@ export function builtinNodeTypes(vpcs: VpcsShared, qemu: QemuShared): NodeTypeRe
       type: 'qemu',
       createSchema: QEMU_CREATE_SCHEMA,
       updateSchema: QEMU_UPDATE_SCHEMA,
-      create: (body, ctx) => QemuNode.create(body, ctx, qemu) as Promise<ComputeNode>,
+      create: (body, ctx, opts) => QemuNode.create(body, ctx, qemu, opts) as Promise<ComputeNode>,
       available: () => findExecutables(/^qemu-system-/, qemu.env).length > 0,
       startAnswersNode: true,
     }));

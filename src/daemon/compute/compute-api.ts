@@ -1,5 +1,6 @@
 import type { Duplex, Readable } from 'node:stream';
 import type { NioJson } from './node-context.js';
+import type { CreateOptions } from './node-types.js';
 import type { ProjectFile } from './project-files.js';
 import type { NODE_CAPTURE_SCHEMA } from '../schemas/nio.js';
 import type { FromSchema } from '../schemas/validation.js';
@@ -31,7 +32,8 @@ export interface ComputeApi {
   /** Gives back a port from allocateUdpPort that no NIO took. */
   releaseUdpPort(projectId: string, port: number): Promise<void>;
 
-  createNode(projectId: string, nodeType: string, body: Json): Promise<Json>;
+  /** `restoring`: the controller rebuilds a saved project; a compute over HTTP cannot be told, and checks the node as any request. */
+  createNode(projectId: string, nodeType: string, body: Json, opts?: CreateOptions): Promise<Json>;
   getNode(projectId: string, nodeType: string, nodeId: string): Promise<Json>;
   updateNode(projectId: string, nodeType: string, nodeId: string, body: Json): Promise<Json>;
   deleteNode(projectId: string, nodeType: string, nodeId: string): Promise<void>;

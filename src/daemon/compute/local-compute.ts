@@ -13,7 +13,7 @@ import { ComputeEvents } from './compute-events.js';
 import { connectNodeConsole } from './console-connection.js';
 import { ComputeProject } from './compute-project.js';
 import type { NioJson } from './node-context.js';
-import type { NodeTypeRegistry } from './node-types.js';
+import type { CreateOptions, NodeTypeRegistry } from './node-types.js';
 import { nodeOwner, projectOwner } from './ownership.js';
 import { copyNodeDirectory, listProjectFiles, openProjectFile, pathInside, writeProjectFile, type ProjectFile } from './project-files.js';
 import type { ComputeResources } from './resources.js';
@@ -130,7 +130,7 @@ export class LocalCompute implements ComputeApi {
     this.resources.udpPorts.release(port, projectOwner(projectId));
   }
 
-  async createNode(projectId: string, nodeType: string, body: Json): Promise<Json> {
+  async createNode(projectId: string, nodeType: string, body: Json, opts: CreateOptions = {}): Promise<Json> {
     const project = this.project(projectId);
     const def = this.deps.nodeTypes.find(nodeType);
     if (!def) throw new InvalidError(`Unknown node type '${nodeType}' (known: ${this.deps.nodeTypes.all().map((d) => d.type).join(', ')})`);
@@ -149,7 +149,7 @@ export class LocalCompute implements ComputeApi {
         bindHost: this.deps.bindHost,
         log: this.deps.log,
         events: this.events,
-      });
+      }, opts);
       project.nodes.set(node.id, node);
       return node.toJSON();
     } catch (err) {

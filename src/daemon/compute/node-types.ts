@@ -19,6 +19,11 @@ export interface TelnetConsole {
 
 type NodeBody = Record<string, unknown>;
 
+/** How a node is created: `restoring` when the controller rebuilds a saved project (opened or imported), not a client's request. */
+export interface CreateOptions {
+  restoring?: boolean;
+}
+
 /** One kind of node the compute can run, in the registry. */
 export interface NodeTypeDefinition {
   /** GNS3 node type name, also the URL segment: ethernet_switch, ethernet_hub, vpcs. */
@@ -26,7 +31,7 @@ export interface NodeTypeDefinition {
   /** The compute validates a create body against it before create() sees the body. */
   createSchema: TypedSchema<NodeBody>;
   updateSchema: TypedSchema<NodeBody>;
-  create(body: NodeBody, ctx: NodeContext): Promise<ComputeNode>;
+  create(body: NodeBody, ctx: NodeContext, opts?: CreateOptions): Promise<ComputeNode>;
   /** Whether this machine can run it (e.g. the vpcs binary is installed). */
   available(): boolean;
   /** GNS3's `start` answers 200 with the node for emulators (VPCS, QEMU) and 204 for built-in devices. */
@@ -34,7 +39,7 @@ export interface NodeTypeDefinition {
 }
 
 /** A registry entry whose create() takes the body type its create schema describes (create bodies are validated before create() runs). */
-export function nodeType<C extends NodeBody>(def: Omit<NodeTypeDefinition, 'createSchema' | 'create'> & { createSchema: TypedSchema<C>; create(body: C, ctx: NodeContext): Promise<ComputeNode> }): NodeTypeDefinition {
+export function nodeType<C extends NodeBody>(def: Omit<NodeTypeDefinition, 'createSchema' | 'create'> & { createSchema: TypedSchema<C>; create(body: C, ctx: NodeContext, opts?: CreateOptions): Promise<ComputeNode> }): NodeTypeDefinition {
   return def;
 }
 

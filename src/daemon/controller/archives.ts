@@ -5,11 +5,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { AsyncLock } from '../../util/async-lock.js';
 import { isUuid } from '../../util/uuid.js';
 import { walkFiles } from '../compute/project-files.js';
 import { ConflictError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { ExtractLimits } from './archive-entries.js';
 import type { ComputeRegistry } from './computes.js';
+import type { ImportLimits, Limit } from './import-limits.js';
 import type { Labs } from './lab.js';
 import { checkProjectName, type Project } from './project.js';
 import { ARCHIVE_TOPOLOGY, archiveTopology, exportableFiles, isExportable, readArchiveTopology, rewriteExtractedProject, type ImportRewrite } from './project-archive.js';
@@ -36,7 +39,23 @@ export interface ImportOptions {
 
 /** Portable project archives (GNS3 2.2 `.gns3project`): export, import and, on top of both, duplicate. */
 export class ProjectArchives {
-  constructor(private readonly deps: { projects: ProjectManager; labs: Labs; computes: ComputeRegistry; log: Logger }) {}
+  /** Project ids and directories an import is writing into right now. */
+  private readonly importing = new Set<string>();
+  /** Imports name and register their project one at a time, so that two never take the same free name. */
+  private readonly registering = new AsyncLock();
+
+  constructor(private readonly deps: { projects: ProjectManager; labs: Labs; computes: ComputeRegistry; limits: ImportLimits; log: Logger }) {}
+
+  /** How large an uploaded archive spooled into `spoolDir` may be (max_import_bytes). */
+  uploadLimit(spoolDir: string): Promise<Limit> {
+    return this.deps.limits.upload(spoolDir);
+  }
+
+  /** Throws ConflictError (409) when a project `projectId` exists or is being imported: checked before an upload is read. */
+  checkImportable(projectId: string): void {
+    if (this.deps.projects.has(projectId)) throw new ConflictError(`Project ID ${projectId} already exists`);
+    if (this.importing.has(projectId)) throw new ConflictError(`Project ID ${projectId} is being imported`);
+  }
 
   /**
    * The project as a ZIP stream. A project with a running end host is refused (409), as GNS3
@@ -67,28 +86,38 @@ export class ProjectArchives {
   }
 
   /**
-   * Makes a new (closed) project `projectId` from an archive file: extracted (zip-slip refused),
-   * named (a taken name gets `-1`, `-2`…), re-identified, its remote nodes' files sent to their computes.
+   * Makes a new (closed) project `projectId` from an archive file: extracted (every entry checked,
+   * within the import limits; see extractZip), named (a taken name gets `-1`, `-2`…), re-identified,
+   * its remote nodes' files sent to their computes. Nothing is left of an import that fails.
    */
   async import(projectId: string, archive: string, opts: ImportOptions = {}): Promise<Project> {
     const { projects } = this.deps;
-    if (projects.has(projectId)) throw new ConflictError(`Project ID ${projectId} already exists`);
+    this.checkImportable(projectId);
     const dir = projects.directoryFor(projectId, opts.path);
-    if (existsSync(dir) && (await readdir(dir)).length > 0) throw new ConflictError(`Cannot import the project into ${dir}: the directory is not empty`);
-    await mkdir(dir, { recursive: true });
+    if (this.importing.has(dir)) throw new ConflictError(`Cannot import the project into ${dir}: another import is writing there`);
+    this.importing.add(projectId).add(dir);
     try {
-      await extractZip(archive, dir);
-      const name = checkProjectName(projects.freeName(opts.name || (await readArchiveTopology(join(dir, ARCHIVE_TOPOLOGY))).name as string));
-      const rewrite: ImportRewrite = {
-        projectId, name, keepComputeId: opts.keepComputeId ?? false, newIds: true,
-        settings: { auto_start: false, auto_open: false, auto_close: true },
-      };
-      const topology = await rewriteExtractedProject(dir, rewrite);
-      await this.pushRemoteNodeFiles(dir, projectId, name, topology.topology.nodes);
-      return await projects.register(dir);
-    } catch (err) {
-      await rm(dir, { recursive: true, force: true });
-      throw err;
+      if (existsSync(dir) && (await readdir(dir)).length > 0) throw new ConflictError(`Cannot import the project into ${dir}: the directory is not empty`);
+      await mkdir(dir, { recursive: true });
+      try {
+        await extractZip(archive, dir, await this.extractLimits(dir));
+        return await this.registering.run(async () => {
+          const name = checkProjectName(projects.freeName(opts.name || (await readArchiveTopology(join(dir, ARCHIVE_TOPOLOGY))).name as string));
+          const rewrite: ImportRewrite = {
+            projectId, name, keepComputeId: opts.keepComputeId ?? false, newIds: true,
+            settings: { auto_start: false, auto_open: false, auto_close: true },
+          };
+          const topology = await rewriteExtractedProject(dir, rewrite);
+          await this.pushRemoteNodeFiles(dir, projectId, name, topology.topology.nodes);
+          return await projects.register(dir);
+        });
+      } catch (err) {
+        await rm(dir, { recursive: true, force: true });
+        throw err;
+      }
+    } finally {
+      this.importing.delete(projectId);
+      this.importing.delete(dir);
     }
   }
 
@@ -112,7 +141,7 @@ export class ProjectArchives {
   async stageRestore(project: Project, archive: string): Promise<{ dir: string; nodes: Record<string, unknown>[] }> {
     const dir = await mkdtemp(join(project.path, '.restore-'));
     try {
-      await extractZip(archive, dir);
+      await extractZip(archive, dir, await this.extractLimits(dir));
       const { auto_start, auto_open, auto_close } = project.settings;
       const topology = await rewriteExtractedProject(dir, {
         projectId: project.id, name: project.name, keepComputeId: true, newIds: false, settings: { auto_start, auto_open, auto_close },
@@ -134,6 +163,11 @@ export class ProjectArchives {
     }
     await rm(staged.dir, { recursive: true, force: true });
     await this.pushRemoteNodeFiles(project.path, project.id, project.name, staged.nodes);
+  }
+
+  /** The limits of an extraction into `dir`, the expanded one evaluated now against the free space there. */
+  private async extractLimits(dir: string): Promise<ExtractLimits> {
+    return { entries: this.deps.limits.entries, expandedBytes: await this.deps.limits.expanded(dir) };
   }
 
   /** Downloads the exportable files a remote compute holds for the project into `temp`. */

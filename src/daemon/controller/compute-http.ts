@@ -1,7 +1,8 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { request as httpsRequest, type Agent as HttpsAgent } from 'node:https';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { certificateProblem, trustAgent } from '../../util/tls-trust.js';
 import { BadGatewayError, GatewayTimeoutError } from '../errors.js';
 
 /** Where and how to reach a compute over HTTP. */
@@ -13,6 +14,10 @@ export interface ComputeEndpoint {
   port: number;
   user?: string | null;
   password?: string | null;
+  /** For https: a CA bundle (PEM) trusted instead of the system CAs. */
+  ca_cert?: string | null;
+  /** For https: the pinned SHA-256 fingerprint (colon-hex) of the compute's certificate. */
+  fingerprint?: string | null;
 }
 
 export interface ComputeAnswer {
@@ -21,7 +26,25 @@ export interface ComputeAnswer {
   body: Buffer;
 }
 
-const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 32 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 32 }) };
+const AGENT_OPTIONS = { keepAlive: true, maxSockets: 32 };
+const httpAgent = new HttpAgent(AGENT_OPTIONS);
+/** One keep-alive agent per way of trusting a certificate (system CAs, a CA bundle, a pin). */
+const httpsAgents = new Map<string, HttpsAgent>();
+
+/** The agent that reaches `c` and verifies its certificate as the compute's record says. */
+export function computeAgent(c: ComputeEndpoint): HttpAgent | HttpsAgent {
+  if (c.protocol !== 'https') return httpAgent;
+  const key = c.fingerprint ? `pin ${c.fingerprint}` : c.ca_cert ? `ca ${c.ca_cert}` : 'system';
+  let agent = httpsAgents.get(key);
+  if (!agent) httpsAgents.set(key, (agent = trustAgent({ fingerprint: c.fingerprint ?? undefined, ca: c.ca_cert ?? undefined }, AGENT_OPTIONS)));
+  return agent;
+}
+
+/** Why a connection to a compute failed, naming certificate problems plainly. */
+export function connectionFailure(err: NodeJS.ErrnoException): string {
+  const problem = certificateProblem(err);
+  return problem ? `its TLS certificate is not trusted: ${problem}` : err.code ?? err.message;
+}
 
 export { reachableHost } from '../../util/reachable-host.js';
 
@@ -81,7 +104,7 @@ export function computeRequest(c: ComputeEndpoint, method: string, path: string,
   if (authorization) headers.authorization = authorization;
   const send = c.protocol === 'https' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = send(`${endpointUrl(c)}${path}`, { method, headers, agent: agents[c.protocol] });
+    const req = send(`${endpointUrl(c)}${path}`, { method, headers, agent: computeAgent(c) });
     let gaveUp = false;
     const expire = () => {
       const timedOut = new GatewayTimeoutError(`${computeLabel(c)} did not answer ${method} ${path} within ${opts.timeoutMs / 1000} s`);
@@ -99,7 +122,7 @@ export function computeRequest(c: ComputeEndpoint, method: string, path: string,
     let timer = setTimeout(expire, opts.timeoutMs);
     req.once('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      reject(new BadGatewayError(`${computeLabel(c)} is unreachable: ${err.code ?? err.message}`));
+      reject(new BadGatewayError(`${computeLabel(c)} is unreachable: ${connectionFailure(err)}`));
     });
     req.once('response', (res) => {
       if (opts.stream) {

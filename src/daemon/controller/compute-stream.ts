@@ -1,7 +1,7 @@
 import WebSocket from 'ws';
 import type { Logger } from '../logger.js';
 import type { Notification } from '../notifications/notification.js';
-import { computeRequest, endpointUrl, errorMessageOf } from './compute-http.js';
+import { computeAgent, computeRequest, connectionFailure, endpointUrl, errorMessageOf } from './compute-http.js';
 import type { ComputeRecord } from './computes.js';
 
 /** What a compute's stream reports to the registry. */
@@ -123,7 +123,7 @@ export class ComputeStream {
     const url = `${endpointUrl(record).replace(/^http/, 'ws')}/v2/compute/notifications/ws`;
     const headers: Record<string, string> = {};
     if (record.user) headers.authorization = `Basic ${Buffer.from(`${record.user}:${record.password ?? ''}`).toString('base64')}`;
-    const socket = new WebSocket(url, { headers, handshakeTimeout: CHECK_TIMEOUT_MS, perMessageDeflate: false });
+    const socket = new WebSocket(url, { headers, handshakeTimeout: CHECK_TIMEOUT_MS, perMessageDeflate: false, agent: computeAgent(record) });
     this.socket = socket;
     return new Promise((resolve, reject) => {
       socket.once('open', () => resolve(socket));
@@ -131,7 +131,7 @@ export class ComputeStream {
         reject(new Error(`its notification stream answered HTTP ${res.statusCode}`));
         socket.terminate();
       });
-      socket.on('error', (err) => reject(new Error(`its notification stream failed: ${(err as NodeJS.ErrnoException).code ?? err.message}`)));
+      socket.on('error', (err) => reject(new Error(`its notification stream failed: ${connectionFailure(err as NodeJS.ErrnoException)}`)));
     });
   }
 

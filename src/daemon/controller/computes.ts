@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ComputeApi } from '../compute/compute-api.js';
 import { ConflictError, NotFoundError } from '../errors.js';
+import { computeTrust } from './compute-trust.js';
 import { hostUsage } from '../host-usage.js';
 import type { Logger } from '../logger.js';
 import type { Notification, NotificationSource } from '../notifications/notification.js';
@@ -38,7 +39,7 @@ export interface ComputeReports {
 const USAGE_PUBLISH_MS = 5000;
 
 export interface ComputeRegistryDeps {
-  local?: { host: string; port: number; capabilities: () => Record<string, unknown> };
+  local?: { protocol: 'http' | 'https'; host: string; port: number; capabilities: () => Record<string, unknown> };
   /** Where remote computes are saved (mode 0600); none = not persisted. */
   file?: string;
   /** Time allowed to calls made to remote computes. */
@@ -60,9 +61,9 @@ export class ComputeRegistry {
   constructor(private readonly deps: ComputeRegistryDeps) {
     if (deps.file) this.store = new ComputeStore(deps.file);
     if (deps.local) {
-      const { host, port, capabilities } = deps.local;
+      const { protocol, host, port, capabilities } = deps.local;
       const local: ComputeRecord = {
-        compute_id: LOCAL_COMPUTE_ID, name: hostname(), protocol: 'http', host, port, user: null,
+        compute_id: LOCAL_COMPUTE_ID, name: hostname(), protocol, host, port, user: null,
         connected: true, last_error: null, get capabilities() { return capabilities(); },
         cpu_usage_percent: null, memory_usage_percent: null,
       };
@@ -113,6 +114,11 @@ export class ComputeRegistry {
     return [...this.computes.values()];
   }
 
+  /** Whether a compute with that id is registered. */
+  has(id: string): boolean {
+    return this.computes.has(id);
+  }
+
   /** The compute with that id, or NotFoundError. */
   get(id: string): ComputeRecord {
     const compute = this.computes.get(id);
@@ -124,7 +130,7 @@ export class ComputeRegistry {
   async add(body: ComputeCreate): Promise<ComputeRecord> {
     const id = body.compute_id ?? randomUUID();
     if (this.computes.has(id)) throw new ConflictError(`Compute ID ${id} already exists`);
-    const record = this.register({ ...body, compute_id: id });
+    const record = this.register({ ...body, ...computeTrust(body), compute_id: id });
     await this.save();
     this.deps.events?.publish('compute.created', this.toJSON(record));
     await this.streams.get(id)!.connect();
@@ -135,6 +141,8 @@ export class ComputeRegistry {
   async update(id: string, body: Partial<ComputeCreate>): Promise<ComputeRecord> {
     const record = this.get(id);
     if (id === LOCAL_COMPUTE_ID) throw new ConflictError('The local compute cannot be changed');
+    const changed = { ...record, ...Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)) };
+    Object.assign(record, computeTrust(changed));
     for (const key of ['name', 'protocol', 'host', 'port', 'user', 'password'] as const) {
       if (body[key] !== undefined) (record as unknown as Record<string, unknown>)[key] = body[key];
     }
@@ -179,6 +187,8 @@ export class ComputeRegistry {
       port: body.port,
       user: body.user ?? null,
       password: body.password ?? null,
+      ca_cert: body.ca_cert ?? null,
+      fingerprint: body.fingerprint ?? null,
       connected: false,
       last_error: null,
       capabilities: {},
@@ -205,6 +215,6 @@ export class ComputeRegistry {
 
   private async save(): Promise<void> {
     const remotes = this.list().filter((c) => c.compute_id !== LOCAL_COMPUTE_ID);
-    await this.store?.write(remotes.map(({ compute_id, name, protocol, host, port, user, password }) => ({ compute_id, name, protocol, host, port, user, password })));
+    await this.store?.write(remotes.map(({ compute_id, name, protocol, host, port, user, password, ca_cert, fingerprint }) => ({ compute_id, name, protocol, host, port, user, password, ca_cert, fingerprint })));
   }
 }

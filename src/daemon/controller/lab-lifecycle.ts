@@ -2,7 +2,7 @@ import type { Logger } from '../logger.js';
 import { restoreDrawing } from './drawings.js';
 import { LOCAL_COMPUTE_ID, type ComputeRegistry } from './computes.js';
 import type { Lab, Labs } from './lab.js';
-import { ControllerLink, type LinkEnd } from './link.js';
+import { ControllerLink, type LinkEnd, type LinkLabel } from './link.js';
 import type { LinkManager } from './links.js';
 import type { NodeCreate, NodeManager } from './nodes.js';
 import type { Project, Topology } from './project.js';
@@ -32,7 +32,7 @@ export class LabLifecycle implements ProjectLifecycle {
     }
     for (const entry of saved.links) {
       try {
-        const ends = (entry.nodes as { node_id: string; adapter_number: number; port_number: number; label?: unknown }[]).map(
+        const ends = (entry.nodes as { node_id: string; adapter_number: number; port_number: number; label?: LinkLabel | null }[]).map(
           (e): LinkEnd => ({ node: lab.node(e.node_id), adapter_number: e.adapter_number, port_number: e.port_number, label: e.label }),
         ) as [LinkEnd, LinkEnd];
         const link = new ControllerLink(String(entry.link_id), project.id, ends);

@@ -113,9 +113,11 @@ export class LinkManager {
         for (const end of link.ends) await end.node.compute.updateNio(this.at(lab, end), { suspend: link.suspend });
       }
       if (body.link_style !== undefined) link.linkStyle = body.link_style;
-      body.nodes?.forEach((e, i) => {
-        if (e.label !== undefined && link.ends[i]) link.ends[i].label = e.label;
-      });
+      // As GNS3: each end is found by its node, and only a label given (not null) replaces the one it has.
+      for (const e of body.nodes ?? []) {
+        const end = link.ends.find((x) => x.node.id === e.node_id);
+        if (end && e.label) end.label = e.label;
+      }
       const restore = () => {
         Object.assign(link, { filters: before.filters, suspend: before.suspend, linkStyle: before.linkStyle });
         link.ends.forEach((e, i) => (e.label = before.labels[i]));

@@ -1,4 +1,6 @@
 import { macPlus } from '../compute/qemu/qemu-command.js';
+import { checkQemuOptions, relativeImageName } from '../compute/qemu/qemu-options.js';
+import { checkStartupScript } from '../compute/vpcs/script-commands.js';
 import { ConflictError, InvalidError } from '../errors.js';
 import type { NodePort } from './node-ports.js';
 import { ETHERNET_HUB_TEMPLATE, ETHERNET_SWITCH_TEMPLATE, QEMU_TEMPLATE, VPCS_TEMPLATE, type TemplateSpec, type TemplateType } from './template-types.js';
@@ -25,8 +27,19 @@ export interface ControllerNodeType {
   prepare?(properties: Record<string, unknown>, others: Record<string, unknown>[]): void;
   /** Controller fields the compute needs too (GNS3 sends custom_adapters to QEMU). */
   computeFields?(node: NodeView): Record<string, unknown>;
+  /**
+   * Checks the properties a client gives that would reach a command line on the compute
+   * (InvalidError). The controller runs it for remote computes, which may be GNS3 servers that
+   * check nothing; the local compute holds its nodes to the full rules itself.
+   */
+  checkProperties?(properties: Record<string, unknown>, opts: { unsafeOptions: boolean }): void;
   /** What templates of this type look like (GNS3 2.2's template schema), built-in one included. */
   template: TemplateSpec;
+  /**
+   * The symbol a node of this type made through the API without one gets. GNS3 gives every such node
+   * `:/symbols/computer.svg` (DEFAULT_SYMBOL, used when this is absent); emuctl keeps its device symbol for switches and hubs.
+   */
+  apiSymbol?: string;
 }
 
 /** Ethernet ports from the compute's ports_mapping (switch, hub). */
@@ -105,14 +118,22 @@ function formatPortName(format: string, values: Record<string, number>): string 
 
 /** The node types the controller can place on a compute: the one list it learns them from. */
 const TYPES: ControllerNodeType[] = [
-  { type: 'ethernet_switch', alwaysRunning: true, ports: mappedPorts, template: ETHERNET_SWITCH_TEMPLATE },
-  { type: 'ethernet_hub', alwaysRunning: true, ports: mappedPorts, template: ETHERNET_HUB_TEMPLATE },
-  { type: 'vpcs', alwaysRunning: false, ports: () => [ethernetPort('Ethernet0', 0, 0)], prepare: freeVpcsMac, template: VPCS_TEMPLATE },
+  { type: 'ethernet_switch', alwaysRunning: true, ports: mappedPorts, template: ETHERNET_SWITCH_TEMPLATE, apiSymbol: ETHERNET_SWITCH_TEMPLATE.symbol },
+  { type: 'ethernet_hub', alwaysRunning: true, ports: mappedPorts, template: ETHERNET_HUB_TEMPLATE, apiSymbol: ETHERNET_HUB_TEMPLATE.symbol },
+  {
+    type: 'vpcs',
+    alwaysRunning: false,
+    ports: () => [ethernetPort('Ethernet0', 0, 0)],
+    prepare: freeVpcsMac,
+    checkProperties: (p) => void (typeof p.startup_script === 'string' && checkStartupScript(p.startup_script)),
+    template: VPCS_TEMPLATE,
+  },
   {
     type: 'qemu',
     alwaysRunning: false,
     ports: standardPorts,
     computeFields: (node) => (node.layout.custom_adapters?.length ? { custom_adapters: node.layout.custom_adapters } : {}),
+    checkProperties: (p, { unsafeOptions }) => void (!unsafeOptions && typeof p.options === 'string' && checkQemuOptions(p.options, relativeImageName)),
     template: QEMU_TEMPLATE,
   },
 ];
@@ -146,7 +167,7 @@ export function templateType(type: string): TemplateType | undefined {
   return found && { type: found.type, ...found.template };
 }
 
-/** The symbol templates of a node type give their nodes by default. */
-export function defaultSymbolOf(nodeType: string): string | undefined {
-  return BY_TYPE.get(nodeType)?.template.symbol;
+/** The symbol a node of that type made through the API without one gets, if not GNS3's DEFAULT_SYMBOL. */
+export function apiSymbolOf(nodeType: string): string | undefined {
+  return BY_TYPE.get(nodeType)?.apiSymbol;
 }

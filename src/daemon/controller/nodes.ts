@@ -6,7 +6,7 @@ import type { ControllerEvents } from './events.js';
 import type { Lab } from './lab.js';
 import type { LinkManager } from './links.js';
 import { ControllerNode, NODE_LAYOUT_DEFAULTS, type NodeLayout } from './node.js';
-import { defaultSymbolOf, findNodeType, nodeTypeOf } from './node-types.js';
+import { apiSymbolOf, findNodeType, nodeTypeOf } from './node-types.js';
 import { DEFAULT_SYMBOL, symbolSize } from './symbols.js';
 import type { NODE_CREATE_SCHEMA, NODE_UPDATE_SCHEMA } from '../schemas/lab.js';
 import type { NODE_DUPLICATE_SCHEMA } from '../schemas/project-extras.js';
@@ -24,7 +24,7 @@ export type NodeDuplicate = FromSchema<typeof NODE_DUPLICATE_SCHEMA>;
 
 /** Creates, changes and runs the nodes of a lab on their computes; the lab coordinates each change. */
 export class NodeManager {
-  constructor(private readonly deps: { computes: ComputeRegistry; events: ControllerEvents; links: LinkManager }) {}
+  constructor(private readonly deps: { computes: ComputeRegistry; events: ControllerEvents; links: LinkManager; qemuUnsafeOptions?: boolean }) {}
 
   /**
    * Creates a node on its compute (default `local`) and records it in the project. A taken name
@@ -33,6 +33,7 @@ export class NodeManager {
    */
   async create(lab: Lab, body: NodeCreate): Promise<ControllerNode> {
     nodeTypeOf(body.node_type);
+    this.checkProperties(body.node_type, body.compute_id ?? LOCAL_COMPUTE_ID, body.properties ?? {});
     const node = await lab.lock.run(async () => {
       const built = this.build(lab, { ...body, name: lab.freeName(body.name), node_id: body.node_id ?? randomUUID() });
       lab.reserveNode(built);
@@ -60,7 +61,7 @@ export class NodeManager {
     const compute = this.deps.computes.api(computeId);
     const layout = { ...NODE_LAYOUT_DEFAULTS } as Record<string, unknown>;
     for (const key of Object.keys(layout)) if ((body as unknown as Record<string, unknown>)[key] !== undefined) layout[key] = (body as unknown as Record<string, unknown>)[key];
-    layout.symbol ??= defaultSymbolOf(body.node_type) ?? DEFAULT_SYMBOL;
+    layout.symbol ??= apiSymbolOf(body.node_type) ?? DEFAULT_SYMBOL;
     Object.assign(layout, symbolSize(layout.symbol as string));
     layout.label = { ...defaultLabel(layout.height as number), ...(layout.label as Record<string, unknown> | null), text: body.name };
     const properties = { ...(body.properties ?? {}) };
@@ -80,12 +81,12 @@ export class NodeManager {
     await lab.readyOn(node.computeId, () => node.compute.createProject({ project_id: lab.project.id, name: lab.project.name, ...path }));
     findNodeType(node.nodeType)?.prepare?.(node.properties, lab.otherNodeProperties(node));
     try {
-      node.absorb(await node.compute.createNode(lab.project.id, node.nodeType, node.computeBody()));
+      node.absorb(await node.compute.createNode(lab.project.id, node.nodeType, node.computeBody(), { restoring }));
     } catch (err) {
       const taken = err instanceof ConflictError || (err instanceof UpstreamError && err.status === 409);
       if (!restoring || !taken || node.properties.console === undefined) throw err;
       delete node.properties.console;
-      node.absorb(await node.compute.createNode(lab.project.id, node.nodeType, node.computeBody()));
+      node.absorb(await node.compute.createNode(lab.project.id, node.nodeType, node.computeBody(), { restoring }));
     }
     node.onCompute = true;
   }
@@ -100,6 +101,7 @@ export class NodeManager {
       const name = body.name === undefined ? undefined : lab.freeName(body.name, node);
       const computeChange: Record<string, unknown> = { ...(body.properties ?? {}) };
       for (const key of CONTROLLER_ONLY_PROPERTIES) delete computeChange[key];
+      this.checkProperties(node.nodeType, node.computeId, computeChange);
       if (name !== undefined && name !== node.name) computeChange.name = name;
       const claim = name !== undefined && name !== node.name ? lab.claimName(name) : undefined;
       try {
@@ -172,6 +174,20 @@ export class NodeManager {
       this.publishIfChanged(lab, node);
       return node;
     });
+  }
+
+  /**
+   * start, stop, suspend or reload every node of the lab at once. As in GNS3, a project-wide stop or
+   * suspend leaves the always-running nodes (switch, hub) started: they keep forwarding.
+   */
+  async actAll(lab: Lab, action: NodeAction): Promise<void> {
+    const keepRunning = action === 'stop' || action === 'suspend';
+    await Promise.all([...lab.nodes.values()].filter((n) => !(keepRunning && n.alwaysRunning)).map((n) => this.act(lab, n, action)));
+  }
+
+  /** A remote compute may be a GNS3 server that checks nothing: what would reach its command lines is checked here. */
+  private checkProperties(nodeType: string, computeId: string, properties: Record<string, unknown>): void {
+    if (computeId !== LOCAL_COMPUTE_ID) findNodeType(nodeType)?.checkProperties?.(properties, { unsafeOptions: this.deps.qemuUnsafeOptions === true });
   }
 
   /** Re-reads the node's state from its compute. */

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isUuid } from '../../util/uuid.js';
 import { walkFiles } from '../compute/project-files.js';
-import { ConflictError } from '../errors.js';
+import { ConflictError, InvalidError, PayloadTooLargeError } from '../errors.js';
+import { jsonShapeProblem } from '../schemas/json-shape.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { filenameFor } from './project.js';
 
@@ -88,8 +89,8 @@ type TopologyFile = Record<string, unknown> & { topology: { nodes: Record<string
 
 /**
  * Turns an extracted archive in `dir` into a project: the topology is renamed, re-identified and
- * written as `<name>.gns3`; node directories follow their new ids; `project.gns3` and `images/`
- * (emuctl has no image store) go away. Returns the topology written.
+ * written as `<name>.gns3`; node directories follow their new ids; `project.gns3`, `images/`
+ * (emuctl has no image store) and any of emuctl's own bookkeeping files go away. Returns the topology written.
  */
 export async function rewriteExtractedProject(dir: string, rewrite: ImportRewrite): Promise<TopologyFile> {
   const topology = await readArchiveTopology(join(dir, ARCHIVE_TOPOLOGY));
@@ -106,7 +107,7 @@ export async function rewriteExtractedProject(dir: string, rewrite: ImportRewrit
     }
     topology.topology.links = links.filter((link) => {
       link.link_id = randomUUID();
-      const ends = Array.isArray(link.nodes) ? (link.nodes as Record<string, unknown>[]) : [];
+      const ends = Array.isArray(link.nodes) && link.nodes.every(isRecord) ? link.nodes : [];
       for (const end of ends) end.node_id = ids.get(String(end.node_id));
       return ends.length === 2 && ends.every((end) => end.node_id !== undefined);
     });
@@ -117,30 +118,48 @@ export async function rewriteExtractedProject(dir: string, rewrite: ImportRewrit
   await writeFileAtomic(join(dir, filenameFor(rewrite.name)), JSON.stringify(topology, null, 4) + '\n');
   await unlink(join(dir, ARCHIVE_TOPOLOGY));
   await rm(join(dir, 'images'), { recursive: true, force: true });
+  // An archive never carries emuctl's bookkeeping (see isExportable): one that does is not believed.
+  for (const file of EMUCTL_FILES) await rm(join(dir, file), { force: true });
   return topology;
 }
 
-/** An archive's topology file, checked for the parts a project needs (409 as in GNS3 when it is missing or corrupted). */
+/** The largest topology file an archive may hold: a lab of a thousand nodes takes a few MB. */
+export const MAX_TOPOLOGY_BYTES = 64 * 1024 * 1024;
+/** How deep its JSON may nest (GNS3's own files go about eight levels down) and how wide; read before parsing. */
+const TOPOLOGY_SHAPE = { maxDepth: 64, maxItems: 1_000_000 };
+
+/**
+ * An archive's topology file, checked for the parts a project needs (409 as in GNS3 when it is
+ * missing or corrupted). One over MAX_TOPOLOGY_BYTES is a 413, one nesting too deep a 400: both
+ * are refused before they are parsed.
+ */
 export async function readArchiveTopology(path: string): Promise<TopologyFile> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch {
-    throw new ConflictError(`Cannot import project, ${ARCHIVE_TOPOLOGY} file could not be found`);
-  }
+  const size = await stat(path).then((s) => (s.isFile() ? s.size : undefined), () => undefined);
+  if (size === undefined) throw new ConflictError(`Cannot import project, ${ARCHIVE_TOPOLOGY} file could not be found`);
+  if (size > MAX_TOPOLOGY_BYTES) throw new PayloadTooLargeError(`The archive's ${ARCHIVE_TOPOLOGY} is ${size} bytes, over the ${MAX_TOPOLOGY_BYTES} bytes a topology file may have`);
+  const text = await readFile(path, 'utf8');
+  const shape = jsonShapeProblem(text, TOPOLOGY_SHAPE, `The archive's ${ARCHIVE_TOPOLOGY}`);
+  if (shape) throw new InvalidError(shape);
   let data: Record<string, unknown>;
   try {
     data = JSON.parse(text) as Record<string, unknown>;
   } catch {
     throw new ConflictError(`Cannot import project, the ${ARCHIVE_TOPOLOGY} file is corrupted`);
   }
-  if (!data || typeof data !== 'object' || typeof data.topology !== 'object' || data.topology === null || typeof data.name !== 'string') {
+  if (!isRecord(data) || !isRecord(data.topology) || typeof data.name !== 'string' || data.name.trim() === '') {
     throw new ConflictError(`Cannot import project, the ${ARCHIVE_TOPOLOGY} file is corrupted`);
   }
-  const inner = data.topology as Record<string, unknown>;
+  const inner = data.topology;
   for (const key of ['nodes', 'links', 'drawings', 'computes']) if (!Array.isArray(inner[key])) inner[key] = [];
+  for (const key of ['nodes', 'links', 'drawings']) {
+    if (!(inner[key] as unknown[]).every(isRecord)) throw new ConflictError(`Cannot import project, the ${ARCHIVE_TOPOLOGY} file is corrupted: topology.${key} holds something that is not an object`);
+  }
   data.type = 'topology';
   return data as TopologyFile;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Moves `project-files/<type>/<old>` to `<new>` for whichever node type holds it. */

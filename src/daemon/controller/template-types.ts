@@ -1,5 +1,6 @@
-import { CUSTOM_ADAPTERS_SCHEMA, QEMU_PLATFORMS } from '../schemas/qemu.js';
+import { CUSTOM_ADAPTERS_SCHEMA, QEMU_DISK_INTERFACES, QEMU_NIC_MODELS, QEMU_PLATFORMS } from '../schemas/qemu.js';
 import type { JsonSchema } from '../schemas/validation.js';
+import { checkQemuOptions, relativeImageName } from '../compute/qemu/qemu-options.js';
 
 /** A template field: its schema, and GNS3's default for templates that do not set it. */
 export type TemplateField = JsonSchema & { default?: unknown };
@@ -16,6 +17,8 @@ export interface TemplateSpec {
   category: 'router' | 'switch' | 'guest' | 'firewall';
   default_name_format: string;
   symbol: string;
+  /** Rules beyond the schema, checked at create and update (InvalidError): what would reach a command line. */
+  check?(template: Record<string, unknown>): void;
   /** The built-in template of this type (GNS3 2.2's name and fields); none for types without one. */
   builtin?: { name: string; properties?: Record<string, unknown>; fields?: Record<string, unknown> };
 }
@@ -77,7 +80,7 @@ export const ETHERNET_HUB_TEMPLATE: TemplateSpec = {
   builtin: { name: 'Ethernet hub' },
 };
 
-const DISK_INTERFACE = { enum: ['ide', 'sata', 'nvme', 'scsi', 'sd', 'mtd', 'floppy', 'pflash', 'virtio', 'none'], default: 'none' };
+const DISK_INTERFACE = { enum: QEMU_DISK_INTERFACES, default: 'none' };
 const text = (value = ''): TemplateField => ({ type: 'string', default: value });
 const flag = (value: boolean): TemplateField => ({ type: 'boolean', default: value });
 
@@ -94,11 +97,7 @@ export const QEMU_TEMPLATE: TemplateSpec = {
     ram: { type: 'integer', default: 256 },
     cpus: { type: 'integer', minimum: 1, maximum: 255, default: 1 },
     adapters: { type: 'integer', minimum: 0, maximum: 275, default: 1 },
-    adapter_type: {
-      enum: ['e1000', 'e1000-82544gc', 'e1000-82545em', 'e1000e', 'i82550', 'i82551', 'i82557a', 'i82557b', 'i82557c', 'i82558a', 'i82558b', 'i82559a', 'i82559b',
-        'i82559c', 'i82559er', 'i82562', 'i82801', 'ne2k_pci', 'pcnet', 'rocker', 'rtl8139', 'virtio', 'virtio-net-pci', 'vmxnet3'],
-      default: 'e1000',
-    },
+    adapter_type: { enum: QEMU_NIC_MODELS, default: 'e1000' },
     mac_address: { type: ['string', 'null'], pattern: '^(([0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2})?$', default: '' },
     first_port_name: text(),
     port_name_format: text('Ethernet{0}'),
@@ -130,4 +129,6 @@ export const QEMU_TEMPLATE: TemplateSpec = {
     options: text(),
     custom_adapters: { ...CUSTOM_ADAPTERS_SCHEMA, default: [] },
   },
+  // The controller cannot see a remote compute's images directory: image names in options must be relative names inside one.
+  check: (template) => void checkQemuOptions(template.options as string, relativeImageName),
 };

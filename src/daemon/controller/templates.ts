@@ -56,7 +56,8 @@ export class TemplateManager {
     }
     for (const entry of Array.isArray(saved) ? saved : []) {
       try {
-        const template = checked(entry as Record<string, unknown>);
+        // A saved template is kept even if its type's checks refuse it now: the nodes it makes are refused instead.
+        const template = checked(entry as Record<string, unknown>, { saved: true });
         this.custom.set(template.template_id, template);
       } catch (err) {
         this.deps.log.warn(`skipping saved template ${JSON.stringify(entry).slice(0, 200)}: ${(err as Error).message}`);
@@ -148,7 +149,7 @@ export function nodeFromTemplate(template: Template, usage: TemplateUsage): Node
 }
 
 /** A custom template validated against its type (GNS3's schemas), with GNS3's defaults filled in. */
-function checked(settings: Record<string, unknown>): Template {
+function checked(settings: Record<string, unknown>, { saved = false } = {}): Template {
   validate(TEMPLATE_CREATE_SCHEMA, settings, 'template');
   const type = templateType(settings.template_type as string);
   if (!type) throw new InvalidError(`Unknown template_type '${String(settings.template_type)}' (known: ${templateTypes().map((t) => t.type).join(', ')})`);
@@ -158,6 +159,7 @@ function checked(settings: Record<string, unknown>): Template {
   for (const [key, field] of Object.entries(type.fields)) if (field.default !== undefined) defaults[key] = structuredClone(field.default);
   for (const [key, value] of Object.entries(defaults)) template[key] ??= value;
   validate(typeSchema(type), template, `${type.type} template`);
+  if (!saved) type.check?.(template);
   return { ...template, builtin: false } as Template;
 }
 

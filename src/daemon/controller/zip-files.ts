@@ -5,15 +5,17 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
 import yazl from 'yazl';
-import { ConflictError, InvalidError } from '../errors.js';
+import { ByteLimit } from '../../util/byte-limit.js';
+import { ConflictError, DomainError, InvalidError } from '../errors.js';
+import { quoteName } from '../file-names.js';
+import { EntryChecks, type CheckedEntry, type ExtractLimits } from './archive-entries.js';
+import { overLimit } from './import-limits.js';
 
 /** One file of an archive to write: from a file on disk or from memory. */
 export type ZipSource = { name: string; path: string } | { name: string; data: Buffer };
 
 /** ZIP dates start in 1980: older files get that date (GNS3 patches mtimes the same way). */
 const EARLIEST = new Date('1980-01-02T00:00:00Z');
-const S_IFMT = 0o170000;
-const S_IFLNK = 0o120000;
 
 /** Streams a ZIP archive of `sources` (yazl), deflated or stored. */
 export function zipStream(sources: ZipSource[], compress: boolean, mtimeOf: (source: ZipSource) => Date = () => new Date()): Readable {
@@ -28,63 +30,64 @@ export function zipStream(sources: ZipSource[], compress: boolean, mtimeOf: (sou
 }
 
 /**
- * The entry name as a safe relative path: forward slashes, no absolute path, drive letter,
- * `..` segment or NUL (a zip-slip attempt is a 400). Directories end with `/`.
+ * Extracts a ZIP file into `dir`. An archive with more entries than allowed is refused (413) before
+ * its entries are read; every entry is checked before anything is written (see EntryChecks), the
+ * sizes they declare against the expanded limit among them. yauzl stops an entry's data at the size
+ * its header declares (400 here), so the declared total bounds what is written; the bytes written
+ * are counted against the limit all the same. Existing files are replaced only with `overwrite`.
  */
-export function safeEntryName(raw: string): string {
-  const name = raw.replace(/\\/g, '/');
-  const segments = name.split('/');
-  if (name.includes('\0') || name.startsWith('/') || /^[A-Za-z]:/.test(name) || segments.includes('..')) {
-    throw new InvalidError(`archive entry '${raw.replace(/\0/g, '\\0')}' escapes the project directory`);
-  }
-  return segments.filter((s) => s !== '' && s !== '.').join('/') + (name.endsWith('/') ? '/' : '');
-}
-
-/** The entry names of a ZIP file, checked; a file that is not a ZIP is a 409 (as GNS3 answers). */
-export async function zipEntryNames(file: string): Promise<string[]> {
-  const names: string[] = [];
-  await eachEntry(file, async (name) => {
-    names.push(name);
-  });
-  return names;
-}
-
-/**
- * Extracts a ZIP file into `dir`. Every entry name is checked before anything is written; links
- * and entries that would land outside `dir` are refused (400). Existing files are replaced only
- * with `overwrite` (a snapshot restored over its project).
- */
-export async function extractZip(file: string, dir: string, { overwrite = false } = {}): Promise<void> {
-  await zipEntryNames(file);
-  await eachEntry(file, async (name, open) => {
-    const target = join(dir, name);
-    if (name.endsWith('/')) return void (await mkdir(target, { recursive: true }));
-    await mkdir(dirname(target), { recursive: true });
-    await pipeline(await open(), createWriteStream(target, { flags: overwrite ? 'w' : 'wx' }));
-  });
-}
-
-/** Calls `visit` for each entry, in order, with its checked name and a way to read its data. */
-async function eachEntry(file: string, visit: (name: string, open: () => Promise<Readable>) => Promise<void>): Promise<void> {
-  let zip: yauzl.ZipFile;
+export async function extractZip(file: string, dir: string, limits: ExtractLimits, { overwrite = false } = {}): Promise<void> {
+  const zip = await openZip(file);
   try {
-    zip = await yauzl.openPromise(file, { decodeStrings: false, strictFileNames: false });
-  } catch (err) {
-    throw new ConflictError(`Cannot import project, not a GNS3 project (invalid zip): ${(err as Error).message}`);
-  }
-  try {
+    if (zip.entryCount > limits.entries.value) throw overLimit(`The archive (${zip.entryCount} entries)`, limits.entries);
+    const checks = new EntryChecks(dir, limits);
+    const entries: CheckedEntry[] = [];
     for await (const entry of zip.eachEntry()) {
-      const raw = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, false);
-      const name = safeEntryName(raw);
-      if (((entry.externalFileAttributes >>> 16) & S_IFMT) === S_IFLNK) throw new InvalidError(`archive entry '${raw}' is a symbolic link`);
-      if (name === '' || name === '/') continue;
-      await visit(name, () => zip.openReadStreamPromise(entry));
+      const checked = checks.check(entry);
+      if (checked) entries.push(checked);
+    }
+    let written = 0;
+    for (const checked of entries) {
+      const budget = limits.expandedBytes.value - written;
+      written += await writeEntry(zip, checked, dir, budget, () => overLimit('The extracted archive', limits.expandedBytes), overwrite).catch((err: NodeJS.ErrnoException) => {
+        if (LYING_SIZE.test(err.message)) throw new InvalidError(`archive entry '${quoteName(checked.name)}' inflates to another size than its header declares (${checked.entry.uncompressedSize} bytes)`);
+        if (err.code && NAME_REFUSED.includes(err.code)) throw new InvalidError(`archive entry '${quoteName(checked.name)}' cannot be created on this file system (${err.code})`);
+        throw err;
+      });
     }
   } catch (err) {
     // Errors of our own or of the file system (disk full…) stay as they are; the rest come from a broken archive.
-    if (err instanceof InvalidError || err instanceof ConflictError || (err as NodeJS.ErrnoException).syscall) throw err;
+    if (err instanceof DomainError || (err as NodeJS.ErrnoException).syscall) throw err;
     throw new ConflictError(`Cannot extract files from the archive (invalid zip): ${(err as Error).message}`);
   } finally {
     zip.close();
+  }
+}
+
+/** Writes one checked entry under `dir`, at most `budget` bytes (then `tooLarge()`); returns the bytes written. */
+async function writeEntry(zip: yauzl.ZipFile, { name, directory, entry }: CheckedEntry, dir: string, budget: number, tooLarge: () => Error, overwrite: boolean): Promise<number> {
+  const target = join(dir, name);
+  if (directory) {
+    await mkdir(target, { recursive: true });
+    return 0;
+  }
+  await mkdir(dirname(target), { recursive: true });
+  const meter = new ByteLimit(budget, tooLarge);
+  await pipeline(await zip.openReadStreamPromise(entry), meter, createWriteStream(target, { flags: overwrite ? 'w' : 'wx' }));
+  return meter.bytes;
+}
+
+/** Errors of a name the file system will not take although it passed the checks (a case-insensitive clash, a shorter NAME_MAX). */
+const NAME_REFUSED = ['EEXIST', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG', 'EILSEQ'];
+
+/** yauzl's words for inflated data that does not match the size in the entry's header. */
+const LYING_SIZE = /too many bytes in the stream|not enough bytes in the stream/;
+
+/** Opens a ZIP file for reading entry by entry; a file that is not a ZIP is a 409 (as GNS3 answers). */
+async function openZip(file: string): Promise<yauzl.ZipFile> {
+  try {
+    return await yauzl.openPromise(file, { decodeStrings: false, strictFileNames: false, autoClose: false, validateEntrySizes: true });
+  } catch (err) {
+    throw new ConflictError(`Cannot import project, not a GNS3 project (invalid zip): ${(err as Error).message}`);
   }
 }

@@ -20,6 +20,7 @@ import { COMPUTE_FILE_ROUTE, computeProjectRoutes } from './compute/projects.js'
 import { computeQemuRoutes, QEMU_IMAGE_ROUTE } from './compute/qemu.js';
 import { failpointHold } from '../failpoints.js';
 import { templatePattern } from './route.js';
+import { accessLog } from './middleware/access-log.js';
 import { basicAuth } from './middleware/basic-auth.js';
 import { requestGuard, type RequestGuardOptions } from './middleware/request-guard.js';
 import type { LoginBackoff } from './middleware/login-failures.js';
@@ -39,6 +40,7 @@ import { templateRoutes } from './controller/templates.js';
 import { versionRoutes } from './controller/version.js';
 import { notificationRoutes } from './notifications/routes.js';
 import { consoleRoutes } from './console/routes.js';
+import { webUiRoutes } from './web-ui.js';
 
 export interface ControllerDeps {
   projects: ProjectManager;
@@ -89,6 +91,8 @@ export interface AppDeps {
   compute?: ComputeDeps;
   /** The notification streams' clients. */
   notifications: NotificationHub;
+  /** The real path of a GNS3 Web UI directory to serve at /static/web-ui/. */
+  webUi?: string;
 }
 
 /** Builds the Express app from its dependencies; starts nothing. */
@@ -97,6 +101,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.use(accessLog(deps.log));
   // First: a refused page or name gets no further (no login attempt counted, no body read), and preflights carry no credentials.
   app.use(requestGuard({ ...deps.guard, credentials: !!deps.auth }));
   if (deps.auth) app.use(basicAuth(deps.auth, deps.loginBackoff, deps.log));
@@ -127,6 +132,7 @@ export function createApp(deps: AppDeps): Express {
     guiRoutes(router, deps.controller);
   }
   consoleRoutes(router, { log: deps.log, streams: deps.streams, controller: deps.controller, compute: deps.compute?.compute });
+  if (deps.webUi) webUiRoutes(router, deps.webUi);
   notificationRoutes(router, { hub: deps.notifications, log: deps.log, streams: deps.streams, projects: deps.controller?.projects, compute: !!deps.compute });
   app.use(router);
   app.use(notFound(router));

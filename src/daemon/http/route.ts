@@ -1,6 +1,7 @@
 import type { Request, Response, Router, NextFunction } from 'express';
 import { isUuid } from '../../util/uuid.js';
 import { InvalidError } from '../errors.js';
+import { sendJson } from './json-response.js';
 import { coerceQuery, validate, type JsonSchema, type TypedSchema } from '../schemas/validation.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
@@ -67,7 +68,7 @@ export function route<B = unknown>(router: Router, spec: RouteSpec & { body?: Ty
       if (spec.raw) return;
       const status = spec.status ?? 200;
       if (status === 204 || result === undefined) return void res.status(status === 200 && result === undefined ? 204 : status).end();
-      res.status(status).json(result);
+      sendJson(res, status, result);
     } catch (err) {
       next(err);
     }

@@ -11,6 +11,9 @@ export const COMPUTE_CREATE_SCHEMA = schema({
     port: { type: 'integer', minimum: 1, maximum: 65535 },
     user: { type: ['string', 'null'] },
     password: { type: ['string', 'null'] },
+    // emuctl's own (GNS3 has none): how an https compute's certificate is trusted, instead of the system CAs.
+    ca_cert: { type: ['string', 'null'], minLength: 1, maxLength: 1024 * 1024 },
+    fingerprint: { type: ['string', 'null'], pattern: '^\\s*(?:[Ss][Hh][Aa]-?256:?\\s*)?(?:[0-9A-Fa-f]{2}:?){31}[0-9A-Fa-f]{2}\\s*$' },
   },
   required: ['host', 'port'],
   additionalProperties: false,

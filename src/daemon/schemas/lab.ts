@@ -39,13 +39,27 @@ export const NODE_CREATE_SCHEMA = schema({
 });
 export const NODE_UPDATE_SCHEMA = updateSchemaOf(NODE_CREATE_SCHEMA);
 
+/** GNS3 LABEL_OBJECT_SCHEMA, as a link end's label; null (not in GNS3's schema) stands for "the default one". */
+const LINK_LABEL = {
+  type: ['object', 'null'],
+  properties: {
+    text: { type: 'string' },
+    style: { type: ['string', 'null'] },
+    x: { type: ['integer', 'null'] },
+    y: { type: 'integer' },
+    rotation: { type: 'integer', minimum: -359, maximum: 360 },
+  },
+  required: ['text'],
+  additionalProperties: false,
+} as const;
+
 const LINK_END = {
   type: 'object',
   properties: {
     node_id: UUID,
     adapter_number: { type: 'integer', minimum: 0 },
     port_number: { type: 'integer', minimum: 0 },
-    label: { type: ['object', 'null'] },
+    label: LINK_LABEL,
   },
   required: ['node_id', 'adapter_number', 'port_number'],
   additionalProperties: false,

@@ -8,6 +8,16 @@ const MD5 = { type: ['string', 'null'] } as const;
 /** GNS3's QEMU platforms (the suffix of qemu-system-*). */
 export const QEMU_PLATFORMS = ['aarch64', 'alpha', 'arm', 'cris', 'i386', 'lm32', 'm68k', 'microblaze', 'microblazeel', 'mips', 'mips64', 'mips64el', 'mipsel', 'moxie', 'or32', 'ppc', 'ppc64', 'ppcemb', 's390x', 'sh4', 'sh4eb', 'sparc', 'sparc64', 'tricore', 'unicore32', 'x86_64', 'xtensa', 'xtensaeb', ''];
 
+/** GNS3's disk interfaces (hdX_disk_interface), as QEMU's `-drive if=`. */
+export const QEMU_DISK_INTERFACES = ['ide', 'sata', 'nvme', 'scsi', 'sd', 'mtd', 'floppy', 'pflash', 'virtio', 'none'];
+
+/** GNS3's QEMU network adapter models; an `adapter_type` is one of them, since it becomes a `-device` model. */
+export const QEMU_NIC_MODELS = [
+  'e1000', 'e1000-82540em', 'e1000-82544gc', 'e1000-82545em', 'e1000e', 'i82550', 'i82551', 'i82557a', 'i82557b', 'i82557c',
+  'i82558a', 'i82558b', 'i82559a', 'i82559b', 'i82559c', 'i82559er', 'i82562', 'i82801', 'ne2k_pci', 'pcnet', 'rocker', 'rtl8139',
+  'tulip', 'virtio', 'virtio-net-pci', 'virtio-net-device', 'vmxnet3', 'usb-net',
+];
+
 /** The disks of a QEMU VM, as GNS3 names them. */
 export const QEMU_DRIVES = ['hda', 'hdb', 'hdc', 'hdd'] as const;
 export type QemuDrive = (typeof QEMU_DRIVES)[number];

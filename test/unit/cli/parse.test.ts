@@ -28,10 +28,11 @@ import { BufferOutput } from '../../../src/render/buffer-output.js';
 
 describe('global options', () => {
   it('are read before or after the command words', async () => {
-    const after = await parseWithSpy('project', projectListCommand, ['project', 'list', '--json', '--profile', 'lab', '--url', 'http://h:1', '-q', '--no-color', '--debug']);
-    assert.deepEqual(after.ctx.globals, { profile: 'lab', url: 'http://h:1', json: true, color: false, quiet: true, debug: true });
+    const after = await parseWithSpy('project', projectListCommand, ['project', 'list', '--json', '--profile', 'lab', '--url', 'http://h:1', '-q', '--no-color', '--debug',
+      '--ca-file', '/ca.pem', '--fingerprint', 'AB:CD']);
+    assert.deepEqual(after.ctx.globals, { profile: 'lab', url: 'http://h:1', caFile: '/ca.pem', fingerprint: 'AB:CD', json: true, color: false, quiet: true, debug: true });
     const before = await parseWithSpy('project', projectListCommand, ['--json', 'project', 'list']);
-    assert.deepEqual(before.ctx.globals, { profile: undefined, url: undefined, json: true, color: true, quiet: false, debug: false });
+    assert.deepEqual(before.ctx.globals, { profile: undefined, url: undefined, caFile: undefined, fingerprint: undefined, json: true, color: true, quiet: false, debug: false });
     assert.equal(before.ctx.out.json, true, 'the output object is configured from them');
   });
 });
@@ -40,9 +41,9 @@ describe('daemon verbs', () => {
   it('daemon run: every daemon flag, and the global --debug', async () => {
     const { opts } = await parseWithSpy('daemon', daemonRunCommand, ['daemon', 'run', '--host', '0.0.0.0', '--port', '3999',
       '--projects-dir', '/p', '--config', '/c.json', '--auth-user', 'u', '--auth-password-file', '/pw', '--role', 'compute',
-      '--log-file', '/l.log', '--debug']);
+      '--log-file', '/l.log', '--tls-cert', '/c.pem', '--tls-key', '/k.pem', '--insecure-no-auth', '--debug']);
     assert.deepEqual(opts, { flags: { host: '0.0.0.0', port: 3999, projectsDir: '/p', config: '/c.json', authUser: 'u',
-      authPasswordFile: '/pw', role: 'compute', logFile: '/l.log', debug: true } });
+      authPasswordFile: '/pw', role: 'compute', logFile: '/l.log', tlsCert: '/c.pem', tlsKey: '/k.pem', insecureNoAuth: true, debug: true } });
     assert.deepEqual((await parseWithSpy('daemon', daemonRunCommand, ['daemon', 'run'])).opts, { flags: {} });
   });
 

@@ -1,8 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { archiveTopology, isExportable } from '../../../src/daemon/controller/project-archive.js';
-import { safeEntryName } from '../../../src/daemon/controller/zip-files.js';
-import { InvalidError } from '../../../src/daemon/errors.js';
+import yauzl from 'yauzl';
+import { EntryChecks, safeEntryName } from '../../../src/daemon/controller/archive-entries.js';
+import { InvalidError, PayloadTooLargeError } from '../../../src/daemon/errors.js';
 
 describe('project archives (GNS3 2.2 .gns3project)', () => {
   it('exports project files, not the .gns3, captures, temporary files, logs or (unless asked) snapshots', () => {
@@ -45,5 +46,33 @@ describe('project archives (GNS3 2.2 .gns3project)', () => {
     assert.equal(safeEntryName('project-files\\vpcs\\x\\startup.vpc'), 'project-files/vpcs/x/startup.vpc', 'Windows separators');
     assert.equal(safeEntryName('./a//b/'), 'a/b/');
     for (const bad of ['../evil', 'a/../../evil', '/etc/passwd', 'C:/Windows/evil', '..\\evil', 'a\0b']) assert.throws(() => safeEntryName(bad), InvalidError, bad);
+  });
+
+  it('entries are checked before extraction: clashes by name, case or Unicode form, file against directory, links, encryption, sizes', () => {
+    const limits = { entries: { value: 10, setting: 'max_import_entries', unit: 'entries' as const }, expandedBytes: { value: 100, setting: 'max_import_expanded_bytes', unit: 'bytes' as const } };
+    const entry = (name: string, more: Partial<{ size: number; mode: number; flags: number; method: number }> = {}) => Object.assign(new yauzl.Entry(), {
+      generalPurposeBitFlag: 0x800 | (more.flags ?? 0), fileNameRaw: Buffer.from(name), extraFieldRaw: Buffer.alloc(0), extraFields: [], externalFileAttributes: ((more.mode ?? 0o100644) << 16) >>> 0,
+      compressionMethod: more.method ?? 0, uncompressedSize: more.size ?? 1, compressedSize: more.size ?? 1,
+    });
+    const refused = (names: Parameters<typeof entry>[], pattern: RegExp, type: Function = InvalidError) => {
+      const checks = new EntryChecks('/projects/p', limits);
+      assert.throws(() => names.forEach((args) => checks.check(entry(...args))), (err: Error) => err instanceof type && pattern.test(err.message), names.map((n) => n[0]).join(', '));
+    };
+    const fine = new EntryChecks('/projects/p', limits);
+    for (const name of ['project.gns3', 'a/', 'a/b.txt', 'a/c/', 'a/c/d', './', 'A2']) fine.check(entry(name, { size: name.endsWith('/') ? 0 : 1 }));
+    const kept = fine.check(entry('kept.txt'))!.entry;
+    assert.deepEqual([kept.fileNameRaw, kept.extraFieldRaw, kept.fileCommentRaw], [undefined, undefined, undefined], 'no buffer of the central directory kept');
+    assert.equal(kept.isEncrypted(), false);
+    refused([['a'], ['a']], /clashes with the entry 'a'/);
+    refused([['Readme'], ['README']], /differing only by case/);
+    refused([['caf\u00e9'], ['cafe\u0301']], /Unicode form/);
+    refused([['a'], ['a/b']], /goes inside the entry 'a', which is a file/);
+    refused([['a/b'], ['a']], /clashes with the entry 'a\/b'/);
+    refused([['a', { size: 1 }], ['a/', { size: 0 }]], /is a directory where the entry 'a' is a file/);
+    refused([['d/', { size: 3 }]], /is a directory with data/);
+    refused([['link', { mode: 0o120777 }]], /symbolic link/);
+    refused([['secret', { flags: 1 }]], /encrypted/);
+    refused([['x.bz2', { method: 12 }]], /compression method 12/);
+    refused([['a', { size: 60 }], ['b', { size: 41 }]], /max_import_expanded_bytes \(100 bytes\)/, PayloadTooLargeError);
   });
 });

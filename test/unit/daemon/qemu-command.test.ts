@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { defaultBaseMac, macPlus, qemuArguments, splitOptions } from '../../../src/daemon/compute/qemu/qemu-command.js';
+import { defaultBaseMac, macPlus, qemuArguments, splitOptions, type QemuCommandSpec } from '../../../src/daemon/compute/qemu/qemu-command.js';
 import { standardPorts } from '../../../src/daemon/controller/node-types.js';
 
 describe('QEMU command line', () => {
@@ -18,18 +18,24 @@ describe('QEMU command line', () => {
   });
 
   it('builds one netdev per adapter with a tunnel, a plain device for one without, and the options last', () => {
-    const args = qemuArguments({
+    const spec = {
       name: 'R1', uuid: 'u', ram: 256, cpus: 2, accel: 'tcg', bootPriority: 'c', drives: [{ drive: 'hdb', file: '/x,y.qcow2', interface: 'virtio' }],
       console: { type: 'telnet', host: '127.0.0.1', port: 5000 }, qmpSocket: 'qmp.sock',
       adapters: [{ type: 'e1000', mac: '0c:00:00:00:00:00', tunnel: { qemuPort: 10001, wirePort: 10002 } }, { type: 'e1000', mac: '0c:00:00:00:00:01' }],
       options: ['-cpu', 'max'],
-    });
+    } satisfies QemuCommandSpec;
+    const args = qemuArguments(spec);
     const joined = args.join(' ');
     assert.match(joined, /-drive file=\/x,,y\.qcow2,if=virtio,index=1,media=disk,id=drive1/);
     assert.match(joined, /-serial telnet:127\.0\.0\.1:5000,server,nowait/);
     assert.match(joined, /-device e1000,mac=0c:00:00:00:00:00,netdev=gns3-0 -netdev socket,id=gns3-0,udp=127\.0\.0\.1:10002,localaddr=127\.0\.0\.1:10001/);
     assert.match(joined, /-device e1000,mac=0c:00:00:00:00:01 /);
     assert.deepEqual(args.slice(-2), ['-cpu', 'max']);
+    const appended = qemuArguments({ ...spec, append: 'console=ttyS0 -plugin file=x.so', options: [] });
+    assert.equal(appended[appended.indexOf('-append') + 1], 'console=ttyS0 -plugin file=x.so', 'kernel_command_line is one -append argument');
+    assert.ok(!appended.includes('-plugin'));
+    const named = qemuArguments({ ...spec, name: 'R1,process=x,debug-threads=on', options: [] });
+    assert.equal(named[named.indexOf('-name') + 1], 'R1,,process=x,,debug-threads=on', 'a comma in the name stays in the name');
     assert.ok(args.includes('-net') && args.includes('none'), 'no user networking back-end');
   });
 

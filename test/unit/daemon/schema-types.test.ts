@@ -61,7 +61,7 @@ describe('typed route contracts', () => {
     assert.ok(same<NodeCreate['console'], number | null | undefined>(true));
     assert.ok(same<NodeCreate['console_type'], 'telnet' | 'vnc' | 'http' | 'https' | 'spice' | 'spice+agent' | 'none' | null | undefined>(true));
     assert.ok(same<NodeCreate['properties'], Record<string, unknown> | undefined>(true));
-    assert.ok(same<LinkCreate['nodes'][number], { node_id: string; adapter_number: number; port_number: number; label?: Record<string, unknown> | null }>(true));
+    assert.ok(same<LinkCreate['nodes'][number], { node_id: string; adapter_number: number; port_number: number; label?: { text: string; style?: string | null; x?: number | null; y?: number; rotation?: number } | null }>(true));
     assert.ok(same<LinkCreate['filters'], Record<string, unknown[]> | undefined>(true));
     assert.ok(same<ProjectCreate['path'], string | null | undefined>(true), 'a null path is allowed, so the manager must take it');
     assert.ok(same<NonNullable<ProjectCreate['variables']>[number], { name: string; value?: string; [extra: string]: unknown }>(true));

@@ -165,4 +165,24 @@ describe('daemon settings', () => {
     await assert.rejects(resolveSettings({ config: file }, { EMUCTL_HOME: guardHome }), /config file: cors_origins must be an array of strings/);
     rmSync(guardHome, { recursive: true, force: true });
   });
+
+  it('import limits (max_import_bytes, max_import_expanded_bytes, max_import_entries): unset byte limits follow the disk, 10,000 entries by default', async () => {
+    const importHome = join(home, 'import');
+    const byDefault = await resolveSettings({}, { EMUCTL_HOME: importHome });
+    assert.deepEqual([byDefault.maxImportBytes, byDefault.maxImportExpandedBytes, byDefault.maxImportEntries], [undefined, undefined, 10_000]);
+    const file = join(home, 'import.json');
+    writeFileSync(file, JSON.stringify({ max_import_bytes: 100, max_import_expanded_bytes: 200, max_import_entries: 300 }));
+    const fromFile = await resolveSettings({ config: file }, { EMUCTL_HOME: importHome });
+    assert.deepEqual([fromFile.maxImportBytes, fromFile.maxImportExpandedBytes, fromFile.maxImportEntries], [100, 200, 300]);
+    const env = { EMUCTL_HOME: importHome, EMUCTL_MAX_IMPORT_BYTES: '1000', EMUCTL_MAX_IMPORT_EXPANDED_BYTES: '2000', EMUCTL_MAX_IMPORT_ENTRIES: '3000' };
+    const fromEnv = await resolveSettings({ config: file }, env);
+    assert.deepEqual([fromEnv.maxImportBytes, fromEnv.maxImportExpandedBytes, fromEnv.maxImportEntries], [1000, 2000, 3000]);
+    for (const key of ['maxImportBytes', 'maxImportExpandedBytes', 'maxImportEntries']) assert.equal(fromEnv.sources[key], 'env', key);
+    const fromFlags = await resolveSettings({ config: file, maxImportBytes: 1, maxImportExpandedBytes: 2, maxImportEntries: 3 }, env);
+    assert.deepEqual([fromFlags.maxImportBytes, fromFlags.maxImportExpandedBytes, fromFlags.maxImportEntries], [1, 2, 3]);
+    await assert.rejects(resolveSettings({}, { ...env, EMUCTL_MAX_IMPORT_BYTES: '0' }), /EMUCTL_MAX_IMPORT_BYTES must be at least 1/);
+    await assert.rejects(resolveSettings({}, { ...env, EMUCTL_MAX_IMPORT_EXPANDED_BYTES: 'lots' }), /EMUCTL_MAX_IMPORT_EXPANDED_BYTES must be a number/);
+    writeFileSync(file, JSON.stringify({ max_import_entries: 0 }));
+    await assert.rejects(resolveSettings({ config: file }, { EMUCTL_HOME: importHome }), /config file: max_import_entries must be at least 1/);
+  });
 });

@@ -3,6 +3,7 @@ import { InvalidError, NotFoundError } from '../../errors.js';
 import type { NodeContext } from '../node-context.js';
 import type { ETHERNET_SWITCH_CREATE_SCHEMA, ETHERNET_SWITCH_UPDATE_SCHEMA } from '../../schemas/nodes.js';
 import type { FromSchema } from '../../schemas/validation.js';
+import { nodeOwner } from '../ownership.js';
 import { DataplaneNode, nodeIdOr } from './dataplane-node.js';
 
 /** A switch create body, as ETHERNET_SWITCH_CREATE_SCHEMA accepts it. */
@@ -23,15 +24,20 @@ export class EthernetSwitchNode extends DataplaneNode {
   readonly nodeType = 'ethernet_switch';
   ports: SwitchPortMapping[];
 
-  private constructor(id: string, name: string, ports: SwitchPortMapping[], ctx: NodeContext) {
+  private constructor(id: string, name: string, ports: SwitchPortMapping[], ctx: NodeContext, private consolePort: number) {
     super(id, name, ctx);
     this.ports = ports;
   }
 
-  /** Creates the switch and its dataplane node. */
+  /**
+   * Creates the switch and its dataplane node. Like GNS3's, it holds a console TCP port (the one asked
+   * for, else a free one) with console_type none: nothing listens there, but clients expect the number.
+   */
   static async create(body: SwitchCreate, ctx: NodeContext): Promise<EthernetSwitchNode> {
     const ports = normalisePorts(body.ports_mapping ?? defaultSwitchPorts());
-    const node = new EthernetSwitchNode(nodeIdOr(body.node_id), body.name, ports, ctx);
+    const id = nodeIdOr(body.node_id);
+    const consolePort = await ctx.resources.consolePorts.allocate(nodeOwner(ctx.projectId, id), body.console ?? undefined);
+    const node = new EthernetSwitchNode(id, body.name, ports, ctx, consolePort);
     await ctx.dataplane.createNode(node.id, 'switch', ports.map(toDataplanePort));
     return node;
   }
@@ -40,6 +46,7 @@ export class EthernetSwitchNode extends DataplaneNode {
   update(body: SwitchUpdate): Promise<void> {
     return this.lock.run(async () => {
       if (body.name !== undefined) this.name = body.name;
+      if (body.console !== undefined && body.console !== null && body.console !== this.consolePort) this.consolePort = await this.moveConsolePort(this.consolePort, body.console);
       if (!body.ports_mapping) return;
       const ports = normalisePorts(body.ports_mapping);
       await this.remapPorts(ports.map(toDataplanePort));
@@ -64,7 +71,7 @@ export class EthernetSwitchNode extends DataplaneNode {
       name: this.name,
       ports_mapping: this.ports,
       status: this.status,
-      console: null,
+      console: this.consolePort,
       console_type: 'none',
     };
   }

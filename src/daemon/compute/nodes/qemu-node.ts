@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { failpoint } from '../../failpoints.js';
@@ -11,12 +11,13 @@ import { reachableHost } from '../../../util/reachable-host.js';
 import { nodeOwner } from '../ownership.js';
 import { copyNodeDirectory } from '../project-files.js';
 import type { ProcessRegistry } from '../process/process-registry.js';
-import { createLinkedClone, extendDisk } from '../qemu/disks.js';
+import { checkDiskFiles, createLinkedClone, extendDisk } from '../qemu/disks.js';
 import type { ImageStore } from '../qemu/images.js';
 import type { AccelChooser } from '../qemu/qemu-accel.js';
-import { resolveQemuBinary, resolveQemuImg } from '../qemu/qemu-binaries.js';
+import { resolveQemuImg } from '../qemu/qemu-binaries.js';
 import { AdapterWires, LINK_SIDE } from '../qemu/adapter-wires.js';
-import { netdevId, qemuArguments, splitOptions } from '../qemu/qemu-command.js';
+import { checkCommandLineValues, refusedAtStart, startCommand, type CommandLinePolicy } from '../qemu/command-line-values.js';
+import { netdevId, qemuArguments } from '../qemu/qemu-command.js';
 import { QemuProcess, QMP_SOCKET_FILE, SAVED_STATE } from '../qemu/qemu-process.js';
 import { adapterOf, applySettings, defaultSettings, drivesOf, IMAGE_SETTINGS, md5Key, type QemuSettings } from '../qemu/qemu-settings.js';
 import { DataplaneNode, nodeIdOr } from './dataplane-node.js';
@@ -32,6 +33,8 @@ export interface QemuShared {
   registry?: ProcessRegistry;
   /** The daemon's environment: where qemu is looked up (children get only PATH of it). */
   env: NodeJS.ProcessEnv;
+  /** qemu_unsafe_options: a node's `options` pass to QEMU unchecked. */
+  unsafeOptions?: boolean;
 }
 
 /** Marks that on_close save_vm_state saved a snapshot to load at the next start. */
@@ -59,11 +62,13 @@ export class QemuNode extends DataplaneNode {
    * Creates the node (not started): checks its images, takes a console port, makes its directory and
    * one wire per adapter. The console port is held by the node's owner: when a step fails, the compute
    * releases it and removes the directory (LocalCompute.createNode); the wires come last and are made
-   * all or none.
+   * all or none. A node restored from a project or an archive (`restoring`) is not held to the
+   * command-line rules here, so that the project opens: its start refuses what they refuse.
    */
-  static async create(body: QemuCreate, ctx: NodeContext, shared: QemuShared): Promise<QemuNode> {
+  static async create(body: QemuCreate, ctx: NodeContext, shared: QemuShared, { restoring = false } = {}): Promise<QemuNode> {
     const id = nodeIdOr(body.node_id);
     const settings = applySettings(defaultSettings(id), body, id);
+    if (!restoring) checkCommandLineValues(body.name, settings, policyOf(shared));
     await checkImages(settings, shared.images);
     const wantsConsole = settings.console_type !== 'none';
     const owner = nodeOwner(ctx.projectId, id);
@@ -89,6 +94,7 @@ export class QemuNode extends DataplaneNode {
   update(body: QemuUpdate): Promise<void> {
     return this.lock.run(async () => {
       const next = applySettings(this.settings, body, this.id);
+      checkCommandLineValues(typeof body.name === 'string' ? body.name : this.name, next, policyOf(this.shared));
       await checkImages(next, this.shared.images);
       if (this.running && (next.adapters !== this.settings.adapters || (body.console !== undefined && body.console !== this.consolePort))) {
         throw new ConflictError(`Stop ${this.name} before changing its adapters or console port`);
@@ -139,20 +145,20 @@ export class QemuNode extends DataplaneNode {
       const s = this.settings;
       if (s.cpu_throttling > 0) throw new ConflictError('cpu_throttling is not supported by this compute: set it to 0');
       if (s.console_type === 'spice' || s.console_type === 'spice+agent') throw new ConflictError(`console_type ${s.console_type} is not supported by this compute (telnet, vnc or none)`);
-      const binary = resolveQemuBinary(s.platform, s.qemu_path, this.shared.env);
+      const { binary, options } = await startCommand(this.name, s, policyOf(this.shared), this.shared.env);
       const drives = await this.prepareDrives();
-      const image = async (name: string, what: string) => (name ? this.shared.images.existing(name, what) : undefined);
+      const image = (name: string, what: string) => refusedAtStart(async () => (name ? this.shared.images.existing(name, what) : undefined));
       const accel = this.shared.accel.choose(s.platform);
       const tunnels = await this.wires.plug();
       try {
         const args = qemuArguments({
           name: this.name, uuid: this.id, ram: s.ram, cpus: s.cpus, accel, bootPriority: s.boot_priority, drives,
-          cdrom: await image(s.cdrom_image, 'cdrom image'), bios: await image(s.bios_image, 'bios image'),
+          cdrom: await this.checkedDisk(await image(s.cdrom_image, 'cdrom image')), bios: await image(s.bios_image, 'bios image'),
           kernel: await image(s.kernel_image, 'kernel image'), initrd: await image(s.initrd, 'initrd'), append: s.kernel_command_line || undefined,
           console: this.consolePort !== null && (s.console_type === 'telnet' || s.console_type === 'vnc') ? { type: s.console_type, host: this.ctx.bindHost, port: this.consolePort } : undefined,
           qmpSocket: QMP_SOCKET_FILE, // relative to QEMU's cwd, the node directory: sun_path is short
           adapters: Array.from({ length: s.adapters }, (_, n) => ({ ...adapterOf(s, n), tunnel: tunnels[n] })),
-          options: splitOptions(s.options),
+          options,
           loadvm: s.on_close === 'save_vm_state' && existsSync(join(this.dir, SAVED_STATE_MARK)) ? SAVED_STATE : undefined,
         });
         const proc = new QemuProcess({
@@ -307,11 +313,21 @@ export class QemuNode extends DataplaneNode {
       let file = image;
       if (this.settings.linked_clone) {
         file = this.overlayOf(d.drive);
-        if (!existsSync(file)) await createLinkedClone(resolveQemuImg(this.shared.env), image, file, this.shared.env);
+        // qemu-img would write through a link; QEMU would open one: an overlay is a plain file or nothing.
+        const overlay = await lstat(file).catch(() => undefined);
+        if (overlay && !overlay.isFile()) throw new ConflictError(`${file} is not a plain file: remove it to start ${this.name}`);
+        if (!overlay) await createLinkedClone(resolveQemuImg(this.shared.env), image, file, this.shared.env);
       }
+      await this.checkedDisk(file);
       out.push({ drive: d.drive, file, interface: d.interface });
     }
     return out;
+  }
+
+  /** A disk file QEMU will open (and probe), once every file it names is known to be in the images or the node directory. */
+  private async checkedDisk(file: string | undefined): Promise<string | undefined> {
+    if (file) await checkDiskFiles(resolveQemuImg(this.shared.env), file, [this.shared.images.dir, this.dir], this.shared.env);
+    return file;
   }
 
   private async refreshMd5s(): Promise<void> {
@@ -320,6 +336,10 @@ export class QemuNode extends DataplaneNode {
       this.md5s[md5Key(key)] = name ? await this.shared.images.md5OrNull(this.shared.images.pathOf(name)) : null;
     }
   }
+}
+
+function policyOf(shared: QemuShared): CommandLinePolicy {
+  return { images: shared.images, unsafeOptions: shared.unsafeOptions === true };
 }
 
 /** Every image a node names must exist in the images directory (409 naming it), and stay inside it (400). */

@@ -9,6 +9,7 @@ import { nodeOwner } from '../ownership.js';
 import { ANY_ADDRESS } from '../port-probe.js';
 import { vpcsMac } from '../vpcs/mac-bytes.js';
 import type { ProcessRegistry } from '../process/process-registry.js';
+import { checkStartupScript, refusedScriptLine } from '../vpcs/script-commands.js';
 import { applyStartupSettings, readStartupConfig, writeStartupConfig } from '../vpcs/startup-config.js';
 import { resolveVpcsBinary } from '../vpcs/vpcs-binary.js';
 import { VpcsProcess } from '../vpcs/vpcs-process.js';
@@ -53,9 +54,11 @@ export class VpcsNode extends DataplaneNode {
   /**
    * Creates the node (not started): console port, MAC byte, VPCS's UDP ports, the wire's UDP port, the
    * dataplane wire, the startup script. All are held by the node's owner: when a step fails, the
-   * compute releases what the earlier ones took (LocalCompute.createNode).
+   * compute releases what the earlier ones took (LocalCompute.createNode). A script sent by a client
+   * is checked here (400); a restored node's script at start (409), like its files from an archive.
    */
-  static async create(body: VpcsCreate, ctx: NodeContext, shared: VpcsShared): Promise<VpcsNode> {
+  static async create(body: VpcsCreate, ctx: NodeContext, shared: VpcsShared, { restoring = false } = {}): Promise<VpcsNode> {
+    if (!restoring && body.startup_script) checkStartupScript(body.startup_script);
     const binary = await resolveVpcsBinary(shared.binary, shared.env);
     const id = nodeIdOr(body.node_id);
     const owner = nodeOwner(ctx.projectId, id);
@@ -83,6 +86,7 @@ export class VpcsNode extends DataplaneNode {
 
   update(body: VpcsUpdate): Promise<void> {
     return this.lock.run(async () => {
+      if (body.startup_script) checkStartupScript(body.startup_script);
       if (body.console !== undefined && body.console !== null && body.console !== this.consolePort) await this.moveConsole(body.console);
       if (body.name !== undefined) this.name = body.name;
       if (body.name !== undefined || body.startup_script !== undefined) {
@@ -111,6 +115,9 @@ export class VpcsNode extends DataplaneNode {
   override start(): Promise<void> {
     return this.lock.run(async () => {
       if (this.process?.isRunning) return;
+      // VPCS runs its script's `!` lines on the host: a script written through the file routes or brought by an archive is checked here.
+      const refused = refusedScriptLine((await readStartupConfig(this.dir)) ?? '');
+      if (refused !== undefined) throw new ConflictError(`startup script of VPCS ${this.name}: '${refused}' is not allowed in a VPCS startup script; change the script before starting the node`);
       await this.ctx.dataplane.addNio(this.id, VPCS_SIDE, { bindHost: '127.0.0.1', lport: this.wireUdp, rhost: '127.0.0.1', rport: this.vpcsUdp });
       const proc = new VpcsProcess({
         nodeDir: this.dir,

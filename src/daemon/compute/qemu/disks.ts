@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { realpath } from 'node:fs/promises';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { ConflictError } from '../../errors.js';
 import { childEnvironment } from '../process/launch.js';
@@ -35,6 +37,41 @@ export async function diskInfo(qemuImgPath: string, path: string, env: NodeJS.Pr
     backingFile: (info['full-backing-filename'] ?? info['backing-filename']) as string | undefined,
     backingFormat: info['backing-filename-format'] as string | undefined,
   };
+}
+
+/** Formats whose files name no other file, or only in fields checked below (backing file, qcow2 data file). */
+const PLAIN_FORMATS = ['qcow2', 'qcow', 'raw', 'vdi', 'vpc', 'vhdx', 'qed'];
+/** How deep a backing chain may go. */
+const MAX_CHAIN = 16;
+
+/**
+ * Checks every file QEMU would open for a disk: the image, each backing file and any qcow2 data
+ * file must be plain files inside one of `roots` (links resolved). A disk brought by an archive (a
+ * linked clone's overlay) could otherwise name a host file as its backing file or data file.
+ * Each layer is read on its own (`qemu-img info` opens no backing file), so nothing outside is
+ * opened before it is checked. ConflictError (409) naming the file.
+ */
+export async function checkDiskFiles(qemuImgPath: string, file: string, roots: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  const realRoots = await Promise.all(roots.map((r) => realpath(r).catch(() => resolve(r))));
+  let current = file;
+  for (let depth = 0; depth < MAX_CHAIN; depth++) {
+    const real = await realpath(current).catch(() => undefined);
+    if (!real || !realRoots.some((root) => isInside(root, real))) throw new ConflictError(`Disk file '${current}' (of ${file}) is not inside ${roots.join(' or ')}: refusing to start`);
+    const info = JSON.parse(await qemuImg(qemuImgPath, ['info', '--output=json', '-U', real], env)) as Record<string, any>;
+    if (!PLAIN_FORMATS.includes(String(info.format))) throw new ConflictError(`Disk file '${current}' (of ${file}) is in format ${info.format}, which can name other files: convert it to qcow2 or raw`);
+    const dataFile = info['format-specific']?.data?.['data-file'];
+    if (dataFile !== undefined) throw new ConflictError(`Disk file '${current}' (of ${file}) has an external data file '${dataFile}': refusing to start`);
+    const backing = (info['full-backing-filename'] ?? info['backing-filename']) as string | undefined;
+    if (backing === undefined) return;
+    if (!isAbsolute(backing) || /^[a-z][\w+.-]*:/i.test(backing)) throw new ConflictError(`Disk file '${current}' (of ${file}) has a backing file '${backing}' that is not a plain file: refusing to start`);
+    current = backing;
+  }
+  throw new ConflictError(`Disk file '${file}' has a backing chain deeper than ${MAX_CHAIN}`);
+}
+
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
 /** A qcow2 overlay at `overlay` backed by `image` (never written: every write lands in the overlay). */

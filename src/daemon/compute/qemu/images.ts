@@ -1,10 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { ByteLimit } from '../../../util/byte-limit.js';
 import { ConflictError, InvalidError, NotFoundError, PayloadTooLargeError } from '../../errors.js';
+import { pathNameProblem, quoteName } from '../../file-names.js';
 
 /** An image as GET /v2/compute/qemu/images lists it (GNS3 fields). */
 export interface ImageInfo {
@@ -16,6 +18,7 @@ export interface ImageInfo {
 
 /** GNS3 caches an image's md5 in `<image>.md5sum` beside it. */
 const MD5_SUFFIX = '.md5sum';
+/** Uploads are written under a hidden name, which no image name may take. */
 const TEMP_PREFIX = '.upload-';
 
 /**
@@ -26,24 +29,42 @@ const TEMP_PREFIX = '.upload-';
 export class ImageStore {
   constructor(readonly dir: string, readonly maxUploadBytes: number) {}
 
-  /** The absolute path of an image name; InvalidError (400) when it leaves the images directory. */
+  /**
+   * The absolute path of an image name; InvalidError (400) when it leaves the images directory, has
+   * a `..` part, a part starting with a dot (hidden files, emuctl's temporary uploads) or ending in
+   * `.md5sum`, or could not be created as a file (a control character, a part over NAME_MAX bytes…).
+   */
   pathOf(name: string): string {
-    if (!name || name.includes('\0')) throw new InvalidError(`Invalid image name '${name}'`);
+    if (!name || name.includes('\0')) throw new InvalidError(`Invalid image name '${quoteName(name)}'`);
     const root = resolve(this.dir);
     const path = resolve(root, name);
     const rel = relative(root, path);
-    if (!rel || rel.startsWith('..') || isAbsolute(rel)) throw new InvalidError(`Image name '${name}' is outside the images directory ${root}`);
-    if (rel.split(sep).some((part) => part.startsWith(TEMP_PREFIX) || part.endsWith(MD5_SUFFIX))) throw new InvalidError(`Invalid image name '${name}'`);
+    if (!rel || rel.startsWith('..') || isAbsolute(rel)) throw new InvalidError(`Image name '${quoteName(name)}' is outside the images directory ${root}`);
+    const parts = rel.split(sep);
+    const problem = pathNameProblem(rel, root)
+      ?? (name.split(/[\\/]/).includes('..') ? "has a '..' part" : undefined)
+      ?? (parts.some((part) => part.startsWith('.') || part.endsWith(MD5_SUFFIX)) ? `has a part that starts with '.' or ends in '${MD5_SUFFIX}'` : undefined);
+    if (problem) throw new InvalidError(`Image name '${quoteName(name)}' ${problem}`);
     return path;
   }
 
-  /** The path of an existing image; ConflictError (409) naming it when it is missing. */
+  /**
+   * The path of an existing image; ConflictError (409) naming it when it is missing, InvalidError
+   * (400) when a symbolic link on the way leads out of the images directory.
+   */
   async existing(name: string, what = 'image'): Promise<string> {
     const path = this.pathOf(name);
+    let real: string | undefined;
     try {
-      if ((await stat(path)).isFile()) return path;
+      real = await realpath(path);
     } catch {
       // missing: below
+    }
+    if (real !== undefined) {
+      const root = await realpath(this.dir);
+      const rel = relative(root, real);
+      if (!rel || rel.startsWith('..') || isAbsolute(rel)) throw new InvalidError(`The ${what} '${name}' is a link out of the images directory ${resolve(this.dir)}`);
+      if ((await stat(real)).isFile()) return real;
     }
     throw new ConflictError(`The ${what} '${name}' does not exist in the images directory ${resolve(this.dir)}: upload it first (emuctl image upload)`);
   }
@@ -103,18 +124,16 @@ export class ImageStore {
     await mkdir(dirname(path), { recursive: true });
     const temp = join(dirname(path), `${TEMP_PREFIX}${randomBytes(6).toString('hex')}`);
     const hash = createHash('md5');
-    let size = 0;
     const limit = this.maxUploadBytes;
-    const meter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        size += chunk.length;
-        if (size > limit) return done(new PayloadTooLargeError(`Image upload is larger than the limit of ${limit} bytes (setting max_image_bytes)`));
+    const meter = new ByteLimit(limit, () => new PayloadTooLargeError(`Image upload is larger than the limit of ${limit} bytes (setting max_image_bytes)`));
+    const hashed = async function* (chunks: AsyncIterable<Buffer>) {
+      for await (const chunk of chunks) {
         hash.update(chunk);
-        done(null, chunk);
-      },
-    });
+        yield chunk;
+      }
+    };
     try {
-      await pipeline(body, meter, createWriteStream(temp, { flags: 'wx' }));
+      await pipeline(body, meter, hashed, createWriteStream(temp, { flags: 'wx' }));
       await rename(temp, path);
     } catch (err) {
       await unlink(temp).catch(() => undefined);
@@ -122,7 +141,7 @@ export class ImageStore {
     }
     const md5sum = hash.digest('hex');
     await writeFile(path + MD5_SUFFIX, md5sum);
-    return { filename: this.nameOf(path), path, filesize: size, md5sum };
+    return { filename: this.nameOf(path), path, filesize: meter.bytes, md5sum };
   }
 
   /** Deletes an image and its md5 cache; NotFoundError when it does not exist. */

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync, realpathSync } from 'node:fs';
 import { basename } from 'node:path';
 import { promisify } from 'node:util';
 import { ConflictError, InvalidError } from '../../errors.js';
@@ -30,16 +31,24 @@ export function platformOf(qemuPath: string): string | undefined {
 export function resolveQemuBinary(platform: string, qemuPath: string | null | undefined, env: NodeJS.ProcessEnv): string {
   const wanted = qemuPath || `qemu-system-${platform}`;
   if (!platformOf(wanted)) throw new InvalidError(`qemu_path '${wanted}' is not a qemu-system-* executable`);
-  const found = findExecutable(wanted, env);
+  // Always the binary of that name on PATH: a path is only accepted as another name of it, so a
+  // qemu_path cannot run a program that a project or an archive brought along.
+  const found = findExecutable(basename(wanted), env);
+  if (found && wanted.includes('/') && existsSync(wanted) && realpathSync(wanted) !== realpathSync(found)) {
+    throw new InvalidError(`qemu_path '${wanted}' is not the ${basename(wanted)} on this compute's PATH (${found}): give its name`);
+  }
   if (found) return found;
   const pkg = qemuPackageFor(platformOf(wanted)!);
   throw new ConflictError(`QEMU binary '${wanted}' not found on this compute: install it with \`sudo apt-get install ${pkg}\` (Debian package ${pkg})`);
 }
 
-/** qemu-img on PATH; missing → 409 naming the package. */
+/** qemu-img on PATH (a path `given` only as another name of it); missing → 409 naming the package. */
 export function resolveQemuImg(env: NodeJS.ProcessEnv, given?: string): string {
   if (given && basename(given) !== 'qemu-img') throw new InvalidError(`qemu_img '${given}' is not a qemu-img executable`);
-  const found = findExecutable(given && given.includes('/') ? given : 'qemu-img', env);
+  const found = findExecutable('qemu-img', env);
+  if (found && given?.includes('/') && existsSync(given) && realpathSync(given) !== realpathSync(found)) {
+    throw new InvalidError(`qemu_img '${given}' is not the qemu-img on this compute's PATH (${found}): give its name`);
+  }
   if (found) return found;
   throw new ConflictError('qemu-img not found on this compute: install it with `sudo apt-get install qemu-utils` (Debian package qemu-utils)');
 }

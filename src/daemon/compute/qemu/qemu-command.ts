@@ -43,7 +43,8 @@ export function netdevId(adapter: number): string {
 
 /** The qemu argv (without the binary). No shell ever sees it: every element is one argument. */
 export function qemuArguments(s: QemuCommandSpec): string[] {
-  const args = ['-name', s.name, '-m', `${s.ram}M`, '-smp', `cpus=${s.cpus}`, '-accel', s.accel, '-boot', `order=${s.bootPriority}`, '-uuid', s.uuid];
+  // -name reads sub-options (guest=…,process=…): a comma in the node's name stays in the name.
+  const args = ['-name', escapeOption(s.name), '-m', `${s.ram}M`, '-smp', `cpus=${s.cpus}`, '-accel', s.accel, '-boot', `order=${s.bootPriority}`, '-uuid', s.uuid];
   if (s.bios) args.push('-bios', s.bios);
   s.drives.forEach(({ drive, file, interface: iface }) => {
     const index = ['hda', 'hdb', 'hdc', 'hdd'].indexOf(drive);

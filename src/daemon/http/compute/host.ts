@@ -20,7 +20,7 @@ export interface HostRouteDeps {
 /** Compute-level routes: version, capabilities, the host's interfaces and ports. */
 export function computeHostRoutes(router: Router, deps: HostRouteDeps): void {
   const { compute } = deps;
-  route(router, { method: 'get', template: '/v2/compute/version' }, () => ({ version: deps.gns3Version, local: true, emuctl_version: deps.version }));
+  route(router, { method: 'get', template: '/v2/compute/version' }, () => ({ version: deps.gns3Version, local: false, emuctl_version: deps.version }));
   route(router, { method: 'get', template: CAPABILITIES_ROUTE }, () => deps.capabilities());
   route(router, { method: 'get', template: '/v2/compute/network/interfaces' }, () => hostInterfaces());
   route(router, { method: 'get', template: '/v2/compute/statistics' }, () => statistics());

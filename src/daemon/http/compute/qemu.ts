@@ -7,8 +7,10 @@ import type { ImageStore } from '../../compute/qemu/images.js';
 import { kvmPlatforms } from '../../compute/qemu/qemu-accel.js';
 import { listQemuBinaries, listQemuImgBinaries, resolveQemuImg } from '../../compute/qemu/qemu-binaries.js';
 import { PayloadTooLargeError } from '../../errors.js';
+import { quoteName } from '../../file-names.js';
 import { EMPTY_SCHEMA } from '../../schemas/project.js';
 import { QEMU_BINARY_FILTER_SCHEMA, QEMU_IMAGE_CREATE_SCHEMA, QEMU_IMAGE_UPDATE_SCHEMA, QEMU_RESIZE_SCHEMA } from '../../schemas/qemu.js';
+import { abandonableBody, lingerAfterAnswer, declaredLength } from '../request-body.js';
 import { route } from '../route.js';
 import { nodeTemplates } from './nodes.js';
 
@@ -50,12 +52,16 @@ export function computeQemuRoutes(router: Router, deps: QemuRouteDeps): void {
 
   route(router, { method: 'get', template: QEMU_IMAGES_ROUTE }, () => images.list());
   route(router, { method: 'post', template: QEMU_IMAGE_ROUTE, raw: true }, async ({ params, req, res }) => {
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > images.maxUploadBytes) {
-      req.resume();
-      throw new PayloadTooLargeError(`Image '${params.filename}' is ${declared} bytes, over the upload limit of ${images.maxUploadBytes} bytes (setting max_image_bytes)`);
+    try {
+      const declared = declaredLength(req);
+      if (declared !== undefined && declared > images.maxUploadBytes) {
+        throw new PayloadTooLargeError(`Image '${quoteName(params.filename)}' is ${declared} bytes, over the upload limit of ${images.maxUploadBytes} bytes (setting max_image_bytes)`);
+      }
+      await images.upload(params.filename, abandonableBody(req, res));
+    } catch (err) {
+      lingerAfterAnswer(req, res);
+      throw err;
     }
-    await images.upload(params.filename, req);
     res.status(204).end(); // GNS3 answers an upload with 204; GET /qemu/images gives its md5.
   });
   route(router, { method: 'get', template: QEMU_IMAGE_ROUTE, raw: true }, async ({ params, res }) => {

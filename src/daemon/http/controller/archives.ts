@@ -3,10 +3,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { Router } from 'express';
+import type { Request, Response, Router } from 'express';
+import { ByteLimit } from '../../../util/byte-limit.js';
 import type { ProjectArchives } from '../../controller/archives.js';
+import { overLimit, type Limit } from '../../controller/import-limits.js';
 import type { ProjectManager } from '../../controller/projects.js';
-import { InvalidError } from '../../errors.js';
+import { DomainError, InvalidError } from '../../errors.js';
+import { abandonableBody, lingerAfterAnswer, declaredLength } from '../request-body.js';
 import { route } from '../route.js';
 import { sendStream } from '../streams.js';
 import { PROJECT_DUPLICATE_SCHEMA, PROJECT_IMPORT_SCHEMA } from '../../schemas/project-extras.js';
@@ -34,23 +37,44 @@ export function archiveRoutes(router: Router, deps: { projects: ProjectManager; 
     });
     await sendStream(res, stream, 'application/gns3project', { 'Content-Disposition': attachment(`${project.name}.gns3project`) });
   });
-  route(router, { method: 'post', template: IMPORT_ROUTE, status: 201 }, async ({ params, query, req }) => {
-    const opts = validate(PROJECT_IMPORT_SCHEMA, { ...query }, 'query');
-    const temp = await mkdtemp(join(tmpdir(), 'emuctl-import-'));
+  route(router, { method: 'post', template: IMPORT_ROUTE, status: 201 }, async ({ params, query, req, res }) => {
     try {
-      const archive = join(temp, 'project.gns3project');
-      await pipeline(req, createWriteStream(archive)).catch((err: NodeJS.ErrnoException) => {
-        // A file system error (disk full) stays what it is; anything else is the client going away mid-upload.
-        throw err.syscall ? err : new InvalidError(`The archive upload broke off: ${err.message}`);
-      });
-      return (await archives.import(params.project_id, archive, opts)).toJSON();
-    } finally {
-      await rm(temp, { recursive: true, force: true });
+      const opts = validate(PROJECT_IMPORT_SCHEMA, { ...query }, 'query');
+      archives.checkImportable(params.project_id);
+      const archive = await spoolUpload(req, res, await archives.uploadLimit(tmpdir()));
+      try {
+        return (await archives.import(params.project_id, archive.file, opts)).toJSON();
+      } finally {
+        await archive.remove();
+      }
+    } catch (err) {
+      lingerAfterAnswer(req, res);
+      throw err;
     }
   });
   route(router, { method: 'post', template: `${PROJECT_ROUTE}/duplicate`, body: PROJECT_DUPLICATE_SCHEMA, status: 201 }, async ({ params, body }) =>
     (await archives.duplicate(projects.get(params.project_id), { name: body.name, path: body.path, resetMacAddresses: body.reset_mac_addresses })).toJSON(),
   );
+}
+
+/**
+ * Streams the uploaded archive into a temporary directory, counting its bytes: one declared (or
+ * found) to be over `limit` is a 413, and a failed or broken-off upload leaves no file behind.
+ */
+async function spoolUpload(req: Request, res: Response, limit: Limit): Promise<{ file: string; remove: () => Promise<void> }> {
+  const declared = declaredLength(req);
+  if (declared !== undefined && declared > limit.value) throw overLimit(`The archive upload (${declared} bytes)`, limit);
+  const temp = await mkdtemp(join(tmpdir(), 'emuctl-import-'));
+  const remove = () => rm(temp, { recursive: true, force: true });
+  const file = join(temp, 'project.gns3project');
+  try {
+    await pipeline(abandonableBody(req, res), new ByteLimit(limit.value, () => overLimit('The archive upload', limit)), createWriteStream(file, { flags: 'wx' }));
+  } catch (err) {
+    await remove();
+    // Errors of our own and of the file system (disk full) stay what they are; anything else is the client going away mid-upload.
+    throw err instanceof DomainError || (err as NodeJS.ErrnoException).syscall ? err : new InvalidError(`The archive upload broke off: ${(err as Error).message}`);
+  }
+  return { file, remove };
 }
 
 /** A Content-Disposition for a download: an ASCII file name, and the real one (RFC 6266) when it is not ASCII. */

@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import type { ComputeRegistry } from '../../controller/computes.js';
 import { computeLabel, computeRequest, errorMessageOf, type ComputeEndpoint } from '../../controller/compute-http.js';
+import { JSON_CONTENT_TYPE, sendJson } from '../json-response.js';
 import { route } from '../route.js';
 import { COMPUTE_CREATE_SCHEMA, COMPUTE_UPDATE_SCHEMA } from '../../schemas/compute.js';
 
@@ -43,10 +44,10 @@ async function forward(deps: ComputeRouteDeps, computeId: string, method: string
   const raw = method !== 'POST' && method !== 'PUT' ? undefined : { stream: req, contentType: req.headers['content-type'], contentLength: req.headers['content-length'] };
   const answer = await computeRequest(endpoint, method, path + query, { raw, timeoutMs: deps.forwardTimeoutMs });
   if (answer.status >= 400) {
-    res.status(answer.status).json({ message: `${computeLabel(record)}: ${errorMessageOf(answer)}`, status: answer.status });
+    sendJson(res, answer.status, { message: `${computeLabel(record)}: ${errorMessageOf(answer)}`, status: answer.status });
     return;
   }
   // GNS3 answers 200 whatever success status the compute gave (a compute's 201 or 204 included).
-  res.status(200).setHeader('Content-Type', 'application/json');
+  res.status(200).setHeader('Content-Type', JSON_CONTENT_TYPE);
   res.end(answer.body);
 }

@@ -3,6 +3,7 @@ import { AVAILABLE_FILTERS } from '../../compute/filter-catalog.js';
 import type { Labs } from '../../controller/lab.js';
 import type { LinkManager } from '../../controller/links.js';
 import type { ProjectManager } from '../../controller/projects.js';
+import { savedLinksJSON } from '../../controller/saved-topology.js';
 import type { Logger } from '../../logger.js';
 import { route } from '../route.js';
 import { sendPcap, type StreamSlots } from '../streams.js';
@@ -18,7 +19,11 @@ export function linkRoutes(router: Router, deps: { projects: ProjectManager; lab
   const { projects, labs, links, streams, log } = deps;
   const labOf = (projectId: string) => labs.of(projects.getOpened(projectId));
 
-  route(router, { method: 'get', template: LINKS_ROUTE }, ({ params }) => [...labOf(params.project_id).links.values()].map((l) => l.toJSON()));
+  route(router, { method: 'get', template: LINKS_ROUTE }, ({ params }) => {
+    const project = projects.get(params.project_id);
+    if (project.status !== 'opened') return savedLinksJSON(project);
+    return [...labs.of(project).links.values()].map((l) => l.toJSON());
+  });
   route(router, { method: 'post', template: LINKS_ROUTE, body: LINK_CREATE_SCHEMA, status: 201 }, async ({ params, body }) =>
     (await links.create(labOf(params.project_id), body)).toJSON(),
   );

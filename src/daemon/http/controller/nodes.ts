@@ -1,7 +1,9 @@
 import type { Router } from 'express';
+import type { ComputeRegistry } from '../../controller/computes.js';
 import type { Labs } from '../../controller/lab.js';
 import type { NodeManager } from '../../controller/nodes.js';
 import type { ProjectManager } from '../../controller/projects.js';
+import { savedNodesJSON } from '../../controller/saved-topology.js';
 import { route } from '../route.js';
 import { NODE_CREATE_SCHEMA, NODE_UPDATE_SCHEMA } from '../../schemas/lab.js';
 import { EMPTY_SCHEMA } from '../../schemas/project.js';
@@ -12,12 +14,16 @@ export const NODE_ROUTE = '/v2/projects/{project_id}/nodes/{node_id}';
 const ACTIONS = ['start', 'stop', 'suspend', 'reload'] as const;
 
 /** Controller node routes (GNS3 v2). */
-export function nodeRoutes(router: Router, deps: { projects: ProjectManager; labs: Labs; nodes: NodeManager }): void {
-  const { projects, labs, nodes } = deps;
+export function nodeRoutes(router: Router, deps: { projects: ProjectManager; labs: Labs; nodes: NodeManager; computes: ComputeRegistry }): void {
+  const { projects, labs, nodes, computes } = deps;
   const labOf = (projectId: string) => labs.of(projects.getOpened(projectId));
+  const consoleHostOf = (computeId: string) => (computes.has(computeId) ? computes.hostOf(computeId) : null);
 
   route(router, { method: 'get', template: NODES_ROUTE }, async ({ params }) => {
-    const lab = labOf(params.project_id);
+    // A project not opened (just imported, say) answers with the nodes of its file: scripts list them right away.
+    const project = projects.get(params.project_id);
+    if (project.status !== 'opened') return savedNodesJSON(project, consoleHostOf);
+    const lab = labs.of(project);
     await Promise.all([...lab.nodes.values()].map((n) => nodes.refresh(lab, n).catch(() => {})));
     return [...lab.nodes.values()].map((n) => n.toJSON());
   });
@@ -26,8 +32,7 @@ export function nodeRoutes(router: Router, deps: { projects: ProjectManager; lab
   );
   for (const action of ACTIONS) {
     route(router, { method: 'post', template: `${NODES_ROUTE}/${action}`, body: EMPTY_SCHEMA, status: 204 }, async ({ params }) => {
-      const lab = labOf(params.project_id);
-      await Promise.all([...lab.nodes.values()].map((n) => nodes.act(lab, n, action)));
+      await nodes.actAll(labOf(params.project_id), action);
     });
     route(router, { method: 'post', template: `${NODE_ROUTE}/${action}`, body: EMPTY_SCHEMA }, async ({ params }) => {
       const lab = labOf(params.project_id);

@@ -14,13 +14,13 @@ export interface VersionDeps {
 }
 
 /**
- * `GET /v2/version`: the GNS3 version clients check, emuctl's own in `emuctl_version`; `local`
- * tells clients this server is a local one. `POST /v2/version`: a client checks its version (409 when it differs, as GNS3).
+ * `GET /v2/version`: the GNS3 version clients check, emuctl's own in `emuctl_version`; `local` is
+ * false, as GNS3 says of a server its GUI did not start (a client then never reads the server's files directly). `POST /v2/version`: a client checks its version (409 when it differs, as GNS3).
  */
 export function versionRoutes(router: Router, deps: VersionDeps): void {
   route(router, { method: 'get', template: VERSION_ROUTE }, () => ({
     version: deps.gns3Version,
-    local: true,
+    local: false,
     uptime_seconds: Math.round((Date.now() - deps.startedAt.getTime()) / 1000),
     emuctl_version: deps.version,
   }));

@@ -1,17 +1,20 @@
 import type { Request, Response, NextFunction, ErrorRequestHandler, Router } from 'express';
 import { DomainError, TooManyRequestsError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
+import { sendJson } from '../json-response.js';
 import { templatesOf } from '../route.js';
 
 /** The one place where errors become HTTP: domain errors keep their status, anything else is a logged 500. */
 export function errorMapper(log: Logger): ErrorRequestHandler {
   return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const { status, message } = toHttp(err);
-    if (status >= 500 && !(err instanceof DomainError)) log.error(`${req.method} ${req.originalUrl}: ${(err as Error)?.stack ?? String(err)}`);
-    else log.debug(`${req.method} ${req.originalUrl} -> ${status} ${message}`);
+    // The path without the query string: a client may put a token there, and logs must not hold it.
+    const path = req.originalUrl.split('?')[0];
+    if (status >= 500 && !(err instanceof DomainError)) log.error(`${req.method} ${path}: ${(err as Error)?.stack ?? String(err)}`);
+    else log.debug(`${req.method} ${path} -> ${status} ${message}`);
     if (res.headersSent) return void res.destroy();
     if (err instanceof TooManyRequestsError) res.setHeader('Retry-After', String(err.retryAfterSeconds));
-    res.status(status).json({ message, status });
+    sendJson(res, status, { message, status });
   };
 }
 
@@ -31,9 +34,9 @@ export function notFound(router: Router) {
     const allowed = templatesOf(router).filter((t) => t.pattern.test(req.path)).map((t) => t.method.toUpperCase());
     if (allowed.length && !allowed.includes(req.method)) {
       res.setHeader('Allow', [...new Set(allowed)].join(', '));
-      res.status(405).json({ message: `Method ${req.method} not allowed on ${req.path}`, status: 405 });
+      sendJson(res, 405, { message: `Method ${req.method} not allowed on ${req.path}`, status: 405 });
       return;
     }
-    res.status(404).json({ message: `URL not found: ${req.method} ${req.path}`, status: 404 });
+    sendJson(res, 404, { message: `URL not found: ${req.method} ${req.path}`, status: 404 });
   };
 }

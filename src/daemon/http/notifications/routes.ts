@@ -5,6 +5,7 @@ import type { ProjectManager } from '../../controller/projects.js';
 import type { Logger } from '../../logger.js';
 import { COMPUTE_CHANNEL, CONTROLLER_CHANNEL, idleMsOf, projectChannel } from '../../notifications/channels.js';
 import type { NotificationHub } from '../../notifications/hub.js';
+import { JSON_CONTENT_TYPE } from '../json-response.js';
 import { route } from '../route.js';
 import type { StreamSlots } from '../streams.js';
 import { RouteWebSockets } from './upgrade.js';
@@ -49,7 +50,7 @@ export function notificationRoutes(router: Router, deps: NotificationRouteDeps):
     route(router, { method: 'get', template, raw: true }, ({ params, req, res }) => {
       const channel = channelOf(params);
       streams.hold(res, 'notification stream');
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' });
+      res.writeHead(200, { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': 'no-cache' });
       attachResponse(res, channel, `${peerOf(req)} on ${req.url}`);
     });
 

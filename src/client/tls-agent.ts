@@ -1,0 +1,18 @@
+import { readFileSync } from 'node:fs';
+import type { Agent, AgentOptions } from 'node:https';
+import { trustAgent } from '../util/tls-trust.js';
+import type { ServerTrust } from './api.js';
+import { UsageError } from './errors.js';
+
+/** The https Agent that verifies the server as `trust` says (system CAs when it says nothing); a CA file that cannot be read is a usage error. */
+export function httpsAgentFor(trust: ServerTrust | undefined, options: AgentOptions = {}): Agent {
+  let ca: Buffer | undefined;
+  if (trust?.caFile && !trust.fingerprint) {
+    try {
+      ca = readFileSync(trust.caFile);
+    } catch (err) {
+      throw new UsageError(`cannot read the CA file ${trust.caFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  }
+  return trustAgent({ ca, fingerprint: trust?.fingerprint }, options);
+}
