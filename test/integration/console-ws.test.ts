@@ -119,6 +119,15 @@ describe('console websocket on the daemon\'s own compute', () => {
     assert.equal(stopped.status, 200, stopped.text);
     assert.equal(await closed, 1000);
   });
+
+  it('a daemon stopping with a console open closes it (1001, going away) and exits at once, not after the kill timeout', { timeout: 60_000 }, async () => {
+    const started = await d.api('POST', `/v2/projects/${pid}/nodes/${pc1.node_id}/start`, {});
+    assert.equal(started.status, 200, started.text);
+    const client = await openConsoleClient(wsUrl(d, consolePath(pid, pc1.node_id)));
+    const closed = new Promise<number>((resolve) => client.ws.once('close', (code) => resolve(code)));
+    assert.equal(await d.stop(), 0, 'SIGTERM exit, not SIGKILL');
+    assert.equal(await closed, 1001);
+  });
 });
 
 describe('console websocket relayed by the controller to a remote compute with auth', () => {

@@ -9,6 +9,7 @@ import { RouteWebSockets } from '../notifications/upgrade.js';
 import { route } from '../route.js';
 import type { StreamSlots } from '../streams.js';
 import { bridgeConsole } from './bridge.js';
+import type { OpenConsoles } from './open-consoles.js';
 
 export const NODE_CONSOLE_WS_ROUTE = '/v2/projects/{project_id}/nodes/{node_id}/console/ws';
 
@@ -21,6 +22,8 @@ export interface ConsoleRouteDeps {
   log: Logger;
   /** A console websocket holds a stream slot while it is open. */
   streams: StreamSlots;
+  /** Where open console websockets are kept, for shutdown. */
+  consoles: OpenConsoles;
   /** Present on a controller: the project route, relayed to the node's compute. */
   controller?: { projects: ProjectManager; labs: Labs };
   /** Present on a compute: one route per node type, bridged to the node's telnet console. */
@@ -32,7 +35,7 @@ export interface ConsoleRouteDeps {
  * or has no telnet console gets an HTTP error (409) instead of a socket that closes at once.
  */
 export function consoleRoutes(router: Router, deps: ConsoleRouteDeps): void {
-  const { log, streams, controller, compute } = deps;
+  const { log, streams, consoles, controller, compute } = deps;
   const sockets = new RouteWebSockets(64 * 1024);
 
   const websocket = (template: string, open: (params: Record<string, string>) => Promise<Duplex>) =>
@@ -41,7 +44,10 @@ export function consoleRoutes(router: Router, deps: ConsoleRouteDeps): void {
       streams.hold(req.socket, 'console websocket');
       const nodeConsole = await open(params);
       try {
-        sockets.accept(req, res, template, (ws) => bridgeConsole(ws, nodeConsole, log, `${peerOf(req)} on ${req.url}`));
+        sockets.accept(req, res, template, (ws) => {
+          consoles.add(ws);
+          bridgeConsole(ws, nodeConsole, log, `${peerOf(req)} on ${req.url}`);
+        });
       } catch (err) {
         nodeConsole.destroy();
         throw err;
