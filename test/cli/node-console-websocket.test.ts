@@ -53,7 +53,7 @@ describe('node console through the console websocket', () => {
     await session;
     assert.deepEqual(input.rawModes, [true, false]);
     assert.ok(!screen.includes('\xff'), 'no telnet negotiation on the screen');
-    assert.match(out.stderrText(), new RegExp(`^Cannot connect to the console at ::1:${port}: .*ECONNREFUSED.*; trying the console websocket of http://\\[::1\\]:\\d+\\n`));
+    assert.match(out.stderrText(), new RegExp(`^Cannot connect to the console at \\[::1\\]:${port}: .*ECONNREFUSED.*; trying the console websocket of http://\\[::1\\]:\\d+\\n`));
     assert.match(out.stderrText(), /Connected to PC1 console at http:\/\/\[::1\]:\d+ \(websocket\)\. Press Ctrl-\] to quit\.\n\nDisconnected from PC1\.\n$/);
   });
 
