@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { openConsoleClient, refusedHandshake, type ConsoleClient } from '../helpers/console-ws.js';
 import { createNode, createProject } from '../helpers/lab.js';
+import { makeTestCerts, type TestCerts } from '../helpers/tls-certs.js';
 
 const CONTROLLER_ENV = { EMUCTL_UDP_PORT_RANGE: '37200-37249', EMUCTL_CONSOLE_PORT_RANGE: '37400-37409' };
 const COMPUTE_ENV = { EMUCTL_UDP_PORT_RANGE: '37250-37299', EMUCTL_CONSOLE_PORT_RANGE: '37410-37419', EMUCTL_AUTH_USER: 'relay', EMUCTL_AUTH_PASSWORD: 'c0mpute' };
@@ -175,5 +176,42 @@ describe('console websocket relayed by the controller to a remote compute with a
   it('a page of another site cannot open it: the request guard refuses its Origin with 403', async () => {
     const refused = await refusedHandshake(wsUrl(controller, consolePath(pid, far.node_id)), { origin: 'http://198.18.0.77:8080' });
     assert.equal(refused.status, 403);
+  });
+});
+
+describe('console websocket relayed to an https compute pinned by its fingerprint', () => {
+  let certs: TestCerts;
+  let controller: TestDaemon;
+  let remote: TestDaemon;
+
+  before(async () => {
+    certs = makeTestCerts();
+    controller = await startTestDaemon({ env: { EMUCTL_UDP_PORT_RANGE: '37600-37649', EMUCTL_CONSOLE_PORT_RANGE: '37460-37469' } });
+    remote = await startTestDaemon({
+      flags: { role: 'compute', tlsCert: certs.leafCert, tlsKey: certs.leafKey },
+      env: { EMUCTL_UDP_PORT_RANGE: '37650-37699', EMUCTL_CONSOLE_PORT_RANGE: '37470-37479' },
+    });
+  });
+  after(async () => {
+    await controller?.stop();
+    await remote?.stop();
+    if (controller) removeHome(controller.home);
+    if (remote) removeHome(remote.home);
+    certs?.remove();
+  });
+
+  it('the relay checks the compute\'s certificate as every call does (wss with the pin) and carries the console', { timeout: 90_000 }, async () => {
+    const r = await controller.api('POST', '/v2/computes', { name: 'tls', protocol: 'https', host: '127.0.0.1', port: remote.port, fingerprint: certs.leafFingerprint });
+    assert.equal(r.status, 201, r.text);
+    const pid = await createProject(controller, 'tls-console');
+    const pc = await createNode(controller, pid, 'TLS1', 'vpcs', { compute_id: r.body.compute_id });
+    const started = await controller.api('POST', `/v2/projects/${pid}/nodes/${pc.node_id}/start`, {});
+    assert.equal(started.status, 200, started.text);
+    const client = await openConsoleClient(wsUrl(controller, consolePath(pid, pc.node_id)));
+    try {
+      await sync(client, /TLS1> ?$/);
+    } finally {
+      await client.close();
+    }
   });
 });
