@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { createContext } from '../../src/cli/context.js';
 import { runNodeConsole } from '../../src/commands/node/console.js';
 import { BufferOutput } from '../../src/render/buffer-output.js';
+import { makeTestCerts, type TestCerts } from '../helpers/tls-certs.js';
 import { EMUCTL_BIN, assertFails, jsonOf, runBin, startCliDaemon, stopCliDaemon, type CliDaemon } from './helpers/cli.js';
 
 const DAEMON_ENV = {
@@ -58,19 +59,8 @@ describe('node console through the console websocket', () => {
   });
 
   it('--websocket with scripted input (not a terminal): commands in, console output on stdout, Ctrl-] ends with exit 0', { timeout: 90_000 }, async () => {
-    const child = spawn(process.execPath, [EMUCTL_BIN, 'node', 'console', 'PC1', '--websocket'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('latin1')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    try {
-      await typeUntil((text) => child.stdin.write(text), () => stdout, 'ip 198.18.2.1/24\n', / : 198\.18\.2\.1 255\.255\.255\.0[\s\S]*PC1> $/, () => stderr);
-      child.stdin.write(Buffer.from([0x1d]));
-      assert.equal(await exited, 0, stderr);
-    } finally {
-      child.kill();
-    }
+    const { stdout, stderr } = await scriptedSession(env, 'ip 198.18.2.1/24\n', / : 198\.18\.2\.1 255\.255\.255\.0[\s\S]*PC1> $/);
+    assert.match(stdout, /Checking for duplicate address/);
     assert.match(stderr, /^Connected to PC1 console at http:\/\/\[::1\]:\d+ \(websocket\)\. Press Ctrl-\] to quit\.\n\nDisconnected from PC1\.\n$/);
   });
 
@@ -82,6 +72,52 @@ describe('node console through the console websocket', () => {
     assertFails(await runBin(['node', 'console', 'PC1', '--websocket', '--print'], env), 2, /^emuctl: --websocket connects to the console: it cannot be used with --print or --json\n$/);
   });
 });
+
+describe('node console --websocket to an https daemon', () => {
+  let certs: TestCerts;
+  let cli: CliDaemon;
+
+  before(async () => {
+    certs = makeTestCerts();
+    cli = await startCliDaemon({ flags: { tlsCert: certs.leafCert, tlsKey: certs.leafKey }, env: { EMUCTL_UDP_PORT_RANGE: '37700-37749', EMUCTL_CONSOLE_PORT_RANGE: '37480-37489' } });
+    const env = { ...cli.env, EMUCTL_CA_FILE: certs.caCert };
+    assert.equal((await runBin(['project', 'create', 'lab', '--use'], env)).code, 0);
+    assert.equal((await runBin(['node', 'create', 'PC1', '--type', 'vpcs'], env)).code, 0);
+    const started = await runBin(['node', 'start', 'PC1'], env);
+    assert.equal(started.code, 0, started.stderr);
+  });
+  after(async () => {
+    await stopCliDaemon(cli);
+    certs?.remove();
+  });
+
+  it('goes through wss with the profile\'s trust (the CA), and without it the server is not trusted (one line, non-zero exit)', { timeout: 90_000 }, async () => {
+    const env = { ...cli.env, EMUCTL_CA_FILE: certs.caCert };
+    const { stderr } = await scriptedSession(env, 'show ip\n', /IP\/MASK +: 0\.0\.0\.0\/0[\s\S]*PC1> $/);
+    assert.match(stderr, /^Connected to PC1 console at https:\/\/127\.0\.0\.1:\d+ \(websocket\)/);
+    const untrusted = await runBin(['node', 'console', 'PC1', '--websocket', '-p', 'lab'], cli.env);
+    assert.notEqual(untrusted.code, 0);
+    assert.match(untrusted.stderr, /^emuctl: cannot trust https:\/\/127\.0\.0\.1:\d+: its certificate is not signed by a trusted CA/);
+  });
+});
+
+/** Runs `node console PC1 --websocket` with piped stdin: types `line` until stdout matches `answer`, then Ctrl-]; exit 0. */
+async function scriptedSession(env: NodeJS.ProcessEnv, line: string, answer: RegExp): Promise<{ stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [EMUCTL_BIN, 'node', 'console', 'PC1', '--websocket'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('latin1')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  try {
+    await typeUntil((text) => child.stdin.write(text), () => stdout, line, answer, () => stderr);
+    child.stdin.write(Buffer.from([0x1d]));
+    assert.equal(await exited, 0, stderr);
+  } finally {
+    child.kill();
+  }
+  return { stdout, stderr };
+}
 
 /**
  * Types `line` until the screen (after what was there) matches `answer`: VPCS drops what is typed while
