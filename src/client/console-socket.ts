@@ -3,7 +3,7 @@ import { UnreachableError } from './errors.js';
 
 /** Opens a TCP connection to a node console; UnreachableError naming `what` when nothing answers in time. */
 export async function connectConsoleSocket(host: string, port: number, timeoutMs: number, what: string): Promise<Socket> {
-  const where = `${host}:${port}`;
+  const where = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
   const socket = connect({ host, port });
   socket.setNoDelay(true);
   await new Promise<void>((resolve, reject) => {

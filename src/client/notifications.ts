@@ -1,9 +1,6 @@
 import type WebSocket from 'ws';
-import { OperationError, UnreachableError } from './errors.js';
 import { apiPath, type StreamServer } from './api.js';
-import { certificateProblem } from '../util/tls-trust.js';
-import { untrustedServer } from './http-errors.js';
-import { httpsAgentFor } from './tls-agent.js';
+import { openServerWebSocket } from './server-websocket.js';
 
 /** The websocket route of the controller's stream, or of a project's (GNS3 v2; emuctl and GNS3 servers alike). */
 export function notificationsPath(projectId?: string): string {
@@ -27,43 +24,14 @@ export interface NotificationConnection {
 }
 
 /**
- * Opens a notification websocket. `ws` is loaded only here, so that commands that do not
- * stream never pay for it. Refusals become OperationErrors with the server's message
- * (401, 404 for an unknown project), a server that cannot be reached an UnreachableError.
+ * Opens a notification websocket. Refusals become OperationErrors with the server's message (401,
+ * 404 for an unknown project), a server that cannot be reached an UnreachableError.
  */
 export async function openNotifications(server: StreamServer, path: string): Promise<NotificationConnection> {
-  const { default: WebSocketClass } = await import('ws');
-  const base = server.url.replace(/\/+$/, '');
-  const url = base.replace(/^http/, 'ws') + path;
-  const headers: Record<string, string> = {};
-  if (server.user !== undefined) headers.authorization = `Basic ${Buffer.from(`${server.user}:${server.password ?? ''}`).toString('base64')}`;
-  server.debug?.(`→ GET ${url} (websocket)`);
-  const agent = url.startsWith('wss:') ? httpsAgentFor(server.trust) : undefined;
-  const socket = new WebSocketClass(url, { headers, handshakeTimeout: server.connectTimeoutMs ?? 10_000, perMessageDeflate: false, agent });
+  let stream: NotificationConnection | undefined;
   // Listening before the handshake ends: the first ping may come in the same packet as the 101.
-  const stream = connection(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('unexpected-response', (_req, res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-      res.on('end', () => {
-        socket.terminate();
-        const status = res.statusCode ?? 0;
-        server.debug?.(`← ${status} ${path}`);
-        const auth = status === 401 ? " (check the profile's user and password)" : '';
-        reject(new OperationError(`${serverMessage(text) ?? `the server refused the notification stream ${path} (HTTP ${status})`}${auth}`, status));
-      });
-    });
-    socket.once('error', (err: NodeJS.ErrnoException) => {
-      const problem = certificateProblem(err);
-      if (problem) return reject(untrustedServer(base, problem));
-      const why = err.code === 'ECONNREFUSED' ? 'connection refused' : err.message;
-      reject(new UnreachableError(`cannot reach ${base}: ${why}`, server.unreachableHint));
-    });
-  });
-  server.debug?.(`← 101 ${path}`);
-  return stream;
+  await openServerWebSocket(server, path, 'the notification stream', (socket) => (stream = connection(socket)));
+  return stream!;
 }
 
 function connection(socket: WebSocket): NotificationConnection {
@@ -107,13 +75,4 @@ function connection(socket: WebSocket): NotificationConnection {
       notify();
     },
   };
-}
-
-function serverMessage(text: string): string | undefined {
-  try {
-    const parsed = JSON.parse(text) as { message?: unknown };
-    return typeof parsed.message === 'string' ? parsed.message : undefined;
-  } catch {
-    return text.trim() ? text.trim().slice(0, 200) : undefined;
-  }
 }

@@ -35,6 +35,7 @@ import { StreamSlots } from './http/streams.js';
 import { OwnNames, type Scheme } from './http/own-names.js';
 import { LogThrottle } from './log-throttle.js';
 import { upgradeThroughApp } from './http/notifications/upgrade.js';
+import { OpenConsoles } from './http/console/open-consoles.js';
 import { hostUsage } from './host-usage.js';
 import { wireNotifications } from './notifications/channels.js';
 import { NotificationHub } from './notifications/hub.js';
@@ -134,6 +135,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
 
   let port = settings.port;
   const streams = new StreamSlots(settings.maxStreams, log);
+  const consoles = new OpenConsoles();
   const app = createApp({
     log,
     version: PACKAGE_VERSION,
@@ -148,6 +150,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     controller: isController ? { projects, computes, labs, nodes, links, templates, drawings, snapshots, archives, gui, forwardTimeoutMs: settings.forwardTimeoutMs, self: () => selfEndpoint(settings, port, tls) } : undefined,
     compute: compute ? { compute, capabilities, images, env, udpPortRange: settings.udpPortRange, consolePortRange: settings.consolePortRange } : undefined,
     notifications,
+    consoles,
   });
 
   const server = await listen(app, settings, log, tls);
@@ -166,6 +169,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
       log.info('shutting down');
       stopMemoryLog?.();
       notifications.close();
+      consoles.closeAll();
       await stopServer(server);
       computes.close();
       await projects.closeAll();

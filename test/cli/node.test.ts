@@ -179,7 +179,7 @@ describe('node commands against the daemon', () => {
     };
     const out = new BufferOutput({ env });
     const ctx = createContext(out, env, { json: false, color: false, quiet: false, debug: false });
-    const session = runNodeConsole({ node: 'PC1', print: false }, ctx, { input, output });
+    const session = runNodeConsole({ node: 'PC1', print: false, websocket: false }, ctx, { input, output });
     await until('PC1> ');
     input.write('show ip\r');
     await until('MAC');
@@ -195,7 +195,7 @@ describe('node commands against the daemon', () => {
     assert.equal(stopped.status, 'stopped');
     assert.match((await run('node', 'show', 'PC1')).stdout, /\nstatus: +stopped\n/);
     // Connecting to a stopped node on a terminal is refused.
-    await assert.rejects(runNodeConsole({ node: 'PC1', print: false }, ctx, { input, output }),
+    await assert.rejects(runNodeConsole({ node: 'PC1', print: false, websocket: false }, ctx, { input, output }),
       (err) => err instanceof OperationError && err.message === "node PC1 is stopped: start it with 'emuctl node start PC1'");
     assert.deepEqual(input.rawModes, [true, false], 'the terminal was not touched');
   });

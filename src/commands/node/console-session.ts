@@ -1,5 +1,4 @@
-import { connect } from 'node:net';
-import { OperationError } from '../../cli/errors.js';
+import type { Duplex } from 'node:stream';
 import { TelnetFilter } from '../../client/telnet-filter.js';
 
 export { TelnetFilter };
@@ -18,21 +17,15 @@ export function processTerminal(): Terminal {
 /** Ctrl-] ends the session, as with telnet. */
 export const ESCAPE_BYTE = 0x1d;
 
-
 /** How a session ended: the user pressed Ctrl-], or the console closed the connection. */
 export type SessionEnd = 'escape' | 'closed';
 
 /**
- * Connects the terminal to the console at host:port: raw mode, keystrokes to the socket, console
- * output to the screen, until Ctrl-] or the connection closes. The terminal is restored in every case.
+ * Connects the terminal to an open console connection (a TCP socket or the console websocket): raw
+ * mode, keystrokes to the console, its output to the screen, until Ctrl-], the end of the input or
+ * the connection closes. The terminal is restored in every case.
  */
-export async function runConsoleSession(host: string, port: number, terminal: Terminal, onConnected: () => void): Promise<SessionEnd> {
-  const socket = connect({ host, port });
-  socket.setNoDelay(true);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('error', (err) => reject(new OperationError(`cannot connect to the console at ${host}:${port}: ${err.message}`)));
-  });
+export async function runConsoleSession(socket: Duplex, terminal: Terminal, onConnected: () => void): Promise<SessionEnd> {
   const { input, output } = terminal;
   const telnet = new TelnetFilter();
   onConnected();
@@ -64,6 +57,7 @@ export async function runConsoleSession(host: string, port: number, terminal: Te
       const visible = telnet.filter(chunk);
       if (visible.length) output.write(visible);
     });
+    socket.once('end', () => finish('closed'));
     socket.once('close', () => finish('closed'));
     socket.on('error', () => finish('closed'));
     terminal.input.setRawMode?.(true);

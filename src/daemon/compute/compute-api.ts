@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import type { NioJson } from './node-context.js';
 import type { CreateOptions } from './node-types.js';
 import type { ProjectFile } from './project-files.js';
@@ -53,6 +53,11 @@ export interface ComputeApi {
 
   startCapture(at: PortAddress, body: CaptureStart): Promise<{ pcap_file_path: string }>;
   stopCapture(at: PortAddress): Promise<void>;
+  /**
+   * The node's telnet console, connected: what is written goes to the console, what it sends comes out.
+   * Destroying the stream closes the connection, so that the console is free for the next client.
+   */
+  openConsole(projectId: string, nodeType: string, nodeId: string): Promise<Duplex>;
   /** The port's capture from its first byte, following it while it grows; ends when the capture stops. */
   pcapStream(at: PortAddress): Promise<Readable>;
 }

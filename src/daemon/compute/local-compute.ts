@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import { PCAP_LINK_TYPES, type DataLinkType, type DataplaneApi } from '../dataplane/types.js';
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -10,6 +10,7 @@ import { validate } from '../schemas/validation.js';
 import { captureFilePath, followFile, type CaptureState } from './capture-files.js';
 import type { CaptureStart, ComputeApi, Json, NodeAction, PortAddress } from './compute-api.js';
 import { ComputeEvents } from './compute-events.js';
+import { connectNodeConsole } from './console-connection.js';
 import { ComputeProject } from './compute-project.js';
 import type { NioJson } from './node-context.js';
 import type { CreateOptions, NodeTypeRegistry } from './node-types.js';
@@ -198,6 +199,10 @@ export class LocalCompute implements ComputeApi {
 
   async nodeAction(projectId: string, nodeType: string, nodeId: string, action: NodeAction): Promise<void> {
     await this.project(projectId).node(nodeType, nodeId)[action]();
+  }
+
+  openConsole(projectId: string, nodeType: string, nodeId: string): Promise<Duplex> {
+    return connectNodeConsole(this.project(projectId).node(nodeType, nodeId));
   }
 
   addNio(at: PortAddress, nio: NioJson): Promise<NioJson> {

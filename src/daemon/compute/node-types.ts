@@ -7,6 +7,14 @@ export interface ComputeNode extends DataplaneNode {
   update(body: Record<string, unknown>): Promise<void>;
   /** Copies this node's files onto `destination` (GNS3's duplicate) when a plain copy of its directory will not do. */
   copyFilesTo?(destination: ComputeNode): Promise<void>;
+  /** Where the node's telnet console listens on this machine; undefined when it has none (another console type, or none). */
+  telnetConsole?(): TelnetConsole | undefined;
+}
+
+/** A telnet console's listening address, as the compute itself reaches it. */
+export interface TelnetConsole {
+  host: string;
+  port: number;
 }
 
 type NodeBody = Record<string, unknown>;

@@ -47,14 +47,16 @@ export function connectionFailure(err: NodeJS.ErrnoException): string {
   return problem ? `its TLS certificate is not trusted: ${problem}` : err.code ?? err.message;
 }
 
-/** The address to reach a server bound to `host` from this machine: a wildcard bind means loopback. */
-export function reachableHost(host: string): string {
-  return host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
-}
+export { reachableHost } from '../../util/reachable-host.js';
 
 /** The base URL of a compute. */
 export function endpointUrl(c: ComputeEndpoint): string {
   return `${c.protocol}://${c.host.includes(':') ? `[${c.host}]` : c.host}:${c.port}`;
+}
+
+/** The Basic credentials of a compute that has a user, for its Authorization header. */
+export function authorizationOf(c: ComputeEndpoint): string | undefined {
+  return c.user ? `Basic ${Buffer.from(`${c.user}:${c.password ?? ''}`).toString('base64')}` : undefined;
 }
 
 /** How a compute is named in error messages. */
@@ -106,7 +108,8 @@ export function computeRequest(c: ComputeEndpoint, method: string, path: string,
   if (payload) Object.assign(headers, { 'content-type': 'application/json', 'content-length': payload.length });
   if (opts.raw?.contentType) headers['content-type'] = opts.raw.contentType;
   if (opts.raw?.contentLength) headers['content-length'] = opts.raw.contentLength;
-  if (c.user) headers.authorization = `Basic ${Buffer.from(`${c.user}:${c.password ?? ''}`).toString('base64')}`;
+  const authorization = authorizationOf(c);
+  if (authorization) headers.authorization = authorization;
   const send = c.protocol === 'https' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     let req: ReturnType<typeof send>;

@@ -1,9 +1,10 @@
-import type { Readable } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import type { CaptureStart, ComputeApi, Json, NodeAction, PortAddress } from '../compute/compute-api.js';
 import type { NioJson } from '../compute/node-context.js';
 import type { ProjectFile } from '../compute/project-files.js';
 import { BadGatewayError, UpstreamError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { openComputeWebSocket } from './compute-websocket.js';
 import { computeLabel, computeRequest, errorMessageOf, type ComputeAnswer, type ComputeEndpoint, type RawBody } from './compute-http.js';
 
 /** A compute reached over HTTP with GNS3's compute API; its errors keep their status and name the compute. */
@@ -93,6 +94,10 @@ export class RemoteCompute implements ComputeApi {
   }
   async stopCapture(at: PortAddress): Promise<void> {
     await this.call('POST', `${portPath(at)}/stop_capture`, {});
+  }
+  /** GNS3's controller relays the web console through the compute's own console websocket. */
+  openConsole(projectId: string, nodeType: string, nodeId: string): Promise<Duplex> {
+    return openComputeWebSocket(this.endpoint(), `/v2/compute/projects/${projectId}/${nodeType}/nodes/${nodeId}/console/ws`, this.timeoutMs);
   }
   pcapStream(at: PortAddress): Promise<Readable> {
     return this.stream(`${portPath(at)}/pcap`);

@@ -39,6 +39,8 @@ import { snapshotRoutes } from './controller/snapshots.js';
 import { templateRoutes } from './controller/templates.js';
 import { versionRoutes } from './controller/version.js';
 import { notificationRoutes } from './notifications/routes.js';
+import { consoleRoutes } from './console/routes.js';
+import { OpenConsoles } from './console/open-consoles.js';
 import { webUiRoutes } from './web-ui.js';
 
 export interface ControllerDeps {
@@ -90,6 +92,8 @@ export interface AppDeps {
   compute?: ComputeDeps;
   /** The notification streams' clients. */
   notifications: NotificationHub;
+  /** The console websockets open now (closed first on shutdown); a fresh set when not given. */
+  consoles?: OpenConsoles;
   /** The real path of a GNS3 Web UI directory to serve at /static/web-ui/. */
   webUi?: string;
 }
@@ -130,6 +134,7 @@ export function createApp(deps: AppDeps): Express {
     archiveRoutes(router, deps.controller);
     guiRoutes(router, deps.controller);
   }
+  consoleRoutes(router, { log: deps.log, streams: deps.streams, consoles: deps.consoles ?? new OpenConsoles(), controller: deps.controller, compute: deps.compute?.compute });
   if (deps.webUi) webUiRoutes(router, deps.webUi);
   notificationRoutes(router, { hub: deps.notifications, log: deps.log, streams: deps.streams, projects: deps.controller?.projects, compute: !!deps.compute });
   app.use(router);

@@ -64,9 +64,10 @@ describe('node verbs', () => {
     assert.deepEqual((await parseWithSpy('node', nodeStopCommand, ['node', 'stop', 'PC1', '--project', 'p'])).opts, { node: 'PC1', all: false, project: 'p' });
   });
 
-  it('node console: NODE [--print]', async () => {
-    assert.deepEqual((await parseWithSpy('node', nodeConsoleCommand, ['node', 'console', 'PC1'])).opts, { node: 'PC1', print: false, project: undefined });
-    assert.deepEqual((await parseWithSpy('node', nodeConsoleCommand, ['node', 'console', 'PC1', '--print', '-p', 'lab'])).opts, { node: 'PC1', print: true, project: 'lab' });
+  it('node console: NODE [--print] [--websocket]', async () => {
+    assert.deepEqual((await parseWithSpy('node', nodeConsoleCommand, ['node', 'console', 'PC1'])).opts, { node: 'PC1', print: false, websocket: false, project: undefined });
+    assert.deepEqual((await parseWithSpy('node', nodeConsoleCommand, ['node', 'console', 'PC1', '--print', '-p', 'lab'])).opts, { node: 'PC1', print: true, websocket: false, project: 'lab' });
+    assert.deepEqual((await parseWithSpy('node', nodeConsoleCommand, ['node', 'console', 'PC1', '--websocket'])).opts, { node: 'PC1', print: false, websocket: true, project: undefined });
     await assert.rejects(parseWithSpy('node', nodeConsoleCommand, ['node', 'console']), isUsage);
   });
 });

@@ -7,7 +7,8 @@ import { failpoint } from '../../failpoints.js';
 import type { QEMU_CREATE_SCHEMA, QEMU_UPDATE_SCHEMA, QemuDrive } from '../../schemas/qemu.js';
 import type { FromSchema } from '../../schemas/validation.js';
 import type { NioJson, NodeContext, NodeStatus } from '../node-context.js';
-import type { ComputeNode } from '../node-types.js';
+import type { ComputeNode, TelnetConsole } from '../node-types.js';
+import { reachableHost } from '../../../util/reachable-host.js';
 import { nodeOwner } from '../ownership.js';
 import { copyNodeDirectory } from '../project-files.js';
 import type { ProcessRegistry } from '../process/process-registry.js';
@@ -243,6 +244,12 @@ export class QemuNode extends DataplaneNode {
       this.nios.clear();
       await this.setWires(0, true);
     });
+  }
+
+  /** QEMU's serial telnet server listens on the compute's host. */
+  telnetConsole(): TelnetConsole | undefined {
+    if (this.settings.console_type !== 'telnet' || this.consolePort === null) return undefined;
+    return { host: reachableHost(this.ctx.bindHost), port: this.consolePort };
   }
 
   toJSON(): Record<string, unknown> {

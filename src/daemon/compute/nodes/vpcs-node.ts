@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { failpoint } from '../../failpoints.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import type { NodeContext } from '../node-context.js';
+import type { TelnetConsole } from '../node-types.js';
 import type { VPCS_CREATE_SCHEMA, VPCS_UPDATE_SCHEMA } from '../../schemas/nodes.js';
 import type { FromSchema } from '../../schemas/validation.js';
 import { nodeOwner } from '../ownership.js';
@@ -161,6 +162,11 @@ export class VpcsNode extends DataplaneNode {
   override async destroy(): Promise<void> {
     await this.stop();
     await super.destroy();
+  }
+
+  /** VPCS 0.5b2 has no bind option: its console listens on every IPv4 address, whatever the compute's host. */
+  telnetConsole(): TelnetConsole {
+    return { host: '127.0.0.1', port: this.consolePort };
   }
 
   toJSON(): Record<string, unknown> {

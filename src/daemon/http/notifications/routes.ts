@@ -1,15 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import type { Response, Router } from 'express';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
 import type { ProjectManager } from '../../controller/projects.js';
-import { InvalidError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { COMPUTE_CHANNEL, CONTROLLER_CHANNEL, idleMsOf, projectChannel } from '../../notifications/channels.js';
 import type { NotificationHub } from '../../notifications/hub.js';
 import { JSON_CONTENT_TYPE } from '../json-response.js';
 import { route } from '../route.js';
 import type { StreamSlots } from '../streams.js';
-import { takeUpgrade } from './upgrade.js';
+import { RouteWebSockets } from './upgrade.js';
 
 export const CONTROLLER_NOTIFICATIONS_ROUTE = '/v2/notifications';
 export const CONTROLLER_NOTIFICATIONS_WS_ROUTE = '/v2/notifications/ws';
@@ -37,20 +36,14 @@ type ChannelOf = (params: Record<string, string>) => string;
  */
 export function notificationRoutes(router: Router, deps: NotificationRouteDeps): void {
   const { hub, log, projects, streams } = deps;
-  const wss = new WebSocketServer({ noServer: true, clientTracking: false, perMessageDeflate: false, maxPayload: 64 * 1024 });
-  const templates = new WeakMap<IncomingMessage, string>();
-  wss.on('headers', (headers, req) => headers.push(`X-Route: ${templates.get(req) ?? ''}`));
+  const sockets = new RouteWebSockets(64 * 1024);
 
   const websocket = (template: string, channelOf: ChannelOf) =>
     route(router, { method: 'get', template, raw: true }, ({ params, req, res }) => {
       const channel = channelOf(params);
-      const notUpgraded = new InvalidError(`${template} is a websocket route: connect with Upgrade: websocket`);
-      if (!req.headers.upgrade) throw notUpgraded;
+      sockets.requireUpgrade(req, template);
       streams.hold(req.socket, 'notification stream');
-      const upgrade = takeUpgrade(req, res);
-      if (!upgrade) throw notUpgraded;
-      templates.set(req, template);
-      wss.handleUpgrade(req, upgrade.socket, upgrade.head, (ws) => attachSocket(ws, channel, `${peerOf(req)} on ${req.url}`));
+      sockets.accept(req, res, template, (ws) => attachSocket(ws, channel, `${peerOf(req)} on ${req.url}`));
     });
 
   const longPoll = (template: string, channelOf: ChannelOf) =>
@@ -100,7 +93,8 @@ export function notificationRoutes(router: Router, deps: NotificationRouteDeps):
   if (deps.compute) websocket(COMPUTE_NOTIFICATIONS_WS_ROUTE, () => COMPUTE_CHANNEL);
 }
 
-function peerOf(req: IncomingMessage): string {
+/** The client's address:port, for logs. */
+export function peerOf(req: IncomingMessage): string {
   const { remoteAddress, remotePort } = req.socket;
   return remoteAddress?.includes(':') ? `[${remoteAddress}]:${remotePort}` : `${remoteAddress}:${remotePort}`;
 }

@@ -1,6 +1,8 @@
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { InvalidError } from '../../errors.js';
 
 /** The raw connection of a request that asked to upgrade, until a route takes it over. */
 export interface PendingUpgrade {
@@ -35,4 +37,32 @@ export function takeUpgrade(req: IncomingMessage, res: ServerResponse): PendingU
   pending.delete(req);
   res.detachSocket(upgrade.socket as import('node:net').Socket);
   return upgrade;
+}
+
+/** Accepts the websocket upgrades of routes; each handshake answer carries its route's X-Route. */
+export class RouteWebSockets {
+  private readonly wss: WebSocketServer;
+  private readonly templates = new WeakMap<IncomingMessage, string>();
+
+  constructor(maxPayload: number) {
+    this.wss = new WebSocketServer({ noServer: true, clientTracking: false, perMessageDeflate: false, maxPayload });
+    this.wss.on('headers', (headers, req) => headers.push(`X-Route: ${this.templates.get(req) ?? ''}`));
+  }
+
+  /** InvalidError (400) unless the request asks to upgrade: call it before doing anything for the socket. */
+  requireUpgrade(req: IncomingMessage, template: string): void {
+    if (!req.headers.upgrade || !pending.has(req)) throw notUpgraded(template);
+  }
+
+  /** Completes the handshake and hands the websocket to `onSocket`. */
+  accept(req: IncomingMessage, res: ServerResponse, template: string, onSocket: (ws: WebSocket) => void): void {
+    const upgrade = takeUpgrade(req, res);
+    if (!upgrade) throw notUpgraded(template);
+    this.templates.set(req, template);
+    this.wss.handleUpgrade(req, upgrade.socket, upgrade.head, onSocket);
+  }
+}
+
+function notUpgraded(template: string): InvalidError {
+  return new InvalidError(`${template} is a websocket route: connect with Upgrade: websocket`);
 }

@@ -1,0 +1,69 @@
+import type { Router } from 'express';
+import type { Duplex } from 'node:stream';
+import type { LocalCompute } from '../../compute/local-compute.js';
+import type { Labs } from '../../controller/lab.js';
+import type { ProjectManager } from '../../controller/projects.js';
+import type { Logger } from '../../logger.js';
+import { peerOf } from '../notifications/routes.js';
+import { RouteWebSockets } from '../notifications/upgrade.js';
+import { route } from '../route.js';
+import type { StreamSlots } from '../streams.js';
+import { bridgeConsole } from './bridge.js';
+import type { OpenConsoles } from './open-consoles.js';
+
+export const NODE_CONSOLE_WS_ROUTE = '/v2/projects/{project_id}/nodes/{node_id}/console/ws';
+
+/** The compute's console websocket of one node type (GNS3 mounts it for each type with a console). */
+export function computeConsoleRoute(nodeType: string): string {
+  return `/v2/compute/projects/{project_id}/${nodeType}/nodes/{node_id}/console/ws`;
+}
+
+export interface ConsoleRouteDeps {
+  log: Logger;
+  /** A console websocket holds a stream slot while it is open. */
+  streams: StreamSlots;
+  /** Where open console websockets are kept, for shutdown. */
+  consoles: OpenConsoles;
+  /** Present on a controller: the project route, relayed to the node's compute. */
+  controller?: { projects: ProjectManager; labs: Labs };
+  /** Present on a compute: one route per node type, bridged to the node's telnet console. */
+  compute?: LocalCompute;
+}
+
+/**
+ * GNS3's console websockets: the console is opened before the upgrade, so that a node that is stopped
+ * or has no telnet console gets an HTTP error (409) instead of a socket that closes at once.
+ */
+export function consoleRoutes(router: Router, deps: ConsoleRouteDeps): void {
+  const { log, streams, consoles, controller, compute } = deps;
+  const sockets = new RouteWebSockets(64 * 1024);
+
+  const websocket = (template: string, open: (params: Record<string, string>) => Promise<Duplex>) =>
+    route(router, { method: 'get', template, raw: true }, async ({ params, req, res }) => {
+      sockets.requireUpgrade(req, template);
+      streams.hold(req.socket, 'console websocket');
+      const nodeConsole = await open(params);
+      try {
+        sockets.accept(req, res, template, (ws) => {
+          consoles.add(ws);
+          bridgeConsole(ws, nodeConsole, log, `${peerOf(req)} on ${req.url}`);
+        });
+      } catch (err) {
+        nodeConsole.destroy();
+        throw err;
+      }
+    });
+
+  if (compute) {
+    for (const def of compute.nodeTypes.all()) {
+      websocket(computeConsoleRoute(def.type), (p) => compute.openConsole(p.project_id, def.type, p.node_id));
+    }
+  }
+  if (controller) {
+    websocket(NODE_CONSOLE_WS_ROUTE, (p) => {
+      const lab = controller.labs.of(controller.projects.getOpened(p.project_id));
+      const node = lab.node(p.node_id);
+      return node.compute.openConsole(lab.project.id, node.nodeType, node.id);
+    });
+  }
+}
