@@ -12,6 +12,7 @@ import { ComputeResources } from './compute/resources.js';
 import { UdpPortAllocator } from './compute/udp-ports.js';
 import { ConsolePortAllocator } from './compute/vpcs/console-ports.js';
 import { MacByteAllocator } from './compute/vpcs/mac-bytes.js';
+import type { VpcsConfinement } from './compute/vpcs/confinement.js';
 import { readCmdline } from '../util/proc-info.js';
 import { reachableHost, type ComputeEndpoint } from './controller/compute-http.js';
 import { ComputeRegistry } from './controller/computes.js';
@@ -86,9 +87,10 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const [consoleMin, consoleMax] = settings.consolePortRange;
   const images = new ImageStore(settings.imagesDir, settings.maxImageBytes);
   const nodeTypes = builtinNodeTypes(
-    { registry: processRegistry, binary: env.EMUCTL_VPCS_BINARY || undefined, env },
+    { registry: processRegistry, binary: env.EMUCTL_VPCS_BINARY || undefined, env, confinement: vpcsConfinement(settings, env) },
     { images, accel: new AccelChooser(settings.qemuAccel, log), registry: processRegistry, env, unsafeOptions: settings.qemuUnsafeOptions },
   );
+  if (settings.vpcsUnconfined) log.warn('vpcs_unconfined is on: VPCS starts without its confinement, so anyone who reaches a VPCS console (it listens on every address) runs host commands as this user with `!`');
   if (settings.qemuUnsafeOptions) log.warn('qemu_unsafe_options is on: QEMU nodes\' options pass to QEMU unchecked, so anyone who can create or import a node runs what they name (files, plugins, sockets) as this user');
   const resources = new ComputeResources(
     new UdpPortAllocator(settings.udpPortRange, settings.host),
@@ -265,4 +267,9 @@ async function stopServer(server: Server): Promise<void> {
   const timer = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
   await done;
   clearTimeout(timer);
+}
+
+/** How VPCS nodes are confined; EMUCTL_VPCS_CONFINE_SHIM names another shim (tests). */
+function vpcsConfinement(settings: DaemonSettings, env: NodeJS.ProcessEnv): VpcsConfinement | 'unconfined' {
+  return settings.vpcsUnconfined ? 'unconfined' : { consoleHost: settings.host, shim: env.EMUCTL_VPCS_CONFINE_SHIM || undefined };
 }

@@ -50,6 +50,8 @@ export interface DaemonFlags {
   webUi?: string;
   // What reaches a command line: QEMU options unchecked.
   qemuUnsafeOptions?: boolean;
+  // VPCS confinement: off, VPCS runs without the shim that stops `!` commands, writes outside its directory, wildcard binds.
+  vpcsUnconfined?: boolean;
 }
 
 /** Which dataplane engine runs the compute's frames: the C addon, the TypeScript engine, or native when built. */
@@ -104,6 +106,9 @@ export interface DaemonSettings {
   qemuAccel: QemuAccelSetting;
   /** qemu_unsafe_options: a QEMU node's `options` pass to QEMU unchecked (a trusted single-user install); off by default. */
   qemuUnsafeOptions: boolean;
+  // VPCS confinement.
+  /** vpcs_unconfined: VPCS starts without native/vpcs-confine.c (its console runs host commands); off by default. */
+  vpcsUnconfined: boolean;
   /** Every this many seconds, log a line on the daemon's memory (RSS, V8 heaps of the main thread and the dataplane worker); 0: never. */
   memoryLogSeconds: number;
   // Request guard (browsers, other sites, DNS rebinding).
@@ -240,6 +245,8 @@ const SPECS = {
   insecureNoAuth: { env: 'EMUCTL_INSECURE_NO_AUTH', file: 'insecure_no_auth', kind: BOOLEAN, fallback: false },
   // What reaches a command line: off, a QEMU node's options are checked against the allow-list (qemu-options.ts).
   qemuUnsafeOptions: { env: 'EMUCTL_QEMU_UNSAFE_OPTIONS', file: 'qemu_unsafe_options', kind: BOOLEAN, fallback: false },
+  // VPCS confinement: on unless this is set (native/vpcs-confine.c).
+  vpcsUnconfined: { env: 'EMUCTL_VPCS_UNCONFINED', file: 'vpcs_unconfined', kind: BOOLEAN, fallback: false },
 };
 
 /** Config file keys, for the unknown-key check. */

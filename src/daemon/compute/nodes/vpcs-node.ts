@@ -11,6 +11,7 @@ import type { ProcessRegistry } from '../process/process-registry.js';
 import { checkStartupScript, refusedScriptLine } from '../vpcs/script-commands.js';
 import { applyStartupSettings, readStartupConfig, writeStartupConfig } from '../vpcs/startup-config.js';
 import { resolveVpcsBinary } from '../vpcs/vpcs-binary.js';
+import type { VpcsConfinement } from '../vpcs/confinement.js';
 import { VpcsProcess } from '../vpcs/vpcs-process.js';
 import { DataplaneNode, nodeIdOr } from './dataplane-node.js';
 
@@ -19,6 +20,8 @@ export interface VpcsShared {
   registry?: ProcessRegistry;
   binary?: string;
   env: NodeJS.ProcessEnv;
+  /** How every VPCS is confined (console bind address, shim path), or 'unconfined' (vpcs_unconfined). */
+  confinement?: VpcsConfinement | 'unconfined';
 }
 
 /** A VPCS create body, as VPCS_CREATE_SCHEMA accepts it (`mac_address`, an emuctl extension, is the MAC the controller chose, unique across the project's computes). */
@@ -128,6 +131,7 @@ export class VpcsNode extends DataplaneNode {
         binary: this.binary,
         registry: this.shared.registry,
         env: this.shared.env,
+        confinement: this.shared.confinement,
         label: `vpcs ${this.name} (${this.id})`,
       });
       proc.once('exit', (exit) => {
