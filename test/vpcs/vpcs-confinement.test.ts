@@ -3,30 +3,15 @@
 // address instead of 0.0.0.0. Each check also runs against an unconfined VPCS (or program) to show it can fail.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, afterEach, describe, test } from 'node:test';
 import { connectVpcsConsole } from '../../src/client/vpcs-console.js';
 import { consoleBindAddress, VPCS_CONFINE_SHIM_PATH } from '../../src/daemon/compute/vpcs/confinement.js';
-import { socketInodesOf } from '../../src/daemon/compute/process/proc-sockets.js';
 import { ConflictError } from '../../src/daemon/errors.js';
 import { VpcsProcess, type VpcsProcessOptions } from '../../src/daemon/compute/vpcs/vpcs-process.js';
-import { PidJanitor, eventually, freeTcpPorts, freeUdpPorts, processesIn, tempDir } from './vpcs-helpers.js';
-
-/** `address:port` of every IPv4 socket (listening, for TCP) of process `pid`, from /proc/net/{tcp,udp}. */
-function boundAddresses(pid: number, protocol: 'tcp' | 'udp'): string[] {
-  const own = socketInodesOf(pid);
-  const out: string[] = [];
-  for (const line of readFileSync(`/proc/net/${protocol}`, 'utf8').split('\n').slice(1)) {
-    const cols = line.trim().split(/\s+/);
-    if (cols.length < 10 || !own.has(cols[9]) || (protocol === 'tcp' && cols[3] !== '0A')) continue;
-    const [hex, port] = cols[1].split(':');
-    const address = [3, 2, 1, 0].map((i) => parseInt(hex.slice(i * 2, i * 2 + 2), 16)).join('.');
-    out.push(`${address}:${parseInt(port, 16)}`);
-  }
-  return out.sort();
-}
+import { PidJanitor, boundAddresses, eventually, freeTcpPorts, freeUdpPorts, processesIn, tempDir } from './vpcs-helpers.js';
 
 /**
  * Sends what a browser sends for `fetch('http://127.0.0.1:PORT/', {method: 'POST', mode: 'no-cors', body})`:
