@@ -5,8 +5,8 @@
  * - no file written outside the working directory (the node directory): an open for writing, creating or
  *   truncating of a path that is absolute, contains a `..` component or is a symbolic link fails with
  *   EACCES (`save /etc/x`, `save ../../x`); reading stays allowed;
- * - no socket on every address: bind() to 0.0.0.0 is rewritten to EMUCTL_VPCS_TCP_HOST for a TCP socket
- *   (the console) and to EMUCTL_VPCS_UDP_HOST for a UDP socket (the tunnel, its companion port, `relay`).
+ * - no socket on every address: bind() to 0.0.0.0 is rewritten to VPCS_CONFINE_TCP_HOST for a TCP socket
+ *   (the console) and to VPCS_CONFINE_UDP_HOST for a UDP socket (the tunnel, its companion port, `relay`).
  *   Unset or unparsable, the wildcard is kept.
  * Only the public symbols VPCS calls through its PLT need interposing; glibc's internal calls (forkpty's
  * own opens, for instance) do not go through here.
@@ -209,7 +209,7 @@ EXPORT int bind(int fd, const struct sockaddr *addr, socklen_t len) {
   const struct sockaddr_in *in = (const struct sockaddr_in *)addr;
   if (in->sin_addr.s_addr != htonl(INADDR_ANY)) return real_bind(fd, addr, len);
   int type = socket_type(fd);
-  const char *host = getenv(type == SOCK_STREAM ? "EMUCTL_VPCS_TCP_HOST" : type == SOCK_DGRAM ? "EMUCTL_VPCS_UDP_HOST" : "");
+  const char *host = getenv(type == SOCK_STREAM ? "VPCS_CONFINE_TCP_HOST" : type == SOCK_DGRAM ? "VPCS_CONFINE_UDP_HOST" : "");
   struct sockaddr_in confined = *in;
   if (host == NULL || inet_pton(AF_INET, host, &confined.sin_addr) != 1) return real_bind(fd, addr, len);
   return real_bind(fd, (const struct sockaddr *)&confined, sizeof confined);

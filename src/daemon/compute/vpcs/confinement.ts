@@ -27,8 +27,8 @@ export async function confinementEnvironment(c: VpcsConfinement, remoteHost: str
   }
   // ld.so splits LD_PRELOAD on spaces and colons.
   if (/[\s:]/.test(shim)) throw new ConflictError(`vpcs confinement shim path '${shim}' holds a space or a colon, which LD_PRELOAD cannot carry: move emuctl to another directory`);
-  const env: Record<string, string> = { LD_PRELOAD: shim, EMUCTL_VPCS_TCP_HOST: await consoleBindAddress(c.consoleHost ?? '127.0.0.1') };
-  if (isLoopbackV4(remoteHost)) env.EMUCTL_VPCS_UDP_HOST = '127.0.0.1';
+  const env: Record<string, string> = { LD_PRELOAD: shim, VPCS_CONFINE_TCP_HOST: await consoleBindAddress(c.consoleHost ?? '127.0.0.1') };
+  if (isLoopbackV4(remoteHost)) env.VPCS_CONFINE_UDP_HOST = '127.0.0.1';
   return env;
 }
 
