@@ -34,7 +34,8 @@ const LINK_SIDE = 1;
 
 /**
  * Measured on Debian's vpcs 0.5b2 (strace, `-i 1`): besides its `-s` port it binds the port 9 above
- * on 0.0.0.0, in a thread of its worker. Both are held for the node so that no other tunnel gets them.
+ * on 0.0.0.0 (127.0.0.1 once confined), in a thread of its worker. Both are held for the node so that
+ * no other tunnel gets them.
  */
 export const VPCS_EXTRA_UDP_OFFSETS = [9];
 
