@@ -3,6 +3,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { PACKAGE_VERSION } from '../version.js';
 import { builtinNodeTypes } from './compute/builtin-types.js';
+import type { VpcsShared } from './compute/nodes/vpcs-node.js';
 import { computeCapabilities } from './compute/capabilities.js';
 import { LocalCompute } from './compute/local-compute.js';
 import { cleanupDeadDaemons, daemonRegistry } from './compute/process/process-registry.js';
@@ -12,7 +13,6 @@ import { ComputeResources } from './compute/resources.js';
 import { UdpPortAllocator } from './compute/udp-ports.js';
 import { ConsolePortAllocator } from './compute/vpcs/console-ports.js';
 import { MacByteAllocator } from './compute/vpcs/mac-bytes.js';
-import type { VpcsConfinement } from './compute/vpcs/confinement.js';
 import { readCmdline } from '../util/proc-info.js';
 import { reachableHost, type ComputeEndpoint } from './controller/compute-http.js';
 import { ComputeRegistry } from './controller/computes.js';
@@ -270,6 +270,6 @@ async function stopServer(server: Server): Promise<void> {
 }
 
 /** How VPCS nodes are confined; EMUCTL_VPCS_CONFINE_SHIM names another shim (tests). */
-function vpcsConfinement(settings: DaemonSettings, env: NodeJS.ProcessEnv): VpcsConfinement | 'unconfined' {
-  return settings.vpcsUnconfined ? 'unconfined' : { consoleHost: settings.host, shim: env.EMUCTL_VPCS_CONFINE_SHIM || undefined };
+function vpcsConfinement(settings: DaemonSettings, env: NodeJS.ProcessEnv): VpcsShared['confinement'] {
+  return settings.vpcsUnconfined ? 'unconfined' : { shim: env.EMUCTL_VPCS_CONFINE_SHIM || undefined };
 }

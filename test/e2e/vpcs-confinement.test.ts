@@ -60,6 +60,16 @@ describe('end to end: confined VPCS nodes', () => {
     assert.equal((await d.api('POST', `${node.path}/stop`, {})).status, 204);
   });
 
+  it('a daemon on another address (127.0.0.3): the console listens there, not on 127.0.0.1 or 0.0.0.0', async () => {
+    const d = await startTestDaemon({ home: join(tmp, 'other-host'), flags: { host: '127.0.0.3' }, env: ENV });
+    daemons.push(d);
+    const node = await vpcsNode(d);
+    const started = await d.api('POST', `${node.path}/start`, {});
+    assert.equal(started.status, 200, started.text);
+    assert.deepEqual(listening(node.console), [`127.0.0.3:${node.console}`]);
+    assert.equal((await d.api('POST', `${node.path}/stop`, {})).status, 204);
+  });
+
   it('without the shim, start is a 409 saying how to build it, and nothing listens', async () => {
     const d = await daemon('no-shim', { EMUCTL_VPCS_CONFINE_SHIM: join(tmp, 'absent', 'vpcs-confine.so') });
     const node = await vpcsNode(d);

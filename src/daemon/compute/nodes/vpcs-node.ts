@@ -20,8 +20,8 @@ export interface VpcsShared {
   registry?: ProcessRegistry;
   binary?: string;
   env: NodeJS.ProcessEnv;
-  /** How every VPCS is confined (console bind address, shim path), or 'unconfined' (vpcs_unconfined). */
-  confinement?: VpcsConfinement | 'unconfined';
+  /** Confinement shim of every VPCS (its console binds the compute's address), or 'unconfined' (vpcs_unconfined). */
+  confinement?: Pick<VpcsConfinement, 'shim'> | 'unconfined';
 }
 
 /** A VPCS create body, as VPCS_CREATE_SCHEMA accepts it (`mac_address`, an emuctl extension, is the MAC the controller chose, unique across the project's computes). */
@@ -132,7 +132,7 @@ export class VpcsNode extends DataplaneNode {
         binary: this.binary,
         registry: this.shared.registry,
         env: this.shared.env,
-        confinement: this.shared.confinement,
+        confinement: this.shared.confinement === 'unconfined' ? 'unconfined' : { ...this.shared.confinement, consoleHost: this.ctx.bindHost },
         label: `vpcs ${this.name} (${this.id})`,
       });
       proc.once('exit', (exit) => {
