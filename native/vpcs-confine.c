@@ -1,7 +1,7 @@
 /*
  * LD_PRELOAD shim that confines a VPCS 0.5b2 the daemon starts (Debian's vpcs is dynamically linked):
  * - no host program: system(), popen() and the exec and posix_spawn families fail with EPERM, so the
- *   console's `! <command>` (and `rlogin`) run nothing;
+ *   console's `! <command>` runs nothing;
  * - no file written outside the working directory (the node directory): an open for writing, creating or
  *   truncating of a path that is absolute, contains a `..` component or is a symbolic link fails with
  *   EACCES (`save /etc/x`, `save ../../x`); reading stays allowed;
