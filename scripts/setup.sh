@@ -14,7 +14,8 @@ missing=()
 for tool in "${tools[@]}"; do
   command -v "${tool%%:*}" >/dev/null 2>&1 || missing+=("${tool##*:}")
 done
-# Without a toolchain the TypeScript dataplane is used: installing one is best effort.
+# Without a toolchain the TypeScript dataplane is used and VPCS nodes do not start (their confinement
+# shim, native/vpcs-confine.c, needs the C compiler, or vpcs_unconfined): installing one is best effort.
 toolchain=()
 { command -v g++ && command -v make; } >/dev/null 2>&1 || toolchain+=(build-essential)
 command -v python3 >/dev/null 2>&1 || toolchain+=(python3)
@@ -28,7 +29,7 @@ if [ ${#missing[@]} -gt 0 ] || [ ${#toolchain[@]} -gt 0 ]; then
   fi
   if [ ${#toolchain[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${toolchain[@]}" >/dev/null \
-      || echo "setup: could not install ${toolchain[*]}: the native dataplane will not be built" >&2
+      || echo "setup: could not install ${toolchain[*]}: the native dataplane and the VPCS confinement shim will not be built" >&2
   fi
 fi
 

@@ -54,6 +54,8 @@ export interface DaemonFlags {
   maxImportBytes?: number;
   maxImportExpandedBytes?: number;
   maxImportEntries?: number;
+  // VPCS confinement: off, VPCS runs without the shim that stops `!` commands, writes outside its directory, wildcard binds.
+  vpcsUnconfined?: boolean;
 }
 
 /** Which dataplane engine runs the compute's frames: the C addon, the TypeScript engine, or native when built. */
@@ -108,6 +110,9 @@ export interface DaemonSettings {
   qemuAccel: QemuAccelSetting;
   /** qemu_unsafe_options: a QEMU node's `options` pass to QEMU unchecked (a trusted single-user install); off by default. */
   qemuUnsafeOptions: boolean;
+  // VPCS confinement.
+  /** vpcs_unconfined: VPCS starts without native/vpcs-confine.c (its console runs host commands); off by default. */
+  vpcsUnconfined: boolean;
   /** Every this many seconds, log a line on the daemon's memory (RSS, V8 heaps of the main thread and the dataplane worker); 0: never. */
   memoryLogSeconds: number;
   // Request guard (browsers, other sites, DNS rebinding).
@@ -255,6 +260,8 @@ const SPECS = {
   maxImportBytes: { env: 'EMUCTL_MAX_IMPORT_BYTES', file: 'max_import_bytes', kind: INTEGER as ValueKind<number | undefined>, fallback: undefined, check: (v: number | undefined, where: string) => v === undefined || positive(v, where) },
   maxImportExpandedBytes: { env: 'EMUCTL_MAX_IMPORT_EXPANDED_BYTES', file: 'max_import_expanded_bytes', kind: INTEGER as ValueKind<number | undefined>, fallback: undefined, check: (v: number | undefined, where: string) => v === undefined || positive(v, where) },
   maxImportEntries: { env: 'EMUCTL_MAX_IMPORT_ENTRIES', file: 'max_import_entries', kind: INTEGER, fallback: 10_000, check: positive },
+  // VPCS confinement: on unless this is set (native/vpcs-confine.c).
+  vpcsUnconfined: { env: 'EMUCTL_VPCS_UNCONFINED', file: 'vpcs_unconfined', kind: BOOLEAN, fallback: false },
 };
 
 /** Config file keys, for the unknown-key check. */

@@ -1,9 +1,10 @@
 import { createSocket, type Socket } from 'node:dgram';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { socketInodesOf } from '../../src/daemon/compute/process/proc-sockets.js';
 import { childrenOf, isRunning, listProcesses, readCmdline, readCwd, readProcStat } from '../../src/util/proc-info.js';
 
 /** `count` distinct UDP ports the kernel handed out on 0.0.0.0 (all held until the last is chosen, then freed). */
@@ -102,4 +103,24 @@ export function psLine(pid: number): { pid: number; ppid: number; sid: number; p
 /** Running processes started in `dir` (a node directory). */
 export function processesIn(dir: string): number[] {
   return listProcesses().filter((p) => isRunning(p.pid) && readCwd(p.pid) === dir).map((p) => p.pid);
+}
+
+/** The IPv4 sockets (listening, for TCP) in /proc/net/{tcp,udp}: `address:port` and inode. */
+export function ipv4Sockets(protocol: 'tcp' | 'udp'): { local: string; port: number; inode: string }[] {
+  const out: { local: string; port: number; inode: string }[] = [];
+  for (const line of readFileSync(`/proc/net/${protocol}`, 'utf8').split('\n').slice(1)) {
+    const cols = line.trim().split(/\s+/);
+    if (cols.length < 10 || (protocol === 'tcp' && cols[3] !== '0A')) continue;
+    const [hex, portHex] = cols[1].split(':');
+    const address = [3, 2, 1, 0].map((i) => parseInt(hex.slice(i * 2, i * 2 + 2), 16)).join('.');
+    const port = parseInt(portHex, 16);
+    out.push({ local: `${address}:${port}`, port, inode: cols[9] });
+  }
+  return out;
+}
+
+/** `address:port` of every IPv4 socket (listening, for TCP) process `pid` holds, sorted. */
+export function boundAddresses(pid: number, protocol: 'tcp' | 'udp'): string[] {
+  const own = socketInodesOf(pid);
+  return ipv4Sockets(protocol).filter((s) => own.has(s.inode)).map((s) => s.local).sort();
 }

@@ -185,4 +185,18 @@ describe('daemon settings', () => {
     writeFileSync(file, JSON.stringify({ max_import_entries: 0 }));
     await assert.rejects(resolveSettings({ config: file }, { EMUCTL_HOME: importHome }), /config file: max_import_entries must be at least 1/);
   });
+
+  it('vpcs_unconfined: off by default; env > file, and only true/false in the file', async () => {
+    const vpcsHome = mkdtempSync(join(tmpdir(), 'emuctl-settings-'));
+    const file = join(vpcsHome, 'daemon.json');
+    assert.equal((await resolveSettings({}, { EMUCTL_HOME: vpcsHome })).vpcsUnconfined, false);
+    writeFileSync(file, JSON.stringify({ vpcs_unconfined: true }));
+    const fromFile = await resolveSettings({}, { EMUCTL_HOME: vpcsHome });
+    assert.equal(fromFile.vpcsUnconfined, true);
+    assert.equal(fromFile.sources.vpcsUnconfined, 'file');
+    assert.equal((await resolveSettings({}, { EMUCTL_HOME: vpcsHome, EMUCTL_VPCS_UNCONFINED: '0' })).vpcsUnconfined, false);
+    writeFileSync(file, JSON.stringify({ vpcs_unconfined: 'yes' }));
+    await assert.rejects(resolveSettings({}, { EMUCTL_HOME: vpcsHome }), /config file: vpcs_unconfined must be true or false/);
+    rmSync(vpcsHome, { recursive: true, force: true });
+  });
 });

@@ -12,6 +12,7 @@ import type { ProcessRegistry } from '../process/process-registry.js';
 import { checkStartupScript, refusedScriptLine } from '../vpcs/script-commands.js';
 import { applyStartupSettings, readStartupConfig, writeStartupConfig } from '../vpcs/startup-config.js';
 import { resolveVpcsBinary } from '../vpcs/vpcs-binary.js';
+import { consoleBindAddress, type VpcsConfinement } from '../vpcs/confinement.js';
 import { VpcsProcess } from '../vpcs/vpcs-process.js';
 import { DataplaneNode, nodeIdOr } from './dataplane-node.js';
 
@@ -20,6 +21,8 @@ export interface VpcsShared {
   registry?: ProcessRegistry;
   binary?: string;
   env: NodeJS.ProcessEnv;
+  /** Confinement shim of every VPCS (its console binds the compute's address), or 'unconfined' (vpcs_unconfined). */
+  confinement?: Pick<VpcsConfinement, 'shim'> | 'unconfined';
 }
 
 /** A VPCS create body, as VPCS_CREATE_SCHEMA accepts it (`mac_address`, an emuctl extension, is the MAC the controller chose, unique across the project's computes). */
@@ -32,7 +35,8 @@ const LINK_SIDE = 1;
 
 /**
  * Measured on Debian's vpcs 0.5b2 (strace, `-i 1`): besides its `-s` port it binds the port 9 above
- * on 0.0.0.0, in a thread of its worker. Both are held for the node so that no other tunnel gets them.
+ * on 0.0.0.0 (127.0.0.1 once confined), in a thread of its worker. Both are held for the node so that
+ * no other tunnel gets them.
  */
 export const VPCS_EXTRA_UDP_OFFSETS = [9];
 
@@ -45,6 +49,8 @@ export class VpcsNode extends DataplaneNode {
   private process?: VpcsProcess;
   /** The command line of the last start ('' before the first), as GNS3 reports it. */
   private commandLine = '';
+  /** The address the console websocket bridge connects to (set at start). */
+  private consoleAddress = '127.0.0.1';
 
   private constructor(id: string, name: string, ctx: NodeContext, private readonly binary: string, private readonly shared: VpcsShared,
     public consolePort: number, private readonly macByte: number, private readonly vpcsUdp: number, private readonly wireUdp: number) {
@@ -119,6 +125,9 @@ export class VpcsNode extends DataplaneNode {
       const refused = refusedScriptLine((await readStartupConfig(this.ctx.projectDir, this.dir)) ?? '');
       if (refused !== undefined) throw new ConflictError(`startup script of VPCS ${this.name}: '${refused}' is not allowed in a VPCS startup script; change the script before starting the node`);
       await this.ctx.dataplane.addNio(this.id, VPCS_SIDE, { bindHost: '127.0.0.1', lport: this.wireUdp, rhost: '127.0.0.1', rport: this.vpcsUdp });
+      // Where the console websocket reaches the console: the address a confined VPCS listens on (any for a wildcard or unconfined one).
+      const listening = this.shared.confinement === 'unconfined' ? '0.0.0.0' : await consoleBindAddress(this.ctx.bindHost);
+      this.consoleAddress = listening === '0.0.0.0' ? '127.0.0.1' : listening;
       const proc = new VpcsProcess({
         nodeDir: this.dir,
         consolePort: this.consolePort,
@@ -129,6 +138,7 @@ export class VpcsNode extends DataplaneNode {
         binary: this.binary,
         registry: this.shared.registry,
         env: this.shared.env,
+        confinement: this.shared.confinement === 'unconfined' ? 'unconfined' : { ...this.shared.confinement, consoleHost: this.ctx.bindHost },
         label: `vpcs ${this.name} (${this.id})`,
       });
       proc.once('exit', (exit) => {
@@ -166,7 +176,7 @@ export class VpcsNode extends DataplaneNode {
 
   /** VPCS 0.5b2 has no bind option: its console listens on every IPv4 address, whatever the compute's host. */
   telnetConsole(): TelnetConsole {
-    return { host: '127.0.0.1', port: this.consolePort };
+    return { host: this.consoleAddress, port: this.consolePort };
   }
 
   toJSON(): Record<string, unknown> {

@@ -17,6 +17,8 @@ export interface LaunchOptions {
   label?: string;
   /** The daemon's environment; the child gets only what `childEnvironment` keeps of it. */
   env?: NodeJS.ProcessEnv;
+  /** Variables the child gets on top of `childEnvironment(env)` (they are not part of the recorded command line). */
+  extraEnv?: Record<string, string>;
   /** Called when the process ends; attached before anything can miss the event. */
   onExit: (code: number | null, signal: NodeJS.Signals | null) => void;
 }
@@ -53,7 +55,7 @@ export async function launchRecorded(o: LaunchOptions): Promise<Launched> {
     await log.write(`--- ${new Date().toISOString()} ${o.binary} ${o.args.join(' ')}\n`);
     const cmdline = [o.binary, ...o.args];
     intentId = await o.registry?.intend({ cmdline, cwd: o.cwd, label: o.label });
-    const child = spawn(o.binary, o.args, { cwd: o.cwd, detached: true, stdio: ['ignore', log.fd, log.fd], env: childEnvironment(o.env) });
+    const child = spawn(o.binary, o.args, { cwd: o.cwd, detached: true, stdio: ['ignore', log.fd, log.fd], env: { ...childEnvironment(o.env), ...o.extraEnv } });
     child.once('exit', o.onExit);
     await Promise.race([once(child, 'spawn'), once(child, 'error').then(([err]) => { throw err; })]);
     if (failpointArmed('process.after-spawn')) process.kill(process.pid, 'SIGKILL');

@@ -12,6 +12,7 @@ import { isSameRunningProcess, type ProcessIdentity } from '../../../util/proc-i
 import { processHoldsPort } from '../process/proc-sockets.js';
 import type { ProcessRegistry } from '../process/process-registry.js';
 import { DEFAULT_GRACE_MS, terminateProcessTree } from '../../../util/process-termination.js';
+import { confinementEnvironment, isConfined, VPCS_CONFINE_SHIM_PATH, type VpcsConfinement } from './confinement.js';
 import { STARTUP_CONFIG_FILE } from './startup-config.js';
 import { resolveVpcsBinary } from './vpcs-binary.js';
 
@@ -22,9 +23,9 @@ export const VPCS_LOG_FILE = 'vpcs.log';
 export interface VpcsProcessOptions {
   /** The node's working directory (created if missing); holds startup.vpc and vpcs.log. */
   nodeDir: string;
-  /** TCP port of the telnet console (VPCS binds it on 0.0.0.0). */
+  /** TCP port of the telnet console (bound on `confinement.consoleHost`). */
   consolePort: number;
-  /** UDP port VPCS receives frames on (`-s`, bound on 0.0.0.0). */
+  /** UDP port VPCS receives frames on (`-s`, bound on 127.0.0.1 when `remoteHost` is loopback). */
   localUdpPort: number;
   /** UDP port VPCS sends frames to (`-c`) on `remoteHost` (`-t`). */
   remoteUdpPort: number;
@@ -39,6 +40,8 @@ export interface VpcsProcessOptions {
   label?: string;
   /** The daemon's environment (VPCS gets only PATH of it) and where `vpcs` is looked up. */
   env?: NodeJS.ProcessEnv;
+  /** How VPCS is confined (native/vpcs-confine.c); 'unconfined' starts it bare (vpcs_unconfined). */
+  confinement?: VpcsConfinement | 'unconfined';
   startTimeoutMs?: number;
   /** Time VPCS gets to end after SIGTERM before SIGKILL. */
   stopGraceMs?: number;
@@ -116,13 +119,15 @@ export class VpcsProcess extends EventEmitter {
     if (this.child) throw new ConflictError('This VPCS process object was already used; create a new one');
     const o = this.options;
     const binary = await resolveVpcsBinary(o.binary, o.env);
+    const confinement = o.confinement ?? {};
+    const extraEnv = confinement === 'unconfined' ? {} : await confinementEnvironment(confinement, o.remoteHost ?? '127.0.0.1');
     await mkdir(o.nodeDir, { recursive: true, mode: 0o700 });
     if (!(await isTcpPortFree(o.consolePort))) throw new ConflictError(`Console port ${o.consolePort} is already in use`);
     if (!(await isUdpPortFree(o.localUdpPort))) throw new ConflictError(`UDP port ${o.localUdpPort} is already in use`);
 
     const args = this.arguments();
     const launched = await launchRecorded({
-      binary, args, cwd: o.nodeDir, logPath: this.logPath, registry: o.registry, label: o.label, env: o.env,
+      binary, args, cwd: o.nodeDir, logPath: this.logPath, registry: o.registry, label: o.label, env: o.env, extraEnv,
       onExit: (code, signal) => this.onExit(code, signal),
     });
     this.child = launched.child;
@@ -131,6 +136,7 @@ export class VpcsProcess extends EventEmitter {
 
     try {
       await this.waitUntilReady();
+      if (confinement !== 'unconfined') this.checkConfined(confinement.shim ?? VPCS_CONFINE_SHIM_PATH);
     } catch (err) {
       await this.terminate();
       throw err;
@@ -168,6 +174,11 @@ export class VpcsProcess extends EventEmitter {
       }
       await sleep(25);
     }
+  }
+
+  private checkConfined(shim: string): void {
+    const unconfined = [this.leader!, ...this.workers].find((p) => !isConfined(p.pid, shim));
+    if (unconfined) throw new ConflictError(`VPCS (PID ${unconfined.pid}) did not load the confinement shim ${shim}; it was stopped`);
   }
 
   /** The worker ending alone leaves a parent that serves a console with no VPC behind it: end both. */

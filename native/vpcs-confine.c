@@ -1,0 +1,216 @@
+/*
+ * LD_PRELOAD shim that confines a VPCS 0.5b2 the daemon starts (Debian's vpcs is dynamically linked):
+ * - no host program: system(), popen() and the exec and posix_spawn families fail with EPERM, so the
+ *   console's `! <command>` runs nothing;
+ * - no file written outside the working directory (the node directory): an open for writing, creating or
+ *   truncating of a path that is absolute, contains a `..` component or is a symbolic link fails with
+ *   EACCES (`save /etc/x`, `save ../../x`); reading stays allowed;
+ * - no socket on every address: bind() to 0.0.0.0 is rewritten to VPCS_CONFINE_TCP_HOST for a TCP socket
+ *   (the console) and to VPCS_CONFINE_UDP_HOST for a UDP socket (the tunnel, its companion port, `relay`).
+ *   Unset or unparsable, the wildcard is kept.
+ * Only the public symbols VPCS calls through its PLT need interposing; glibc's internal calls (forkpty's
+ * own opens, for instance) do not go through here.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define EXPORT __attribute__((visibility("default")))
+
+static void *next_symbol(const char *name) {
+  return dlsym(RTLD_NEXT, name);
+}
+
+/* ---- no host program ---- */
+
+EXPORT int system(const char *command) {
+  (void)command;
+  errno = EPERM;
+  return -1;
+}
+
+EXPORT FILE *popen(const char *command, const char *type) {
+  (void)command;
+  (void)type;
+  errno = EPERM;
+  return NULL;
+}
+
+#define REFUSE_EXEC(...) \
+  do {                   \
+    errno = EPERM;       \
+    return -1;           \
+  } while (0)
+
+EXPORT int execve(const char *p, char *const a[], char *const e[]) { (void)p; (void)a; (void)e; REFUSE_EXEC(); }
+EXPORT int execv(const char *p, char *const a[]) { (void)p; (void)a; REFUSE_EXEC(); }
+EXPORT int execvp(const char *p, char *const a[]) { (void)p; (void)a; REFUSE_EXEC(); }
+EXPORT int execvpe(const char *p, char *const a[], char *const e[]) { (void)p; (void)a; (void)e; REFUSE_EXEC(); }
+EXPORT int execl(const char *p, const char *a, ...) { (void)p; (void)a; REFUSE_EXEC(); }
+EXPORT int execlp(const char *p, const char *a, ...) { (void)p; (void)a; REFUSE_EXEC(); }
+EXPORT int execle(const char *p, const char *a, ...) { (void)p; (void)a; REFUSE_EXEC(); }
+EXPORT int fexecve(int fd, char *const a[], char *const e[]) { (void)fd; (void)a; (void)e; REFUSE_EXEC(); }
+EXPORT int execveat(int fd, const char *p, char *const a[], char *const e[], int f) { (void)fd; (void)p; (void)a; (void)e; (void)f; REFUSE_EXEC(); }
+
+EXPORT int posix_spawn(pid_t *pid, const char *p, const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *at,
+                       char *const a[], char *const e[]) {
+  (void)pid; (void)p; (void)fa; (void)at; (void)a; (void)e;
+  return EPERM;
+}
+
+EXPORT int posix_spawnp(pid_t *pid, const char *p, const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *at,
+                        char *const a[], char *const e[]) {
+  (void)pid; (void)p; (void)fa; (void)at; (void)a; (void)e;
+  return EPERM;
+}
+
+/* ---- no file written outside the working directory ---- */
+
+static int has_dotdot_component(const char *path) {
+  for (const char *p = path; (p = strstr(p, "..")) != NULL; p += 2) {
+    int starts = p == path || p[-1] == '/';
+    int ends = p[2] == '\0' || p[2] == '/';
+    if (starts && ends) return 1;
+  }
+  return 0;
+}
+
+static int is_symlink(const char *path) {
+  struct stat st;
+  return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+/* The terminal devices forkpty and the console relay open read-write. */
+static int is_terminal_device(const char *path) {
+  if (strcmp(path, "/dev/ptmx") == 0 || strcmp(path, "/dev/tty") == 0 || strcmp(path, "/dev/null") == 0) return 1;
+  if (strncmp(path, "/dev/pts/", 9) != 0 || path[9] == '\0') return 0;
+  return strspn(path + 9, "0123456789") == strlen(path + 9);
+}
+
+/* A write is allowed only to a relative path below the working directory that is not a symbolic link. */
+static int write_refused(const char *path) {
+  if (path == NULL || path[0] == '\0' || is_terminal_device(path)) return 0;
+  if (path[0] == '/' || has_dotdot_component(path) || is_symlink(path)) {
+    errno = EACCES;
+    return 1;
+  }
+  return 0;
+}
+
+static int writes(int flags) {
+  return (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC)) != 0;
+}
+
+static int mode_writes(const char *mode) {
+  return mode != NULL && strpbrk(mode, "wa+") != NULL;
+}
+
+static mode_t mode_argument(int flags, va_list ap) {
+  return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? (mode_t)va_arg(ap, int) : 0;
+}
+
+typedef int (*open_fn)(const char *, int, ...);
+typedef int (*openat_fn)(int, const char *, int, ...);
+typedef FILE *(*fopen_fn)(const char *, const char *);
+typedef FILE *(*freopen_fn)(const char *, const char *, FILE *);
+typedef int (*path_fn)(const char *);
+typedef int (*two_path_fn)(const char *, const char *);
+
+#define DEFINE_OPEN(name)                                        \
+  EXPORT int name(const char *path, int flags, ...) {            \
+    va_list ap;                                                  \
+    va_start(ap, flags);                                         \
+    mode_t mode = mode_argument(flags, ap);                      \
+    va_end(ap);                                                  \
+    if (writes(flags) && write_refused(path)) return -1;         \
+    return ((open_fn)next_symbol(#name))(path, flags, mode);     \
+  }
+DEFINE_OPEN(open)
+DEFINE_OPEN(open64)
+
+#define DEFINE_OPENAT(name)                                          \
+  EXPORT int name(int dirfd, const char *path, int flags, ...) {     \
+    va_list ap;                                                      \
+    va_start(ap, flags);                                             \
+    mode_t mode = mode_argument(flags, ap);                          \
+    va_end(ap);                                                      \
+    if (writes(flags) && write_refused(path)) return -1;             \
+    return ((openat_fn)next_symbol(#name))(dirfd, path, flags, mode); \
+  }
+DEFINE_OPENAT(openat)
+DEFINE_OPENAT(openat64)
+
+EXPORT int creat(const char *path, mode_t mode) {
+  if (write_refused(path)) return -1;
+  return ((int (*)(const char *, mode_t))next_symbol("creat"))(path, mode);
+}
+
+EXPORT int creat64(const char *path, mode_t mode) {
+  if (write_refused(path)) return -1;
+  return ((int (*)(const char *, mode_t))next_symbol("creat64"))(path, mode);
+}
+
+#define DEFINE_FOPEN(name)                                          \
+  EXPORT FILE *name(const char *path, const char *mode) {           \
+    if (mode_writes(mode) && write_refused(path)) return NULL;      \
+    return ((fopen_fn)next_symbol(#name))(path, mode);              \
+  }
+DEFINE_FOPEN(fopen)
+DEFINE_FOPEN(fopen64)
+
+#define DEFINE_FREOPEN(name)                                                \
+  EXPORT FILE *name(const char *path, const char *mode, FILE *stream) {     \
+    if (mode_writes(mode) && write_refused(path)) return NULL;              \
+    return ((freopen_fn)next_symbol(#name))(path, mode, stream);            \
+  }
+DEFINE_FREOPEN(freopen)
+DEFINE_FREOPEN(freopen64)
+
+#define DEFINE_PATH_CHANGE(name)                               \
+  EXPORT int name(const char *path) {                          \
+    if (write_refused(path)) return -1;                        \
+    return ((path_fn)next_symbol(#name))(path);                \
+  }
+DEFINE_PATH_CHANGE(unlink)
+DEFINE_PATH_CHANGE(remove)
+DEFINE_PATH_CHANGE(rmdir)
+
+#define DEFINE_TWO_PATH_CHANGE(name)                                     \
+  EXPORT int name(const char *from, const char *to) {                    \
+    if (write_refused(from) || write_refused(to)) return -1;             \
+    return ((two_path_fn)next_symbol(#name))(from, to);                  \
+  }
+DEFINE_TWO_PATH_CHANGE(rename)
+DEFINE_TWO_PATH_CHANGE(link)
+DEFINE_TWO_PATH_CHANGE(symlink)
+
+/* ---- no socket on every address ---- */
+
+static int socket_type(int fd) {
+  int type = 0;
+  socklen_t len = sizeof type;
+  return getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0 ? type : -1;
+}
+
+EXPORT int bind(int fd, const struct sockaddr *addr, socklen_t len) {
+  int (*real_bind)(int, const struct sockaddr *, socklen_t) = next_symbol("bind");
+  if (addr == NULL || addr->sa_family != AF_INET || len < (socklen_t)sizeof(struct sockaddr_in)) return real_bind(fd, addr, len);
+  const struct sockaddr_in *in = (const struct sockaddr_in *)addr;
+  if (in->sin_addr.s_addr != htonl(INADDR_ANY)) return real_bind(fd, addr, len);
+  int type = socket_type(fd);
+  const char *host = getenv(type == SOCK_STREAM ? "VPCS_CONFINE_TCP_HOST" : type == SOCK_DGRAM ? "VPCS_CONFINE_UDP_HOST" : "");
+  struct sockaddr_in confined = *in;
+  if (host == NULL || inet_pton(AF_INET, host, &confined.sin_addr) != 1) return real_bind(fd, addr, len);
+  return real_bind(fd, (const struct sockaddr *)&confined, sizeof confined);
+}
