@@ -153,3 +153,40 @@ describe('compute addresses: a host is a name or an address, nothing that reshap
     }
   });
 });
+
+describe('a compute project cannot take another project\'s directory', () => {
+  let d: TestDaemon;
+  let victim: { project_id: string; path: string };
+  before(async () => {
+    d = await startTestDaemon();
+    victim = (await d.api('POST', '/v2/projects', { name: 'victim' })).body;
+    await d.api('POST', `/v2/projects/${victim.project_id}/nodes`, { name: 'sw', node_type: 'ethernet_switch', compute_id: 'local' });
+    await d.api('POST', `/v2/projects/${victim.project_id}/close`, {});
+  });
+  after(async () => {
+    await d.stop();
+    removeHome(d.home);
+  });
+
+  it('a path that is, or sits inside, another project\'s directory is a 409, and the victim\'s files stay', async () => {
+    for (const path of [victim.path, `${victim.path}/project-files`, `${victim.path}/project-files/captures/x`]) {
+      const attacker = randomUUID();
+      const r = await d.api('POST', '/v2/compute/projects', { project_id: attacker, path });
+      assert.equal(r.status, 409, `${path}: ${r.text}`);
+      assert.match(r.body.message, new RegExp(victim.project_id));
+      assert.equal((await d.api('DELETE', `/v2/compute/projects/${attacker}`)).status, 404);
+    }
+    const reopened = await d.api('POST', `/v2/projects/${victim.project_id}/open`, {});
+    assert.equal(reopened.status, 201);
+    assert.equal((await d.api('GET', `/v2/projects/${victim.project_id}/nodes`)).body.length, 1);
+  });
+
+  it('a path holding an open project\'s directory is a 409 too; the owner\'s own path is taken', async () => {
+    const parent = victim.path.slice(0, victim.path.lastIndexOf('/'));
+    const inner = `${parent}/group/inner`;
+    assert.equal((await d.api('POST', '/v2/compute/projects', { project_id: randomUUID(), path: inner })).status, 201);
+    assert.equal((await d.api('POST', '/v2/compute/projects', { project_id: randomUUID(), path: `${parent}/group` })).status, 409);
+    const again = await d.api('POST', '/v2/compute/projects', { project_id: victim.project_id, path: victim.path });
+    assert.equal(again.status, 201, again.text);
+  });
+});

@@ -11,6 +11,7 @@ import { captureFilePath, followFile, type CaptureState } from './capture-files.
 import type { CaptureStart, ComputeApi, Json, NodeAction, PortAddress } from './compute-api.js';
 import { ComputeEvents } from './compute-events.js';
 import { ComputeProject } from './compute-project.js';
+import { checkProjectDirectory } from './project-directory.js';
 import type { NioJson } from './node-context.js';
 import type { NodeTypeRegistry } from './node-types.js';
 import { nodeOwner, projectOwner } from './ownership.js';
@@ -65,6 +66,7 @@ export class LocalCompute implements ComputeApi {
       const existing = this.projects.get(id);
       if (existing) return existing;
       const path = body.path ? pathInside(this.deps.projectsDir, relative(this.deps.projectsDir, resolve(body.path)).split(sep).join('/')) : join(this.deps.projectsDir, id);
+      if (body.path) await checkProjectDirectory(this.deps.projectsDir, id, path, [...this.projects.values()]);
       const created = new ComputeProject(id, body.name ?? id, path);
       await mkdir(created.capturesDir, { recursive: true });
       this.projects.set(id, created);
