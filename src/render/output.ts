@@ -118,7 +118,18 @@ export class Output {
   async spinner(text: string): Promise<{ text: string; stop(): void } | undefined> {
     if (!this.interactive) return undefined;
     const { default: ora } = await import('ora');
-    return ora({ text, stream: this.stderr as NodeJS.WritableStream, color: 'cyan' }).start();
+    // Spinner texts hold names a server chose; ora writes them to the terminal itself.
+    const safe = (t: string) => terminalSafe(t, this.errStyle.enabled);
+    const spinner = ora({ text: safe(text), stream: this.stderr as NodeJS.WritableStream, color: 'cyan' }).start();
+    return {
+      get text() {
+        return spinner.text;
+      },
+      set text(t: string) {
+        spinner.text = safe(t);
+      },
+      stop: () => void spinner.stop(),
+    };
   }
 }
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BufferOutput } from '../../../src/render/buffer-output.js';
+import { Output } from '../../../src/render/output.js';
 import { ByteProgress } from '../../../src/render/progress.js';
 import { styleFor } from '../../../src/render/style.js';
 import { terminalSafe } from '../../../src/render/terminal-text.js';
@@ -68,5 +69,25 @@ describe('Output on a terminal', () => {
   it('colours made by the style survive', async () => {
     const style = await styleFor(1);
     assert.equal(terminalSafe(style.red('x'), true), style.red('x'));
+  });
+});
+
+describe('spinners on a terminal', () => {
+  it('show a server-chosen name in the spinner text as visible escapes, updates included', async () => {
+    // A terminal as ora drives one: cursor moves and line clears besides writes.
+    let written = '';
+    const terminal = { isTTY: true, columns: 80, write: (c: string) => ((written += c), true), cursorTo: () => true, moveCursor: () => true, clearLine: () => true };
+    const out = new Output(new BufferOutput().out, terminal, {});
+    await out.configure({ color: false });
+    const spinner = await out.spinner(`Starting ${HOSTILE}`);
+    assert.ok(spinner, 'a terminal gets a spinner');
+    try {
+      spinner.text = `Still starting ${CLIPBOARD}`;
+      assert.doesNotMatch(spinner.text, /\u001b\]52/);
+      assert.match(spinner.text, /\\u001b\]52;c;/);
+    } finally {
+      spinner.stop();
+    }
+    assert.doesNotMatch(written, /\u001b\]52|\u001b\]8;|\u001b\[2J|\u202e/);
   });
 });
