@@ -58,6 +58,19 @@ const TYPE_KEYS: Record<string, string[]> = {
   adapter_type: ['qemu'],
 };
 
+/** How many aliases (`*name`) a lab file may use: enough for shared settings, too few for an alias bomb ("billion laughs"). */
+const MAX_ALIASES = 100;
+
+/** The document as plain data; an alias bomb is a LabFileError, not a crash or a hang. */
+function labContent(doc: ReturnType<typeof parseDocument>, where: Locator): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIASES });
+  } catch (err) {
+    if (err instanceof ReferenceError) throw where.error([], `too many aliases: a lab file may expand at most ${MAX_ALIASES} aliases (${err.message})`);
+    throw err;
+  }
+}
+
 let checkSchema: ReturnType<Ajv['compile']> | undefined;
 
 /**
@@ -74,7 +87,7 @@ export function parseLab(text: string, file: string): LabSpec {
     throw new LabFileError(file, at, `invalid YAML: ${err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`);
   }
   const where = new Locator(file, doc, lines);
-  const raw = doc.toJS() as unknown;
+  const raw = labContent(doc, where);
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw where.error([], 'a lab file is a YAML mapping with at least name: and nodes:');
   checkSchema ??= new Ajv({ allErrors: true, strict: false }).compile(LAB_FILE_SCHEMA);
   if (!checkSchema(raw)) throw schemaError(checkSchema.errors ?? [], where);

@@ -1,4 +1,5 @@
 import { colorLevel, PLAIN, styleFor, type Style } from './style.js';
+import { terminalSafe } from './terminal-text.js';
 
 /** The part of a writable stream the output needs. */
 export interface TextStream {
@@ -58,7 +59,7 @@ export class Output {
 
   /** A command's result: `value` as JSON with --json, otherwise the human rendering (if any). */
   result(value: unknown, human?: () => string): void {
-    if (this.mode.json) this.stdout.write(JSON.stringify(value, null, 2) + '\n');
+    if (this.mode.json) this.writeOut(JSON.stringify(value, null, 2) + '\n');
     else if (human) this.writeOut(human());
   }
 
@@ -84,14 +85,23 @@ export class Output {
     this.writeErr(`${this.errStyle.red('emuctl:')} ${message}\n`);
   }
 
-  /** Raw text to stdout (help text, completion scripts, human renderings). */
+  /**
+   * Text to stdout (help text, completion scripts, human renderings). On a terminal, whatever a
+   * terminal would act on is shown as a visible escape, colours aside: the text may hold names
+   * and messages a server chose. Piped output is written as it is.
+   */
   writeOut(text: string): void {
-    this.stdout.write(text);
+    this.stdout.write(this.stdout.isTTY ? terminalSafe(text, this.style.enabled) : text);
   }
 
-  /** Raw text to stderr. */
+  /** Text to stderr, made safe for a terminal as writeOut's is. */
   writeErr(text: string): void {
-    this.stderr.write(text);
+    this.stderr.write(this.stderr.isTTY ? terminalSafe(text, this.errStyle.enabled) : text);
+  }
+
+  /** Redraws the current stderr line (a progress line) with `text`, made safe as writeErr's is. */
+  redrawErrLine(text: string): void {
+    this.stderr.write(`\r\x1b[K${this.stderr.isTTY ? terminalSafe(text, this.errStyle.enabled) : text}`);
   }
 
   /** Awaits `task` behind an ora spinner on stderr when interactive; plainly otherwise. */
@@ -108,7 +118,18 @@ export class Output {
   async spinner(text: string): Promise<{ text: string; stop(): void } | undefined> {
     if (!this.interactive) return undefined;
     const { default: ora } = await import('ora');
-    return ora({ text, stream: this.stderr as NodeJS.WritableStream, color: 'cyan' }).start();
+    // Spinner texts hold names a server chose; ora writes them to the terminal itself.
+    const safe = (t: string) => terminalSafe(t, this.errStyle.enabled);
+    const spinner = ora({ text: safe(text), stream: this.stderr as NodeJS.WritableStream, color: 'cyan' }).start();
+    return {
+      get text() {
+        return spinner.text;
+      },
+      set text(t: string) {
+        spinner.text = safe(t);
+      },
+      stop: () => void spinner.stop(),
+    };
   }
 }
 

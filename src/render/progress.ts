@@ -34,12 +34,12 @@ export class ByteProgress {
     this.last = now;
     this.shown = true;
     const count = frames === undefined ? '' : `, ${frames} frame${frames === 1 ? '' : 's'}`;
-    this.out.writeErr(`\r\x1b[K${this.label}: ${formatBytes(bytes)}${count}`);
+    this.out.redrawErrLine(`${this.label}: ${formatBytes(bytes)}${count}`);
   }
 
   /** Clears the line. */
   done(): void {
-    if (this.shown) this.out.writeErr('\r\x1b[K');
+    if (this.shown) this.out.redrawErrLine('');
     this.shown = false;
   }
 }

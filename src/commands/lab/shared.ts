@@ -1,18 +1,34 @@
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { UsageError } from '../../cli/errors.js';
 import type { LabSpec } from '../../lab/model.js';
+
+/** A lab file is text a person writes: 4 MiB holds thousands of nodes, and a bigger one is a mistake or an attack. */
+const MAX_LAB_FILE_BYTES = 4 * 1024 * 1024;
 
 /** Reads and checks a lab file (a mistake in it is a usage error naming FILE:LINE:COL). */
 export async function readLabFile(path: string): Promise<LabSpec> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readCapped(path, MAX_LAB_FILE_BYTES);
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(`cannot read lab file ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (err as Error).message}`);
   }
   const { parseLab } = await import('../../lab/parse.js');
   return parseLab(text, path);
+}
+
+/** The file's text, read up to `limit` bytes (a pipe such as `<(make-lab)` too); more is a UsageError, so `/dev/zero` ends. */
+async function readCapped(path: string, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of createReadStream(path, { highWaterMark: 64 * 1024 })) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new UsageError(`cannot read lab file ${path}: it is over the ${limit}-byte limit of a lab file`);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** True when `ref` names a lab file rather than a project: it ends in .yml/.yaml/.json or holds a `/`. */

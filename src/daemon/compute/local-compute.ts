@@ -12,6 +12,7 @@ import type { CaptureStart, ComputeApi, Json, NodeAction, PortAddress } from './
 import { ComputeEvents } from './compute-events.js';
 import { connectNodeConsole } from './console-connection.js';
 import { ComputeProject } from './compute-project.js';
+import { checkProjectDirectory } from './project-directory.js';
 import type { NioJson } from './node-context.js';
 import type { CreateOptions, NodeTypeRegistry } from './node-types.js';
 import { nodeOwner, projectOwner } from './ownership.js';
@@ -67,6 +68,7 @@ export class LocalCompute implements ComputeApi {
       const existing = this.projects.get(id);
       if (existing) return existing;
       const path = body.path ? pathInside(this.deps.projectsDir, relative(this.deps.projectsDir, resolve(body.path)).split(sep).join('/')) : join(this.deps.projectsDir, id);
+      if (body.path) await checkProjectDirectory(this.deps.projectsDir, id, path, [...this.projects.values()]);
       const created = new ComputeProject(id, body.name ?? id, path);
       await makeDirs(this.deps.projectsDir, projectBelow(this.deps.projectsDir, path, 'project-files/captures'));
       this.projects.set(id, created);

@@ -6,6 +6,7 @@ import type { ComputeApi } from '../compute/compute-api.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { computeTrust } from './compute-trust.js';
 import { hostUsage } from '../host-usage.js';
+import { checkComputeHost } from './compute-host.js';
 import type { Logger } from '../logger.js';
 import type { Notification, NotificationSource } from '../notifications/notification.js';
 import { reachableHost, type ComputeEndpoint } from './compute-http.js';
@@ -141,6 +142,7 @@ export class ComputeRegistry {
   async add(body: ComputeCreate): Promise<ComputeRecord> {
     const id = body.compute_id ?? randomUUID();
     if (this.computes.has(id)) throw new ConflictError(`Compute ID ${id} already exists`);
+    checkComputeHost(body.host);
     const record = this.register({ ...body, ...computeTrust(body), compute_id: id });
     await this.save();
     this.deps.events?.publish('compute.created', this.toJSON(record));
@@ -152,6 +154,7 @@ export class ComputeRegistry {
   async update(id: string, body: Partial<ComputeCreate>): Promise<ComputeRecord> {
     const record = this.get(id);
     if (id === LOCAL_COMPUTE_ID) throw new ConflictError('The local compute cannot be changed');
+    if (body.host !== undefined) checkComputeHost(body.host);
     const changed = { ...record, ...Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)) };
     Object.assign(record, computeTrust(changed));
     for (const key of ['name', 'protocol', 'host', 'port', 'user', 'password'] as const) {

@@ -23,6 +23,7 @@ import { templatePattern } from './route.js';
 import { accessLog } from './middleware/access-log.js';
 import { basicAuth } from './middleware/basic-auth.js';
 import { requestGuard, type RequestGuardOptions } from './middleware/request-guard.js';
+import { securityHeaders } from './middleware/security-headers.js';
 import type { LoginBackoff } from './middleware/login-failures.js';
 import { errorMapper, notFound } from './middleware/errors.js';
 import { jsonBody, type JsonLimits } from './middleware/json-body.js';
@@ -102,6 +103,8 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  // Before the guard, so that refusals carry them too.
+  app.use(securityHeaders(USER_FILE_DOWNLOADS));
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(accessLog(deps.log));
@@ -142,6 +145,9 @@ export function createApp(deps: AppDeps): Express {
   app.use(errorMapper(deps.log));
   return app;
 }
+
+/** Routes that send back a file a client stored: downloaded, never shown as a page. */
+const USER_FILE_DOWNLOADS = [QEMU_IMAGE_ROUTE, PROJECT_FILE_ROUTE, NODE_FILE_ROUTE, COMPUTE_FILE_ROUTE];
 
 const STREAMED = [QEMU_IMAGE_ROUTE, FORWARD_ROUTE, IMPORT_ROUTE, PROJECT_FILE_ROUTE, NODE_FILE_ROUTE, COMPUTE_FILE_ROUTE].map(templatePattern);
 

@@ -11,7 +11,9 @@ export function guiRoutes(router: Router, deps: { gui: GuiSettings }): void {
   const { gui } = deps;
   route(router, { method: 'get', template: '/v2/symbols' }, () => BUILTIN_SYMBOLS.map(({ symbol_id, filename, theme, builtin }) => ({ symbol_id, filename, theme, builtin })));
   route(router, { method: 'get', template: SYMBOL_RAW_ROUTE, raw: true }, ({ params, res }) => {
-    res.status(200).type('image/svg+xml').send(getSymbol(params.symbol_id).svg);
+    // Looked up first: an unknown symbol's 404 must not go out as an image.
+    const { svg } = getSymbol(params.symbol_id);
+    res.status(200).type('image/svg+xml').send(svg);
   });
   route(router, { method: 'get', template: '/v2/symbols/{symbol_id:.+}/dimensions' }, ({ params }) => {
     const { width, height } = getSymbol(params.symbol_id);
