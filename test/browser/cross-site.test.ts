@@ -154,6 +154,10 @@ describe('DNS rebinding: a page whose name now points at the daemon (real Chromi
     try {
       const landing = await page.goto(`http://evil.example:${d.port}/v2/version`);
       assert.equal(landing?.status(), 403);
+      // The attacker's own page, served under the name before it was rebound (the daemon's 403 page is sandboxed by its CSP).
+      const attack = `http://evil.example:${d.port}/attack.html`;
+      await page.route(attack, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>attacker</title>' }));
+      await page.goto(attack);
       const id = randomUUID();
       const post = await page.evaluate(`fetch('/v2/projects', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify({ name: 'rebound', project_id: '${id}' }) }).then((r) => r.status)`);
       assert.equal(post, 403);

@@ -95,7 +95,7 @@ describe('project commands against the daemon', () => {
   it('version: client and server versions, exit 0', async () => {
     const r = await run('version');
     assert.equal(r.code, 0);
-    assert.match(r.stdout, new RegExp(`^client: +emuctl \\d+\\.\\d+\\.\\d+\\nserver: +emuctl \\d+\\.\\d+\\.\\d+ \\(GNS3 API 2\\.2\\.\\d+\\) at ${daemon.url.replace(/[.]/g, '\\.')} \\(local\\)\\n$`));
+    assert.match(r.stdout, new RegExp(`^client: +emuctl \\d+\\.\\d+\\.\\d+\\nserver: +emuctl \\d+\\.\\d+\\.\\d+ \\(GNS3 API 2\\.2\\.\\d+\\) at ${daemon.url.replace(/[.]/g, '\\.')}\\n$`));
     const json = JSON.parse((await run('version', '--json')).stdout);
     assert.equal(json.server.url, daemon.url);
   });
