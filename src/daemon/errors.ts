@@ -65,9 +65,21 @@ const DISK_PROBLEMS: Record<string, string> = {
 
 /** The 507 for a write to `file` that failed with `err`: the message names the disk problem and its code. */
 export function storageError(file: string, err: unknown): InsufficientStorageError {
+  if (err instanceof InsufficientStorageError) return err;
   const code = (err as NodeJS.ErrnoException).code;
   const problem = code ? `${DISK_PROBLEMS[code] ?? (err as Error).message} (${code})` : (err as Error).message;
   return new InsufficientStorageError(`Cannot write ${file}: ${problem}; the change was not applied`);
+}
+
+/** Whether `err` is a failed system call that says the disk cannot take the write (full, quota, read-only, I/O error…). */
+export function isDiskProblem(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return !(err instanceof DomainError) && typeof code === 'string' && Object.hasOwn(DISK_PROBLEMS, code);
+}
+
+/** `err` as the 507 naming `file` when it is a disk problem; any other error unchanged. */
+export function diskError(file: string, err: unknown): unknown {
+  return isDiskProblem(err) ? storageError(file, err) : err;
 }
 
 /** A remote compute answered badly or could not be reached (502). */

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync } from 'node:fs';
-import { cp, lstat, mkdir, readdir, rename, rm, unlink } from 'node:fs/promises';
+import { createReadStream, existsSync } from 'node:fs';
+import { cp, lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
+import { writeFileAtomic } from '../atomic-write.js';
+import { ConflictError, diskError, InvalidError, NotFoundError } from '../errors.js';
 
 /** A file of a project as GNS3's compute lists it. */
 export interface ProjectFile {
@@ -72,16 +73,15 @@ export async function openProjectFile(root: string, relativePath: string): Promi
   return createReadStream(path);
 }
 
-/** Writes a file inside `root` from a stream (directories created), through a temporary file renamed into place. */
+/** Writes a file inside `root` from a stream, atomically; directories it had to make go again if the write fails. */
 export async function writeProjectFile(root: string, relativePath: string, data: Readable): Promise<void> {
   const path = pathInside(root, relativePath);
-  const temp = `${path}.${process.pid}.part`;
+  let made: string | undefined;
   try {
-    await mkdir(dirname(path), { recursive: true });
-    await pipeline(data, createWriteStream(temp));
-    await rename(temp, path);
+    made = await mkdir(dirname(path), { recursive: true });
+    await writeFileAtomic(path, data);
   } catch (err) {
-    await unlink(temp).catch(() => {});
+    if (made) await rm(made, { recursive: true, force: true }).catch(() => {});
     throw pathError(err as NodeJS.ErrnoException, relativePath);
   }
 }
@@ -90,5 +90,5 @@ export async function writeProjectFile(root: string, relativePath: string, data:
 function pathError(err: NodeJS.ErrnoException, relativePath: string): Error {
   if (err.code === 'ENAMETOOLONG') return new InvalidError(`path '${relativePath}' is too long`);
   if (err.code === 'EISDIR' || err.code === 'ENOTDIR' || err.code === 'EEXIST') return new ConflictError(`Cannot write '${relativePath}': a file or directory is in the way`);
-  return err;
+  return diskError(relativePath, err) as Error;
 }

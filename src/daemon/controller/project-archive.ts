@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { isUuid } from '../../util/uuid.js';
 import { walkFiles } from '../compute/project-files.js';
 import { ConflictError } from '../errors.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../atomic-write.js';
 import { filenameFor } from './project.js';
 
 /**

@@ -1,7 +1,6 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, unlink } from 'node:fs/promises';
+import { mkdir, readdir, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import { writeFileAtomic } from '../atomic-write.js';
 import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
 import type { ProjectArchives } from './archives.js';
 import type { ControllerEvents } from './events.js';
@@ -56,14 +55,13 @@ export class SnapshotManager {
     if ((await this.list(project)).some((s) => s.name === name)) throw new ConflictError(`The snapshot name ${name} already exists`);
     const now = new Date();
     const file = `${name}_${stamp(now)}.gns3project`;
-    await mkdir(snapshotDir(project), { recursive: true });
-    const target = join(snapshotDir(project), file);
-    const temp = join(snapshotDir(project), `.${file}.part`);
+    const made = await mkdir(snapshotDir(project), { recursive: true });
+    const archive = await this.deps.archives.export(project, { keepComputeId: true, compress: false });
     try {
-      await pipeline(await this.deps.archives.export(project, { keepComputeId: true, compress: false }), createWriteStream(temp, { flags: 'wx' }));
-      await rename(temp, target);
+      await writeFileAtomic(join(snapshotDir(project), file), archive);
     } catch (err) {
-      await unlink(temp).catch(() => {});
+      archive.destroy();
+      if (made) await rm(made, { recursive: true, force: true }).catch(() => {});
       throw err;
     }
     return { snapshot_id: uuidV3(project.id, file), name, created_at: Math.floor(now.getTime() / 1000), project_id: project.id };

@@ -1,9 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, readFile, readdir, rm, stat, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { writeFileAtomic } from '../../atomic-write.js';
 import { ConflictError, InvalidError, NotFoundError, PayloadTooLargeError } from '../../errors.js';
 
 /** An image as GET /v2/compute/qemu/images lists it (GNS3 fields). */
@@ -16,6 +17,7 @@ export interface ImageInfo {
 
 /** GNS3 caches an image's md5 in `<image>.md5sum` beside it. */
 const MD5_SUFFIX = '.md5sum';
+/** Names emuctl's older uploads gave their temporary files: refused as image names. */
 const TEMP_PREFIX = '.upload-';
 
 /**
@@ -85,7 +87,7 @@ export class ImageStore {
     const hash = createHash('md5');
     await pipeline(createReadStream(path), hash);
     const md5 = hash.digest('hex');
-    await writeFile(path + MD5_SUFFIX, md5).catch(() => undefined);
+    await this.cacheMd5(path, md5);
     return md5;
   }
 
@@ -100,29 +102,29 @@ export class ImageStore {
    */
   async upload(name: string, body: Readable): Promise<ImageInfo> {
     const path = this.pathOf(name);
-    await mkdir(dirname(path), { recursive: true });
-    const temp = join(dirname(path), `${TEMP_PREFIX}${randomBytes(6).toString('hex')}`);
+    const made = await mkdir(dirname(path), { recursive: true });
     const hash = createHash('md5');
     let size = 0;
     const limit = this.maxUploadBytes;
-    const meter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        size += chunk.length;
-        if (size > limit) return done(new PayloadTooLargeError(`Image upload is larger than the limit of ${limit} bytes (setting max_image_bytes)`));
-        hash.update(chunk);
-        done(null, chunk);
-      },
-    });
+    const meter = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) throw new PayloadTooLargeError(`Image upload is larger than the limit of ${limit} bytes (setting max_image_bytes)`);
+      hash.update(chunk);
+    };
     try {
-      await pipeline(body, meter, createWriteStream(temp, { flags: 'wx' }));
-      await rename(temp, path);
+      await writeFileAtomic(path, body, { onChunk: meter });
     } catch (err) {
-      await unlink(temp).catch(() => undefined);
+      if (made) await rm(made, { recursive: true, force: true }).catch(() => undefined);
       throw err;
     }
     const md5sum = hash.digest('hex');
-    await writeFile(path + MD5_SUFFIX, md5sum);
+    await this.cacheMd5(path, md5sum);
     return { filename: this.nameOf(path), path, filesize: size, md5sum };
+  }
+
+  /** Keeps an image's md5 beside it; the cache is optional, so one that cannot be written (full disk) is only removed, never left stale. */
+  private async cacheMd5(path: string, md5sum: string): Promise<void> {
+    await writeFileAtomic(path + MD5_SUFFIX, md5sum).catch(() => unlink(path + MD5_SUFFIX).catch(() => undefined));
   }
 
   /** Deletes an image and its md5 cache; NotFoundError when it does not exist. */

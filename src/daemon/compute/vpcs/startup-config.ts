@@ -1,6 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { replaceFile } from '../replace-file.js';
+import { writeFileAtomic } from '../../atomic-write.js';
 
 /**
  * The script VPCS runs at start when given as its last argument (GNS3 keeps it in the node directory):
@@ -27,7 +27,7 @@ export async function readStartupConfig(nodeDir: string): Promise<string | undef
 /** Writes the node's startup script atomically (temp file + fsync + rename), creating the directory. */
 export async function writeStartupConfig(nodeDir: string, script: string): Promise<void> {
   await mkdir(nodeDir, { recursive: true });
-  await replaceFile(startupConfigPath(nodeDir), script.endsWith('\n') || script === '' ? script : script + '\n');
+  await writeFileAtomic(startupConfigPath(nodeDir), script.endsWith('\n') || script === '' ? script : script + '\n');
 }
 
 export { applyStartupSettings, parseStartupConfig, renderStartupConfig, type StartupChange, type StartupSettings } from '../../../util/vpcs-script.js';

@@ -1,12 +1,11 @@
-import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { Router } from 'express';
 import type { ProjectArchives } from '../../controller/archives.js';
 import type { ProjectManager } from '../../controller/projects.js';
-import { InvalidError } from '../../errors.js';
+import { writeFileAtomic } from '../../atomic-write.js';
+import { DomainError, InvalidError } from '../../errors.js';
 import { route } from '../route.js';
 import { sendStream } from '../streams.js';
 import { PROJECT_DUPLICATE_SCHEMA, PROJECT_IMPORT_SCHEMA } from '../../schemas/project-extras.js';
@@ -39,9 +38,9 @@ export function archiveRoutes(router: Router, deps: { projects: ProjectManager; 
     const temp = await mkdtemp(join(tmpdir(), 'emuctl-import-'));
     try {
       const archive = join(temp, 'project.gns3project');
-      await pipeline(req, createWriteStream(archive)).catch((err: NodeJS.ErrnoException) => {
-        // A file system error (disk full) stays what it is; anything else is the client going away mid-upload.
-        throw err.syscall ? err : new InvalidError(`The archive upload broke off: ${err.message}`);
+      await writeFileAtomic(archive, req).catch((err: NodeJS.ErrnoException) => {
+        // A file system error (disk full: a 507) stays what it is; anything else is the client going away mid-upload.
+        throw err instanceof DomainError || err.syscall ? err : new InvalidError(`The archive upload broke off: ${err.message}`);
       });
       return (await archives.import(params.project_id, archive, opts)).toJSON();
     } finally {
