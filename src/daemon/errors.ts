@@ -63,11 +63,16 @@ const DISK_PROBLEMS: Record<string, string> = {
   ENFILE: 'too many open files in the system',
 };
 
+/** A failed write's errno code in words, with the code: `no space left on the device (ENOSPC)`. */
+export function diskProblem(code: string): string {
+  return `${DISK_PROBLEMS[code] ?? 'the write failed'} (${code})`;
+}
+
 /** The 507 for a write to `file` that failed with `err`: the message names the disk problem and its code. */
 export function storageError(file: string, err: unknown): InsufficientStorageError {
   if (err instanceof InsufficientStorageError) return err;
   const code = (err as NodeJS.ErrnoException).code;
-  const problem = code ? `${DISK_PROBLEMS[code] ?? (err as Error).message} (${code})` : (err as Error).message;
+  const problem = code && DISK_PROBLEMS[code] ? diskProblem(code) : code ? `${(err as Error).message} (${code})` : (err as Error).message;
   return new InsufficientStorageError(`Cannot write ${file}: ${problem}; the change was not applied`);
 }
 
@@ -99,7 +104,7 @@ export class UpstreamError extends DomainError {
   }
 }
 
-export type DomainErrorKind = 'invalid' | 'notfound' | 'conflict';
+export type DomainErrorKind = 'invalid' | 'notfound' | 'conflict' | 'storage';
 
 /** Rebuilds a domain error from a kind sent across a thread boundary. */
 export function domainErrorOf(kind: DomainErrorKind, message: string): DomainError {
@@ -110,5 +115,7 @@ export function domainErrorOf(kind: DomainErrorKind, message: string): DomainErr
       return new NotFoundError(message);
     case 'conflict':
       return new ConflictError(message);
+    case 'storage':
+      return new InsufficientStorageError(message);
   }
 }

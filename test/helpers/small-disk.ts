@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, rmdirSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, rmdirSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -7,8 +7,8 @@ import { join } from 'node:path';
 export interface SmallDisk {
   /** Where it is mounted. */
   path: string;
-  /** Writes a filler file until the disk has no byte left. */
-  fill(): void;
+  /** Writes a filler file until the disk has no byte left, then gives `leaveBytes` back. */
+  fill(leaveBytes?: number): void;
   /** Removes the filler: the disk has room again. */
   free(): void;
   /** Unmounts the disk and removes its mount point (safe to call twice). */
@@ -34,7 +34,10 @@ export function mountSmallDisk(bytes: number, prefix = 'emuctl-small-disk-'): Sm
   mounted.add(path);
   return {
     path,
-    fill: () => fillUp(join(path, FILLER)),
+    fill: (leaveBytes = 0) => {
+      fillUp(join(path, FILLER));
+      if (leaveBytes > 0) truncateSync(join(path, FILLER), statSync(join(path, FILLER)).size - leaveBytes);
+    },
     free: () => rmSync(join(path, FILLER), { force: true }),
     remove: () => {
       if (!mounted.delete(path)) return;

@@ -1,10 +1,10 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
+import { ConflictError, InvalidError, isDiskProblem, NotFoundError, storageError } from '../errors.js';
 import { validateBpf } from './bpf-vm.js';
 import type { Engine } from './engine.js';
 import { isPassThrough } from './filters/spec.js';
-import type { Command, CompiledFilters } from './protocol.js';
+import type { CaptureFailedEvent, Command, CompiledFilters } from './protocol.js';
 import { resolveTunnel } from './tunnel.js';
 import { PCAP_LINK_TYPES, type CaptureInfo, type DataplaneNodeKind, type SwitchPortConfig, type UdpTunnel } from './types.js';
 import { parsePortConfigs } from './vlan.js';
@@ -36,7 +36,8 @@ const newPort = (): PortState => ({ nio: false, capture: null, generation: 0, lo
 export class Dataplane {
   private readonly nodes = new Map<string, NodeState>();
 
-  constructor(private readonly engine: Engine) {}
+  /** `report` gets what happens without a command: a capture a failed write stopped. */
+  constructor(private readonly engine: Engine, private readonly report: (event: CaptureFailedEvent) => void = () => {}) {}
 
   /** Runs one command from the main thread. */
   async handle(cmd: Command): Promise<unknown> {
@@ -163,17 +164,21 @@ export class Dataplane {
       if (!port.nio) throw new ConflictError(`port ${n} of node ${id} has no NIO: nothing to capture`);
       // A restart closes the old writer before the file is truncated: never two writers on one file.
       await this.stopWriter(id, n, port);
+      const generation = resumeGeneration ?? port.generation + 1;
       try {
         await mkdir(dirname(path), { recursive: true });
-        await this.engine.openCapture(id, n, path, linkType, resumeGeneration !== undefined);
+        await this.engine.openCapture(id, n, path, linkType, resumeGeneration !== undefined, (code) => void this.captureFailed(id, n, port, generation, code));
       } catch (e) {
+        // A new file the header did not fit in (full disk) is not left behind.
+        if (resumeGeneration === undefined) await unlink(path).catch(() => {});
+        if (isDiskProblem(e)) throw storageError(path, e);
         throw new ConflictError(`cannot write capture file ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       }
       if (!port.nio) {
         await this.engine.closeCapture(id, n);
         throw new ConflictError(`port ${n} of node ${id} lost its NIO while the capture was starting`);
       }
-      port.generation = resumeGeneration ?? port.generation + 1;
+      port.generation = generation;
       port.capture = { path, linkType, generation: port.generation };
       return port.capture;
     });
@@ -184,6 +189,16 @@ export class Dataplane {
     return this.exclusive(port, async () => {
       if (!port.capture) throw new NotFoundError(`port ${n} of node ${id} is not capturing`);
       await this.stopWriter(id, n, port);
+    });
+  }
+
+  /** A write of the capture failed: it stops (unless it was stopped or replaced meanwhile) and the main thread is told. */
+  private captureFailed(id: string, n: number, port: PortState, generation: number, code: string): Promise<void> {
+    return this.exclusive(port, async () => {
+      const capture = port.capture;
+      if (!capture || capture.generation !== generation) return;
+      await this.stopWriter(id, n, port);
+      this.report({ event: 'captureFailed', nodeId: id, port: n, path: capture.path, generation, code });
     });
   }
 

@@ -60,8 +60,8 @@ export class JsEngine implements Engine {
     this.port(id, port).resetCounters();
   }
 
-  async openCapture(id: string, port: number, path: string, linkType: number, append: boolean): Promise<void> {
-    const writer = await PcapWriter.create(path, linkType, append);
+  async openCapture(id: string, port: number, path: string, linkType: number, append: boolean, failed: (code: string) => void): Promise<void> {
+    const writer = await PcapWriter.create(path, linkType, append, (err) => failed(err.code ?? 'EIO'));
     const p = this.nodes.get(id)?.ports.get(port);
     if (!p) {
       await writer.close();

@@ -52,19 +52,30 @@ export class PcapWriter {
     this.seal();
   };
 
-  private constructor(private readonly fh: FileHandle) {}
+  /** Bytes of the file that hold the header and whole records: a failed write is cut back to this. */
+  private good: number;
 
-  /** Creates (truncating) the file, or continues it with `append`; a new or empty file gets the global header before this resolves. */
-  static async create(path: string, linkType: number, append = false): Promise<PcapWriter> {
+  private constructor(private readonly fh: FileHandle, size: number, private readonly failed: (err: NodeJS.ErrnoException) => void) {
+    this.good = size;
+  }
+
+  /**
+   * Creates (truncating) the file, or continues it with `append`; a new or empty file gets the global
+   * header before this resolves. `failed` is called once if a write fails (full disk): the file then
+   * ends on its last whole record and the writer records no more.
+   */
+  static async create(path: string, linkType: number, append = false, failed: (err: NodeJS.ErrnoException) => void = () => {}): Promise<PcapWriter> {
     await mkdir(dirname(path), { recursive: true });
     const fh = await open(path, append ? 'a' : 'w');
+    let size: number;
     try {
-      if ((await fh.stat()).size === 0) await fh.write(pcapGlobalHeader(linkType));
+      size = (await fh.stat()).size;
+      if (size === 0) size = (await fh.write(pcapGlobalHeader(linkType))).bytesWritten;
     } catch (e) {
       await fh.close();
       throw e;
     }
-    return new PcapWriter(fh);
+    return new PcapWriter(fh, size, failed);
   }
 
   /** Appends one frame with the current time (microseconds), truncated to the snaplen. */
@@ -126,15 +137,21 @@ export class PcapWriter {
       try {
         let views = batches.map((q) => q.buf.subarray(0, q.len));
         // One writev per round; a short write (rare on files) is resumed until every record is out.
+        if (this.error) throw this.error;
         for (;;) {
           const { bytesWritten } = await this.fh.writev(views);
-          if (bytesWritten === 0) throw new Error('pcap write made no progress');
+          if (bytesWritten === 0) throw Object.assign(new Error('pcap write made no progress'), { code: 'EIO' });
           views = skipBytes(views, bytesWritten);
           if (views.length === 0) break;
         }
+        for (const q of batches) this.good += q.len;
       } catch (e) {
-        this.error ??= e as Error;
         for (const q of batches) this.dropped += q.records;
+        if (!this.error) {
+          this.error = e as Error;
+          await this.fh.truncate(this.good).catch(() => {});
+          this.failed(e as NodeJS.ErrnoException);
+        }
       }
       for (const q of batches) {
         this.queuedBytes -= q.len;
