@@ -97,6 +97,20 @@ for (const [engine, ports] of [['js', '37600-37649'], ['native', '37650-37699']]
       assert.equal(stdout.split('\n').filter(Boolean).length, records.length);
     });
 
+    it('a capture whose first batch does not fit stops too, leaving the header alone', async () => {
+      disk.free();
+      const started = await d.api('POST', `/v2/projects/${pid}/links/${link.link_id}/start_capture`, {});
+      assert.equal(started.status, 201, started.text);
+      disk.fill();
+      const payload = Buffer.alloc(900, 0x62);
+      for (let i = 0; i < 200 && (await d.api('GET', `/v2/projects/${pid}/links/${link.link_id}`)).body.capturing; i++) {
+        for (let j = 0; j < 20; j++) await a.send(ethernetFrame('02:00:00:00:00:0b', '02:00:00:00:00:0a', 0x88b5, payload), probe);
+        await sleep(20);
+      }
+      assert.equal((await d.api('GET', `/v2/projects/${pid}/links/${link.link_id}`)).body.capturing, false);
+      assert.deepEqual(wholeRecords(started.body.capture_file_path), []);
+    });
+
     it('with room again, a new capture on the link works', async () => {
       disk.free();
       const again = await d.api('POST', `/v2/projects/${pid}/links/${link.link_id}/start_capture`, {});

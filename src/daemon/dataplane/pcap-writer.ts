@@ -127,7 +127,8 @@ export class PcapWriter {
     }
     this.used = 0;
     this.records = 0;
-    if (!this.writing) this.writing = this.writeQueued();
+    // Cleared in a callback, never inside writeQueued: after a failed write it may finish without awaiting.
+    if (!this.writing) this.writing = this.writeQueued().then(() => void (this.writing = null));
   }
 
   private async writeQueued(): Promise<void> {
@@ -158,7 +159,6 @@ export class PcapWriter {
         if (this.spare.length < 4) this.spare.push(q.buf);
       }
     }
-    this.writing = null;
   }
 }
 
