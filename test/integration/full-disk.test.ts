@@ -101,11 +101,15 @@ describe('a full disk: every change answers 507, leaves nothing behind and is no
     { name: 'compute update', ok: [200], call: () => d.api('PUT', `/v2/computes/far`, { name: 'far renamed' }) },
     { name: 'GNS3 VM settings', ok: [201], call: () => d.api('PUT', '/v2/gns3vm', { vmname: 'vm1' }) },
     { name: 'IOU licence', ok: [201], call: () => d.api('PUT', '/v2/iou_license', { iourc_content: '[license]\n' }) },
+    { name: 'link capture start', ok: [201], call: () => d.api('POST', `/v2/projects/${pid}/links/${ids.link}/start_capture`, {}) },
     { name: 'template delete', ok: [204], call: () => d.api('DELETE', `/v2/templates/${ids.template}`) },
     { name: 'compute delete', ok: [204], call: () => d.api('DELETE', `/v2/computes/far`) },
     { name: 'drawing delete', ok: [204], call: () => d.api('DELETE', `/v2/projects/${pid}/drawings/${ids.drawing}`) },
     { name: 'link delete', ok: [204], call: () => d.api('DELETE', `/v2/projects/${pid}/links/${ids.link}`) },
     { name: 'node delete', ok: [204], call: () => d.api('DELETE', `/v2/projects/${pid}/nodes/${ids.sw2}`) },
+    // Last: once there is room these start a VPCS and close the project.
+    { name: 'VPCS start', ok: [200], call: () => d.api('POST', `/v2/projects/${pid}/nodes/${ids.pc1}/start`, {}) },
+    { name: 'project close', ok: [204], call: () => d.api('POST', `/v2/projects/${pid}/close`, {}) },
   ];
 
   before(async () => {
