@@ -97,6 +97,7 @@ describe('a full disk: every change answers 507, leaves nothing behind and is no
     { name: 'project file upload', ok: [201], call: () => upload(`/v2/projects/${pid}/files/notes/readme.txt`, Buffer.alloc(3 << 20, 'n')) },
     { name: 'node file upload', ok: [201], call: () => upload(`/v2/projects/${pid}/nodes/${ids.pc1}/files/extra.txt`, Buffer.alloc(20_000, 'e')) },
     { name: 'image upload', ok: [204], call: () => upload('/v2/compute/qemu/images/disk.img', Buffer.alloc(3 << 20, 7)) },
+    { name: 'disk image create', ok: [201], call: () => d.api('POST', '/v2/compute/qemu/img', { qemu_img: 'qemu-img', path: 'blank.qcow2', format: 'qcow2', size: 64, preallocation: 'metadata' }) },
     { name: 'compute add', ok: [201], call: () => d.api('POST', '/v2/computes', { compute_id: 'far2', host: '127.0.0.1', port: 9, protocol: 'http' }) },
     { name: 'compute update', ok: [200], call: () => d.api('PUT', `/v2/computes/far`, { name: 'far renamed' }) },
     { name: 'GNS3 VM settings', ok: [201], call: () => d.api('PUT', '/v2/gns3vm', { vmname: 'vm1' }) },
@@ -125,6 +126,8 @@ describe('a full disk: every change answers 507, leaves nothing behind and is no
     const snapshot = await d.api('POST', `/v2/projects/${pid}/snapshots`, { name: 's0' });
     const template = await d.api('POST', '/v2/templates', { name: 'T1', template_type: 'vpcs', compute_id: 'local' });
     const compute = await d.api('POST', '/v2/computes', { compute_id: 'far', host: '127.0.0.1', port: 9, protocol: 'http' });
+    const image = await fetch(`${d.url}/v2/compute/qemu/images/base.img`, { method: 'POST', body: new Uint8Array(4096) });
+    assert.equal(image.status, 204);
     const exported = await fetch(`${d.url}/v2/projects/${pid}/export`);
     assert.equal(exported.status, 200);
     archive = Buffer.from(await exported.arrayBuffer());
