@@ -94,6 +94,7 @@ describe('a full disk: every change answers 507, leaves nothing behind and is no
     { name: 'snapshot create', ok: [201], call: () => d.api('POST', `/v2/projects/${pid}/snapshots`, { name: 's1' }) },
     { name: 'snapshot restore', ok: [201], call: () => d.api('POST', `/v2/projects/${pid}/snapshots/${ids.snapshot}/restore`, {}) },
     { name: 'import', ok: [201], call: () => upload(`/v2/projects/${crypto.randomUUID()}/import?name=imported`, archive) },
+    { name: 'export (it saves the topology first)', ok: [200], call: () => d.api('GET', `/v2/projects/${pid}/export`) },
     { name: 'project file upload', ok: [201], call: () => upload(`/v2/projects/${pid}/files/notes/readme.txt`, Buffer.alloc(3 << 20, 'n')) },
     { name: 'node file upload', ok: [201], call: () => upload(`/v2/projects/${pid}/nodes/${ids.pc1}/files/extra.txt`, Buffer.alloc(20_000, 'e')) },
     { name: 'image upload', ok: [204], call: () => upload('/v2/compute/qemu/images/disk.img', Buffer.alloc(3 << 20, 7)) },
