@@ -82,6 +82,14 @@ export function isDiskProblem(err: unknown): boolean {
   return !(err instanceof DomainError) && typeof code === 'string' && Object.hasOwn(DISK_PROBLEMS, code);
 }
 
+/** Codes that can only mean the store cannot take a write, whichever call failed (EACCES or EIO may come from a socket or a process). */
+const STORE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'EROFS']);
+
+/** Whether `err` is a failed system call that says the store is full, over quota or read-only. */
+export function isStoreFull(err: unknown): boolean {
+  return isDiskProblem(err) && STORE_CODES.has((err as NodeJS.ErrnoException).code!);
+}
+
 /** `err` as the 507 naming `file` when it is a disk problem; any other error unchanged. */
 export function diskError(file: string, err: unknown): unknown {
   return isDiskProblem(err) ? storageError(file, err) : err;
