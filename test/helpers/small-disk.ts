@@ -18,9 +18,17 @@ export interface SmallDisk {
 const FILLER = '.small-disk-filler';
 const mounted = new Set<string>();
 // A test that dies before its cleanup must not leave mounts behind.
-process.once('exit', () => {
+const unmountAll = () => {
   for (const path of mounted) unmount(path);
-});
+  mounted.clear();
+};
+process.once('exit', unmountAll);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    unmountAll();
+    process.exit(1);
+  });
+}
 
 /** Mounts a tmpfs of `bytes` on a new temporary directory (needs root, as tests here run). */
 export function mountSmallDisk(bytes: number, prefix = 'emuctl-small-disk-'): SmallDisk {
