@@ -12,7 +12,7 @@ import { constants, type Dirent } from 'node:fs';
 import { lstat, mkdir, open, readdir, rename, rm, unlink, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { writeFileAtomicIn, type AtomicWriteOptions, type FileData } from './atomic-write.js';
-import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from './errors.js';
+import { ConflictError, diskError, ForbiddenError, InvalidError, NotFoundError } from './errors.js';
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_APPEND, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;
 
@@ -200,7 +200,8 @@ export async function replaceFileUnder(root: string, relativePath: string, data:
     await withDir(root, dirs, true, (dir) => writeFileAtomicIn((entry) => dir.at(entry), name, relativePath, data, { mode: PRIVATE_FILE_MODE, ...opts }));
   } catch (err) {
     if (existing < dirs.length) await withDir(root, dirs.slice(0, existing), false, (dir) => dir.remove(dirs[existing], true)).catch(() => undefined);
-    throw err;
+    // Making a directory on a full disk fails too, before any file is written.
+    throw diskError(relativePath, err);
   }
 }
 

@@ -2,13 +2,14 @@
 // the atomic writer leaves the old file and no temp file, and the pcap writer stops on a whole record.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { writeFileAtomic } from '../../../src/daemon/atomic-write.js';
 import { InsufficientStorageError } from '../../../src/daemon/errors.js';
 import { PcapWriter } from '../../../src/daemon/dataplane/pcap-writer.js';
+import { replaceFileUnder } from '../../../src/daemon/safe-fs.js';
 import { mountSmallDisk, SMALL_DISK_FILLER, type SmallDisk } from '../../helpers/small-disk.js';
 
 describe('writes on a full disk', () => {
@@ -36,6 +37,27 @@ describe('writes on a full disk', () => {
       }
     } finally {
       disk.free();
+    }
+  });
+
+  it('a write below a root with no link followed (safe-fs) is the same 507: old content kept, no temp file, the directories it made removed', async () => {
+    const root = join(disk.path, 'root');
+    mkdirSync(join(root, 'kept'), { recursive: true });
+    writeFileSync(join(root, 'kept', 'f'), 'old');
+    disk.fill();
+    try {
+      for (const [path, data] of [['kept/new/deeper/f', 'x'.repeat(100_000)], ['kept/f', Readable.from([Buffer.alloc(60_000), Buffer.alloc(60_000)])]] as const) {
+        await assert.rejects(replaceFileUnder(root, path, data), (err: Error) => {
+          assert.ok(err instanceof InsufficientStorageError, String(err));
+          assert.match(err.message, /no space left on the device \(ENOSPC\)/);
+          return true;
+        });
+        assert.deepEqual(readdirSync(join(root, 'kept')), ['f'], path);
+        assert.equal(readFileSync(join(root, 'kept', 'f'), 'utf8'), 'old');
+      }
+    } finally {
+      disk.free();
+      rmSync(root, { recursive: true, force: true });
     }
   });
 
