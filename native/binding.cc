@@ -340,6 +340,15 @@ Napi::Value StopCapture(const Napi::CallbackInfo &info) {
   return info.Env().Undefined();
 }
 
+// captureError(handle, port): 0 while the port's capture writes (or it has none), else the errno that stopped it.
+Napi::Value CaptureError(const Napi::CallbackInfo &info) {
+  dp_node *n = NodeArg(info, 0);
+  dp_port *p = PortArg(info, n, 1);
+  if (!p) return info.Env().Undefined();
+  Locked lock(n->eng);
+  return Napi::Number::New(info.Env(), p->capture ? dp_pcap_error(p->capture) : 0);
+}
+
 // stats(handle): Float64Array of [port, framesIn, bytesIn, framesOut, bytesOut, drops, errors] per port, in port order.
 Napi::Value Stats(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
@@ -395,6 +404,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("resetCounters", Napi::Function::New(env, ResetCounters));
   exports.Set("startCapture", Napi::Function::New(env, StartCapture));
   exports.Set("stopCapture", Napi::Function::New(env, StopCapture));
+  exports.Set("captureError", Napi::Function::New(env, CaptureError));
   exports.Set("stats", Napi::Function::New(env, Stats));
   exports.Set("macTable", Napi::Function::New(env, MacTable));
   return exports;

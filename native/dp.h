@@ -177,6 +177,8 @@ void dp_pcap_record(dp_pcap *pc, const uint8_t *f, uint32_t len, uint64_t now);
 /* Writes the pending batch if it is due; returns the next deadline (UINT64_MAX if none). */
 uint64_t dp_pcap_run(dp_pcap *pc, uint64_t now);
 void dp_pcap_close(dp_pcap *pc);
+/* 0, or the errno of the write that stopped the capture (the file ends on its last whole record). */
+int dp_pcap_error(const dp_pcap *pc);
 
 #ifdef __cplusplus
 }

@@ -23,6 +23,8 @@
 struct dp_pcap {
   int fd;
   int error;
+  /* Bytes of the file that hold the header and whole records: a failed write is cut back to this. */
+  off_t good;
   uint8_t *buf;
   uint32_t used, records;
   uint64_t first, dropped;
@@ -57,7 +59,8 @@ dp_pcap *dp_pcap_open_fd(int file, uint32_t link_type, int *err) {
     return NULL;
   }
   struct stat st;
-  if (fstat(fd, &st) == 0 && st.st_size == 0) {
+  off_t size = fstat(fd, &st) == 0 ? st.st_size : 0;
+  if (size == 0) {
     uint8_t h[24] = {0};
     le32(h, 0xa1b2c3d4);
     h[4] = 2; /* version 2.4, little-endian like every field: readers detect the order from the magic */
@@ -70,6 +73,7 @@ dp_pcap *dp_pcap_open_fd(int file, uint32_t link_type, int *err) {
       *err = e;
       return NULL;
     }
+    size = sizeof h;
   }
   dp_pcap *pc = calloc(1, sizeof *pc);
   if (pc) pc->buf = malloc(BATCH_SIZE);
@@ -80,17 +84,28 @@ dp_pcap *dp_pcap_open_fd(int file, uint32_t link_type, int *err) {
     return NULL;
   }
   pc->fd = fd;
+  pc->good = size;
   return pc;
 }
 
+/* A write that fails (full disk) is cut back to the last whole record, and the capture records no more. */
 static void flush(dp_pcap *pc) {
-  if (!pc->used) return;
+  if (!pc->used || pc->error) return;
   int e = write_all(pc->fd, pc->buf, pc->used);
   if (e) {
     pc->error = e;
     pc->dropped += pc->records;
+    if (ftruncate(pc->fd, pc->good) != 0) {
+      /* Nothing more to do: a reader then sees a cut last record, as before this writer stopped. */
+    }
+  } else {
+    pc->good += pc->used;
   }
   pc->used = pc->records = 0;
+}
+
+int dp_pcap_error(const dp_pcap *pc) {
+  return pc->error;
 }
 
 void dp_pcap_record(dp_pcap *pc, const uint8_t *f, uint32_t len, uint64_t now) {

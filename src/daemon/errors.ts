@@ -68,11 +68,36 @@ const DISK_PROBLEMS: Record<string, string> = {
   ENFILE: 'too many open files in the system',
 };
 
+/** A failed write's errno code in words, with the code: `no space left on the device (ENOSPC)`. */
+export function diskProblem(code: string): string {
+  return `${DISK_PROBLEMS[code] ?? 'the write failed'} (${code})`;
+}
+
 /** The 507 for a write to `file` that failed with `err`: the message names the disk problem and its code. */
 export function storageError(file: string, err: unknown): InsufficientStorageError {
+  if (err instanceof InsufficientStorageError) return err;
   const code = (err as NodeJS.ErrnoException).code;
-  const problem = code ? `${DISK_PROBLEMS[code] ?? (err as Error).message} (${code})` : (err as Error).message;
+  const problem = code && DISK_PROBLEMS[code] ? diskProblem(code) : code ? `${(err as Error).message} (${code})` : (err as Error).message;
   return new InsufficientStorageError(`Cannot write ${file}: ${problem}; the change was not applied`);
+}
+
+/** Whether `err` is a failed system call that says the disk cannot take the write (full, quota, read-only, I/O error…). */
+export function isDiskProblem(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return !(err instanceof DomainError) && typeof code === 'string' && Object.hasOwn(DISK_PROBLEMS, code);
+}
+
+/** Codes that can only mean the store cannot take a write, whichever call failed (EACCES or EIO may come from a socket or a process). */
+const STORE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'EROFS']);
+
+/** Whether `err` is a failed system call that says the store is full, over quota or read-only. */
+export function isStoreFull(err: unknown): boolean {
+  return isDiskProblem(err) && STORE_CODES.has((err as NodeJS.ErrnoException).code!);
+}
+
+/** `err` as the 507 naming `file` when it is a disk problem; any other error unchanged. */
+export function diskError(file: string, err: unknown): unknown {
+  return isDiskProblem(err) ? storageError(file, err) : err;
 }
 
 /** A remote compute answered badly or could not be reached (502). */
@@ -92,7 +117,7 @@ export class UpstreamError extends DomainError {
   }
 }
 
-export type DomainErrorKind = 'invalid' | 'forbidden' | 'notfound' | 'conflict';
+export type DomainErrorKind = 'invalid' | 'forbidden' | 'notfound' | 'conflict' | 'storage';
 
 /** Rebuilds a domain error from a kind sent across a thread boundary. */
 export function domainErrorOf(kind: DomainErrorKind, message: string): DomainError {
@@ -105,5 +130,7 @@ export function domainErrorOf(kind: DomainErrorKind, message: string): DomainErr
       return new NotFoundError(message);
     case 'conflict':
       return new ConflictError(message);
+    case 'storage':
+      return new InsufficientStorageError(message);
   }
 }

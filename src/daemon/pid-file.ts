@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { readPidRecord, removePidRecord, type PidRecord } from '../config/pid-file.js';
-import { writeFileAtomic } from './controller/atomic-write.js';
+import { writeFileAtomic } from './atomic-write.js';
 
 /** Writes the pid file of this daemon (atomically: readers never see half a record). */
 export async function writePidFile(path: string, record: PidRecord): Promise<void> {

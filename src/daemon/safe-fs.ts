@@ -10,10 +10,9 @@
  */
 import { constants, type Dirent } from 'node:fs';
 import { lstat, mkdir, open, readdir, rename, rm, unlink, type FileHandle } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import type { Readable } from 'node:stream';
-import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from './errors.js';
+import { writeFileAtomicIn, type AtomicWriteOptions, type FileData } from './atomic-write.js';
+import { ConflictError, diskError, ForbiddenError, InvalidError, NotFoundError } from './errors.js';
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_APPEND, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;
 
@@ -190,27 +189,41 @@ export async function makeDirs(root: string, relativePath: string): Promise<void
 }
 
 /**
- * Writes `relativePath` below `root` from a stream (or bytes) through a new temporary file (0600)
- * renamed into place in the same directory, so a link at the name is replaced, never followed.
+ * Writes `relativePath` below `root` through a new temporary file (0600) renamed into place in the
+ * same directory held open, so a link at the name is replaced, never followed. On any failure the
+ * temporary file and the directories this write made go again, and a full disk is the 507 (see atomic-write).
  */
-export async function replaceFileUnder(root: string, relativePath: string, data: Readable | string | Buffer): Promise<void> {
+export async function replaceFileUnder(root: string, relativePath: string, data: FileData, opts: AtomicWriteOptions = {}): Promise<void> {
   const { dirs, name } = fileSegments(relativePath);
-  await withDir(root, dirs, true, async (dir) => {
-    const temp = `.${name.slice(0, 32)}.${randomBytes(6).toString('hex')}.part`;
-    const handle = await dir.file(temp, O_WRONLY | O_CREAT | O_EXCL);
+  const existing = await existingDepth(root, dirs);
+  try {
+    await withDir(root, dirs, true, (dir) => writeFileAtomicIn((entry) => dir.at(entry), name, relativePath, data, { mode: PRIVATE_FILE_MODE, ...opts }));
+  } catch (err) {
+    if (existing < dirs.length) await withDir(root, dirs.slice(0, existing), false, (dir) => dir.remove(dirs[existing], true)).catch(() => undefined);
+    // Making a directory on a full disk fails too, before any file is written.
+    throw diskError(relativePath, err);
+  }
+}
+
+/**
+ * How many leading directories of `dirs` already exist below `root` (a write would make the others).
+ * Anything in the way other than a missing directory (a link: 403) counts as existing: never removed.
+ */
+async function existingDepth(root: string, dirs: string[]): Promise<number> {
+  for (let depth = dirs.length; depth > 0; depth--) {
     try {
-      if (typeof data === 'string' || Buffer.isBuffer(data)) await handle.writeFile(data);
-      // writeFile on a handle writes the whole chunk at the current position (short writes resumed).
-      else for await (const chunk of data) await handle.writeFile(chunk as Buffer | string);
-      await handle.sync();
-      await handle.close();
-      await dir.rename(temp, name);
+      return await withDir(root, dirs.slice(0, depth), false, async () => depth);
     } catch (err) {
-      await handle.close().catch(() => undefined);
-      await dir.remove(temp).catch(() => undefined);
-      throw err;
+      if (!(err instanceof NotFoundError)) return dirs.length;
     }
-  });
+  }
+  return 0;
+}
+
+/** Removes the file `relativePath` below `root` (a link there is removed, not followed). */
+export async function removeFileUnder(root: string, relativePath: string): Promise<void> {
+  const { dirs, name } = fileSegments(relativePath);
+  await withDir(root, dirs, false, (dir) => dir.remove(name));
 }
 
 /**

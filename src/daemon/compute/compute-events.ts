@@ -17,6 +17,14 @@ export class ComputeEvents extends NotificationSource {
     this.publish('node.updated', node.toJSON(), projectId);
   }
 
+  /**
+   * Publishes emuctl's `capture.stopped`: a capture stopped on its own (a failed write), so that the
+   * controller marks its link as no longer capturing. GNS3 clients ignore the action.
+   */
+  captureStopped(at: { projectId: string; nodeId: string; adapter: number; port: number }, path: string, message: string): void {
+    this.publish('capture.stopped', { project_id: at.projectId, node_id: at.nodeId, adapter_number: at.adapter, port_number: at.port, pcap_file_path: path, message }, at.projectId);
+  }
+
   /** Publishes a `log.error|warning|info` message for a project, as GNS3 computes do. */
   log(level: 'error' | 'warning' | 'info', message: string, projectId: string): void {
     this.publish(`log.${level}`, { message }, projectId);

@@ -3,8 +3,8 @@ import { rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Duplex, Readable } from 'node:stream';
-import { PCAP_LINK_TYPES, type DataLinkType, type DataplaneApi } from '../dataplane/types.js';
-import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../errors.js';
+import { PCAP_LINK_TYPES, type CaptureFailure, type DataLinkType, type DataplaneApi } from '../dataplane/types.js';
+import { ConflictError, diskProblem, ForbiddenError, InvalidError, NotFoundError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { validate } from '../schemas/validation.js';
 import { captureFilePath, followFile, type CaptureState } from './capture-files.js';
@@ -40,8 +40,12 @@ export class LocalCompute implements ComputeApi {
   private readonly creating = new Set<string>();
   /** What `/v2/compute/notifications/ws` sends: node status changes and log messages of the compute's projects. */
   readonly events = new ComputeEvents();
+  /** Running captures by file, so that one a failed write stops is named by its node and port. */
+  private readonly captures = new Map<string, PortAddress>();
 
-  constructor(private readonly deps: LocalComputeDeps) {}
+  constructor(private readonly deps: LocalComputeDeps) {
+    deps.dataplane.onCaptureFailed?.((failure) => this.captureFailed(failure));
+  }
 
   get resources(): ComputeResources {
     return this.deps.resources;
@@ -224,12 +228,33 @@ export class LocalCompute implements ComputeApi {
     const path = captureFilePath(this.project(at.projectId).capturesDir, body.capture_file_name);
     const linkType = PCAP_LINK_TYPES[(body.data_link_type ?? 'DLT_EN10MB') as DataLinkType];
     if (linkType === undefined) throw new InvalidError(`Unknown data_link_type '${body.data_link_type}'`);
+    this.forgetCapture(at);
     await node.startCapture(at.adapter, at.port, path, linkType, this.deps.projectsDir);
+    this.captures.set(path, at);
     return { pcap_file_path: path };
   }
 
-  stopCapture(at: PortAddress): Promise<void> {
-    return this.nodeAt(at).stopCapture(at.adapter, at.port);
+  async stopCapture(at: PortAddress): Promise<void> {
+    await this.nodeAt(at).stopCapture(at.adapter, at.port);
+    this.forgetCapture(at);
+  }
+
+  private forgetCapture(at: PortAddress): void {
+    for (const [path, running] of this.captures) {
+      if (running.projectId === at.projectId && running.nodeId === at.nodeId && running.adapter === at.adapter && running.port === at.port) this.captures.delete(path);
+    }
+  }
+
+  /** A failed write (full disk) stopped a capture: logged, and told to the project as `log.error` and `capture.stopped`. */
+  private captureFailed(failure: CaptureFailure): void {
+    const at = this.captures.get(failure.path);
+    if (!at) return;
+    this.captures.delete(failure.path);
+    const name = this.projects.get(at.projectId)?.nodes.get(at.nodeId)?.name ?? at.nodeId;
+    const message = `Capture on ${name} port ${at.adapter}/${at.port} stopped: cannot write ${failure.path}: ${diskProblem(failure.code)}`;
+    this.deps.log.error(message);
+    this.events.log('error', message, at.projectId);
+    this.events.captureStopped(at, failure.path, message);
   }
 
   async pcapStream(at: PortAddress): Promise<Readable> {

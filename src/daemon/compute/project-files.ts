@@ -4,7 +4,7 @@ import { cp, readdir, rm } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ConflictError, DomainError, InvalidError } from '../errors.js';
+import { ConflictError, diskError, DomainError, InvalidError } from '../errors.js';
 import { openForRead, pathSegments, relativeBelow, replaceFileUnder, SafeDir, withDir } from '../safe-fs.js';
 
 /** A file of a project as GNS3's compute lists it. */
@@ -99,7 +99,10 @@ export async function openProjectFile(root: string, relativePath: string): Promi
   return handle.createReadStream();
 }
 
-/** Writes a file below `root` from a stream (directories made 0700, the file 0600) through a temporary file renamed into place; no link is followed. */
+/**
+ * Writes a file below `root` from a stream (directories made 0700, the file 0600) through a temporary
+ * file renamed into place; no link is followed, and nothing is left when it fails.
+ */
 export async function writeProjectFile(root: string, relativePath: string, data: Readable): Promise<void> {
   try {
     await replaceFileUnder(root, relativePath, data);
@@ -113,5 +116,5 @@ export async function writeProjectFile(root: string, relativePath: string, data:
 function pathError(err: NodeJS.ErrnoException, relativePath: string): Error {
   if (err.code === 'ENAMETOOLONG') return new InvalidError(`path '${relativePath}' is too long`);
   if (err.code === 'EISDIR' || err.code === 'ENOTDIR' || err.code === 'EEXIST') return new ConflictError(`Cannot write '${relativePath}': a file or directory is in the way`);
-  return err;
+  return diskError(relativePath, err) as Error;
 }

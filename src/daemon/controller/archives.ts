@@ -8,7 +8,8 @@ import { pipeline } from 'node:stream/promises';
 import { AsyncLock } from '../../util/async-lock.js';
 import { isUuid } from '../../util/uuid.js';
 import { walkFiles } from '../compute/project-files.js';
-import { ConflictError } from '../errors.js';
+import { writeFileAtomic } from '../atomic-write.js';
+import { ConflictError, diskError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { ExtractLimits } from './archive-entries.js';
 import type { ComputeRegistry } from './computes.js';
@@ -118,7 +119,7 @@ export class ProjectArchives {
         });
       } catch (err) {
         await rm(dir, { recursive: true, force: true });
-        throw err;
+        throw diskError(dir, err);
       }
     } finally {
       this.importing.delete(projectId);
@@ -131,7 +132,11 @@ export class ProjectArchives {
     const temp = await mkdtemp(join(tmpdir(), 'emuctl-duplicate-'));
     try {
       const archive = join(temp, 'project.gns3project');
-      await pipeline(await this.export(project, { keepComputeId: true, resetMacAddresses: opts.resetMacAddresses ?? false, compress: false }), createWriteStream(archive));
+      const exported = await this.export(project, { keepComputeId: true, resetMacAddresses: opts.resetMacAddresses ?? false, compress: false });
+      await writeFileAtomic(archive, exported).catch((err) => {
+        exported.destroy();
+        throw err;
+      });
       return await this.import(randomUUID(), archive, { name: opts.name ?? project.name, path: opts.path, keepComputeId: true });
     } finally {
       await rm(temp, { recursive: true, force: true });
@@ -154,7 +159,7 @@ export class ProjectArchives {
       return { dir, nodes: topology.topology.nodes };
     } catch (err) {
       await rm(dir, { recursive: true, force: true });
-      throw err;
+      throw diskError(dir, err);
     }
   }
 

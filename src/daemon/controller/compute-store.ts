@@ -1,6 +1,6 @@
 import { chmod, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../atomic-write.js';
 import type { ComputeCreate } from './computes.js';
 
 /** The saved remote computes: a JSON file readable by its owner only (it holds passwords). */
@@ -18,7 +18,7 @@ export class ComputeStore {
 
   async write(computes: (ComputeCreate & { compute_id: string })[]): Promise<void> {
     await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
-    await writeFileAtomic(this.file, JSON.stringify(computes, null, 2) + '\n', 0o600);
+    await writeFileAtomic(this.file, JSON.stringify(computes, null, 2) + '\n', { mode: 0o600 });
     await chmod(this.file, 0o600);
   }
 }

@@ -3,7 +3,7 @@ import type { COMPUTE_CREATE_SCHEMA } from '../schemas/compute.js';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ComputeApi } from '../compute/compute-api.js';
-import { ConflictError, NotFoundError } from '../errors.js';
+import { ConflictError, NotFoundError, storageError } from '../errors.js';
 import { computeTrust } from './compute-trust.js';
 import { hostUsage } from '../host-usage.js';
 import { checkComputeHost } from './compute-host.js';
@@ -14,7 +14,9 @@ import { ComputeStore } from './compute-store.js';
 import { ComputeGate } from './compute-gate.js';
 import { ComputeStream } from './compute-stream.js';
 import type { ControllerEvents } from './events.js';
+import { GroupCommit } from './group-commit.js';
 import { RemoteCompute } from './remote-compute.js';
+import { takeOut } from '../../util/take-out.js';
 
 /** A compute as the controller knows it (the password never leaves the registry). */
 export interface ComputeRecord extends ComputeEndpoint {
@@ -59,6 +61,8 @@ export class ComputeRegistry {
   private readonly gates = new Map<string, ComputeGate>();
   private readonly usagePublished = new Map<string, number>();
   private readonly store?: ComputeStore;
+  /** A change is applied, written, and undone if the write fails (507). */
+  private readonly writer = new GroupCommit(() => this.save(), (err) => storageError(this.deps.file ?? 'computes', err));
   private reports?: ComputeReports;
 
   constructor(private readonly deps: ComputeRegistryDeps) {
@@ -138,47 +142,53 @@ export class ComputeRegistry {
     return compute;
   }
 
-  /** Registers a remote compute, saves it and starts watching it. */
+  /** Registers a remote compute, saves it and starts watching it; if the write fails (507), it is not registered. */
   async add(body: ComputeCreate): Promise<ComputeRecord> {
     const id = body.compute_id ?? randomUUID();
     if (this.computes.has(id)) throw new ConflictError(`Compute ID ${id} already exists`);
     checkComputeHost(body.host);
     const record = this.register({ ...body, ...computeTrust(body), compute_id: id });
-    await this.save();
+    await this.writer.commit(() => this.forget(id));
     this.deps.events?.publish('compute.created', this.toJSON(record));
     await this.streams.get(id)!.connect();
     return record;
   }
 
-  /** Changes a remote compute (address, credentials, name). */
+  /** Changes a remote compute (address, credentials, name); if the write fails (507), it is as it was. */
   async update(id: string, body: Partial<ComputeCreate>): Promise<ComputeRecord> {
     const record = this.get(id);
     if (id === LOCAL_COMPUTE_ID) throw new ConflictError('The local compute cannot be changed');
     if (body.host !== undefined) checkComputeHost(body.host);
+    const before = { ...record };
     const changed = { ...record, ...Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)) };
     Object.assign(record, computeTrust(changed));
     for (const key of ['name', 'protocol', 'host', 'port', 'user', 'password'] as const) {
       if (body[key] !== undefined) (record as unknown as Record<string, unknown>)[key] = body[key];
     }
-    await this.save();
+    await this.writer.commit(() => Object.assign(record, before));
     await this.streams.get(id)!.connect();
     this.deps.events?.publish('compute.updated', this.toJSON(record));
     return record;
   }
 
-  /** Removes a compute; the local one cannot go. */
+  /** Removes a compute (the local one cannot go); if the write fails (507), it stays, still watched. */
   async remove(id: string): Promise<void> {
     this.get(id);
     if (id === LOCAL_COMPUTE_ID) throw new ConflictError('The local compute cannot be deleted');
     const record = this.computes.get(id)!;
+    await this.writer.commit(takeOut(this.computes, [id]));
+    this.forget(id);
+    this.deps.events?.publish('compute.deleted', this.toJSON(record));
+  }
+
+  /** Stops watching a compute and drops everything kept about it. */
+  private forget(id: string): void {
     this.streams.get(id)?.close();
     this.streams.delete(id);
     this.gates.delete(id);
     this.usagePublished.delete(id);
     this.computes.delete(id);
     this.apis.delete(id);
-    await this.save();
-    this.deps.events?.publish('compute.deleted', this.toJSON(record));
   }
 
   /** The GNS3 compute JSON, without the password; the local compute reports live usage. */

@@ -1,7 +1,8 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { ConflictError, NotFoundError } from '../errors.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { ConflictError, NotFoundError, storageError } from '../errors.js';
+import { writeFileAtomic } from '../atomic-write.js';
+import { GroupCommit } from './group-commit.js';
 
 /** GNS3's GNS3 VM settings as a fresh GNS3 2.2 controller has them (the VM is off). */
 const GNS3VM_DEFAULTS = { enable: false, engine: 'vmware', headless: false, ram: 2048, vcpus: 1, vmname: null as string | null, when_exit: 'stop' };
@@ -21,6 +22,8 @@ const ENGINES = [
 export class GuiSettings {
   private gns3vm = { ...GNS3VM_DEFAULTS };
   private iouLicense = { ...IOU_LICENSE_DEFAULTS };
+  /** A change is applied, written, and undone if the write fails (507). */
+  private readonly writer = new GroupCommit(() => this.save(), (err) => storageError(this.file ?? 'GUI settings', err));
 
   constructor(private readonly file?: string) {}
 
@@ -42,8 +45,9 @@ export class GuiSettings {
   /** Keeps GNS3 VM settings; enabling the VM is a 409, since emuctl cannot run one. */
   async setGns3vm(change: Record<string, unknown>): Promise<Record<string, unknown>> {
     if (change.enable === true) throw new ConflictError('emuctl does not run a GNS3 VM: its nodes run on this host or on remote computes');
+    const before = this.gns3vm;
     this.gns3vm = { ...this.gns3vm, ...change };
-    await this.save();
+    await this.writer.commit(() => (this.gns3vm = before));
     return this.getGns3vm();
   }
 
@@ -69,14 +73,17 @@ export class GuiSettings {
   }
 
   async setIouLicense(change: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const before = this.iouLicense;
     this.iouLicense = { ...this.iouLicense, ...change };
-    await this.save();
+    await this.writer.commit(() => (this.iouLicense = before));
     return this.getIouLicense();
   }
 
+  /** Writes the settings; the content is taken before the first await, as group commit needs. */
   private async save(): Promise<void> {
     if (!this.file) return;
+    const content = JSON.stringify({ gns3vm: this.gns3vm, iou_license: this.iouLicense }, null, 2) + '\n';
     await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
-    await writeFileAtomic(this.file, JSON.stringify({ gns3vm: this.gns3vm, iou_license: this.iouLicense }, null, 2) + '\n', 0o600);
+    await writeFileAtomic(this.file, content, { mode: 0o600 });
   }
 }

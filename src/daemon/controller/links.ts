@@ -201,6 +201,18 @@ export class LinkManager {
     });
   }
 
+  /** A compute stopped the capture on (node, adapter, port) by itself (a failed write): the link says it no longer captures. */
+  captureStopped(lab: Lab, nodeId: string, adapter: number, port: number, path: string): Promise<void> {
+    const link = lab.linkOnPort(nodeId, adapter, port);
+    if (!link) return Promise.resolve();
+    return link.lock.run(async () => {
+      const c = link.capture;
+      if (!c || c.path !== path || c.end.node.id !== nodeId || c.end.adapter_number !== adapter || c.end.port_number !== port) return;
+      link.capture = null;
+      this.deps.events.publish('link.updated', link.toJSON(), lab.project.id);
+    });
+  }
+
   /** The live capture stream of a link, from its compute. */
   async pcapStream(lab: Lab, link: ControllerLink): Promise<Readable> {
     if (!link.capture) throw new ConflictError(`Link ${link.id} is not capturing`);

@@ -27,6 +27,11 @@ export class LiveState implements ComputeReports {
       if (node && node.computeId === computeId && node.onCompute) this.deps.nodes.absorbReport(lab, node, event);
       return;
     }
+    if (message.action === 'capture.stopped') {
+      const node = lab.nodes.get(String(event.node_id));
+      if (node && node.computeId === computeId) void this.deps.links.captureStopped(lab, node.id, Number(event.adapter_number), Number(event.port_number), String(event.pcap_file_path));
+      return;
+    }
     // The controller sends its own node.deleted; a compute's log messages are passed on, as GNS3 does.
     if (message.action.startsWith('log.')) this.deps.events.publish(message.action, event, lab.project.id);
   }

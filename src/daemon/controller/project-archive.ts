@@ -6,7 +6,7 @@ import { isUuid } from '../../util/uuid.js';
 import { walkFiles } from '../compute/project-files.js';
 import { ConflictError, InvalidError, PayloadTooLargeError } from '../errors.js';
 import { jsonShapeProblem } from '../schemas/json-shape.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../atomic-write.js';
 import { filenameFor } from './project.js';
 
 /**

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { InvalidError, storageError } from '../errors.js';
 import { failpointErrno } from '../failpoints.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../atomic-write.js';
 import { GroupCommit } from './group-commit.js';
 
 export type ProjectStatus = 'opened' | 'closed' | 'error';

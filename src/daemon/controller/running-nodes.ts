@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../atomic-write.js';
 import type { Project } from './project.js';
 
 /** Which nodes run, kept beside the topology so a reopened auto_start project restarts just those (even after a crash). */

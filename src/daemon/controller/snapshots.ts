@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { pipeline } from 'node:stream/promises';
+import { writeFileAtomicIn } from '../atomic-write.js';
 import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
 import type { SafeDir } from '../safe-fs.js';
 import type { ProjectArchives } from './archives.js';
@@ -55,18 +55,15 @@ export class SnapshotManager {
     if ((await this.list(project)).some((s) => s.name === name)) throw new ConflictError(`The snapshot name ${name} already exists`);
     const now = new Date();
     const file = `${name}_${stamp(now)}.gns3project`;
-    await this.inSnapshots(project, true, async (dir) => {
-      const temp = `.${file}.part`;
-      const out = await dir.file(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
-      try {
-        await pipeline(await this.deps.archives.export(project, { keepComputeId: true, compress: false }), out.createWriteStream());
-        await dir.rename(temp, file);
-      } catch (err) {
-        await out.close().catch(() => {});
-        await dir.remove(temp).catch(() => {});
-        throw err;
-      }
-    });
+    const existed = await this.inSnapshots(project, false, async () => true).catch(() => false);
+    const archive = await this.deps.archives.export(project, { keepComputeId: true, compress: false });
+    try {
+      await this.inSnapshots(project, true, (dir) => writeFileAtomicIn((entry) => dir.at(entry), file, `snapshots/${file}`, archive));
+    } catch (err) {
+      archive.destroy();
+      if (!existed) await this.deps.projects.withDirectory(project, '', false, (dir) => dir.remove('snapshots', true)).catch(() => {});
+      throw err;
+    }
     return { snapshot_id: uuidV3(project.id, file), name, created_at: Math.floor(now.getTime() / 1000), project_id: project.id };
   }
 

@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
+import { ConflictError, InvalidError, NotFoundError, storageError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { UUID_SCHEMA, validate, type FromSchema, type JsonSchema } from '../schemas/validation.js';
 import type { TEMPLATE_USAGE_SCHEMA } from '../schemas/project-extras.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../atomic-write.js';
 import type { ControllerEvents } from './events.js';
+import { GroupCommit } from './group-commit.js';
 import { NODE_LAYOUT_DEFAULTS } from './node.js';
 import type { NodeCreate } from './nodes.js';
 import { templateType, templateTypes } from './node-types.js';
 import type { TemplateType } from './template-types.js';
+import { takeOut } from '../../util/take-out.js';
 import { DNS_NAMESPACE, uuidV3 } from '../../util/uuid-v3.js';
 
 /** A template as GNS3 2.2 returns it: its settings plus `template_id`, `builtin` and `compute_id`. */
@@ -41,6 +43,8 @@ const FIXED_FIELDS = ['template_id', 'template_type', 'compute_id', 'builtin'];
 export class TemplateManager {
   private readonly builtins: Template[] = templateTypes().filter((t) => t.builtin).map(builtinTemplate);
   private readonly custom = new Map<string, Template>();
+  /** A change is applied, written, and undone if the write fails (507). */
+  private readonly writer = new GroupCommit(() => this.save(), (err) => storageError(this.deps.file ?? 'templates', err));
 
   constructor(private readonly deps: { file?: string; events: ControllerEvents; log: Logger }) {}
 
@@ -81,7 +85,7 @@ export class TemplateManager {
     if (this.builtins.some((t) => t.template_id === id) || this.custom.has(id)) throw new ConflictError(`Template ID '${id}' already exists`);
     const template = checked({ ...body, template_id: id });
     this.custom.set(id, template);
-    await this.save();
+    await this.writer.commit(() => this.custom.delete(id));
     this.deps.events.publish('template.created', template);
     return template;
   }
@@ -96,7 +100,7 @@ export class TemplateManager {
     const change = Object.fromEntries(Object.entries(body).filter(([key]) => !FIXED_FIELDS.includes(key)));
     const template = checked({ ...current, ...change });
     this.custom.set(id, template);
-    await this.save();
+    await this.writer.commit(() => this.custom.set(id, current));
     this.deps.events.publish('template.updated', template);
     return template;
   }
@@ -104,8 +108,7 @@ export class TemplateManager {
   async remove(id: string): Promise<void> {
     const template = this.get(id);
     if (template.builtin) throw new ConflictError(`Template ID ${id} cannot be deleted because it is a builtin`);
-    this.custom.delete(id);
-    await this.save();
+    await this.writer.commit(takeOut(this.custom, [id]));
     this.deps.events.publish('template.deleted', template);
   }
 
@@ -117,10 +120,12 @@ export class TemplateManager {
     return this.create(settings);
   }
 
+  /** Writes the custom templates; the content is taken before the first await, as group commit needs. */
   private async save(): Promise<void> {
     if (!this.deps.file) return;
+    const content = JSON.stringify([...this.custom.values()], null, 2) + '\n';
     await mkdir(dirname(this.deps.file), { recursive: true, mode: 0o700 });
-    await writeFileAtomic(this.deps.file, JSON.stringify([...this.custom.values()], null, 2) + '\n');
+    await writeFileAtomic(this.deps.file, content);
   }
 }
 

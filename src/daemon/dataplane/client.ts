@@ -4,9 +4,9 @@ import { failpointArmed } from '../failpoints.js';
 import { BpfCompiler } from './bpf-compile.js';
 import { DesiredState } from './desired-state.js';
 import { parseFilters } from './filters/spec.js';
-import type { Command, CompiledFilters, Reply, WorkerConfig } from './protocol.js';
+import type { CaptureFailedEvent, Command, CompiledFilters, Reply, WorkerConfig } from './protocol.js';
 import type {
-  CaptureInfo, DataplaneApi, DataplaneNodeKind, LinkFilters, MacTableEntry, PortCounters, SwitchPortConfig, UdpTunnel,
+  CaptureFailure, CaptureInfo, DataplaneApi, DataplaneNodeKind, LinkFilters, MacTableEntry, PortCounters, SwitchPortConfig, UdpTunnel,
 } from './types.js';
 import type { HeapFigures } from '../heap-watch.js';
 
@@ -46,6 +46,7 @@ export class DataplaneClient implements DataplaneApi {
   private readonly bpf: BpfCompiler;
   private readonly desired = new DesiredState();
   private readonly pending = new Map<number, Pending>();
+  private readonly captureListeners: ((failure: CaptureFailure) => void)[] = [];
   private worker!: Worker;
   private nextId = 1;
   /** Set while the worker is down (crashed, restarting) or closed: calls reject with it. */
@@ -110,6 +111,10 @@ export class DataplaneClient implements DataplaneApi {
     return this.call({ op: 'captureInfo', nodeId, port });
   }
 
+  onCaptureFailed(listener: (failure: CaptureFailure) => void): void {
+    this.captureListeners.push(listener);
+  }
+
   stats(nodeId: string): Promise<PortCounters[]> {
     if (failpointArmed('dataplane.worker.crash')) this.worker.postMessage({ op: 'crash', id: 0 });
     return this.call({ op: 'stats', nodeId });
@@ -167,6 +172,11 @@ export class DataplaneClient implements DataplaneApi {
     else p.reject(reply.kind === 'internal' ? new Error(`dataplane: ${reply.message}`) : domainErrorOf(reply.kind, reply.message));
   }
 
+  private captureFailed({ nodeId, port, path, generation, code }: CaptureFailedEvent): void {
+    this.desired.captureStopped(nodeId, port, generation);
+    for (const listener of this.captureListeners) listener({ nodeId, port, path, code });
+  }
+
   private fail(err: Error): void {
     for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();
@@ -177,7 +187,7 @@ export class DataplaneClient implements DataplaneApi {
     const worker = new Worker(this.opts.workerUrl, { workerData: this.opts.config });
     this.worker = worker;
     this.lastError = null;
-    worker.on('message', (reply: Reply) => this.settle(reply));
+    worker.on('message', (message: Reply | CaptureFailedEvent) => ('event' in message ? this.captureFailed(message) : this.settle(message)));
     worker.on('error', (e: Error) => (this.lastError = e));
     worker.on('messageerror', (e: Error) => (this.lastError = new Error(`unreadable message from the worker: ${e.message}`)));
     worker.on('exit', (code) => this.onExit(worker, code));

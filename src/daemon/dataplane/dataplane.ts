@@ -1,10 +1,11 @@
 import { dirname } from 'node:path';
-import { ConflictError, DomainError, InvalidError, NotFoundError } from '../errors.js';
-import { openForWrite, relativeBelow } from '../safe-fs.js';
+import type { FileHandle } from 'node:fs/promises';
+import { ConflictError, DomainError, InvalidError, isDiskProblem, NotFoundError, storageError } from '../errors.js';
+import { openForWrite, relativeBelow, removeFileUnder } from '../safe-fs.js';
 import { validateBpf } from './bpf-vm.js';
 import type { Engine } from './engine.js';
 import { isPassThrough } from './filters/spec.js';
-import type { Command, CompiledFilters } from './protocol.js';
+import type { CaptureFailedEvent, Command, CompiledFilters } from './protocol.js';
 import { resolveTunnel } from './tunnel.js';
 import { PCAP_LINK_TYPES, type CaptureInfo, type DataplaneNodeKind, type SwitchPortConfig, type UdpTunnel } from './types.js';
 import { parsePortConfigs } from './vlan.js';
@@ -36,7 +37,8 @@ const newPort = (): PortState => ({ nio: false, capture: null, generation: 0, lo
 export class Dataplane {
   private readonly nodes = new Map<string, NodeState>();
 
-  constructor(private readonly engine: Engine) {}
+  /** `report` gets what happens without a command: a capture a failed write stopped. */
+  constructor(private readonly engine: Engine, private readonly report: (event: CaptureFailedEvent) => void = () => {}) {}
 
   /** Runs one command from the main thread. */
   async handle(cmd: Command): Promise<unknown> {
@@ -164,18 +166,23 @@ export class Dataplane {
       if (!port.nio) throw new ConflictError(`port ${n} of node ${id} has no NIO: nothing to capture`);
       // A restart closes the old writer before the file is truncated: never two writers on one file.
       await this.stopWriter(id, n, port);
+      const generation = resumeGeneration ?? port.generation + 1;
+      let file: FileHandle | undefined;
       try {
-        const file = await openForWrite(root, inside, resumeGeneration !== undefined);
-        await this.engine.openCapture(id, n, file, linkType);
+        file = await openForWrite(root, inside, resumeGeneration !== undefined);
+        await this.engine.openCapture(id, n, file, linkType, (code) => void this.captureFailed(id, n, port, generation, code));
       } catch (e) {
+        // A new file the header did not fit in (full disk) is not left behind.
+        if (file && resumeGeneration === undefined) await removeFileUnder(root, inside).catch(() => {});
         if (e instanceof DomainError) throw e;
+        if (isDiskProblem(e)) throw storageError(path, e);
         throw new ConflictError(`cannot write capture file ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       }
       if (!port.nio) {
         await this.engine.closeCapture(id, n);
         throw new ConflictError(`port ${n} of node ${id} lost its NIO while the capture was starting`);
       }
-      port.generation = resumeGeneration ?? port.generation + 1;
+      port.generation = generation;
       port.capture = { path, root, linkType, generation: port.generation };
       return port.capture;
     });
@@ -186,6 +193,16 @@ export class Dataplane {
     return this.exclusive(port, async () => {
       if (!port.capture) throw new NotFoundError(`port ${n} of node ${id} is not capturing`);
       await this.stopWriter(id, n, port);
+    });
+  }
+
+  /** A write of the capture failed: it stops (unless it was stopped or replaced meanwhile) and the main thread is told. */
+  private captureFailed(id: string, n: number, port: PortState, generation: number, code: string): Promise<void> {
+    return this.exclusive(port, async () => {
+      const capture = port.capture;
+      if (!capture || capture.generation !== generation) return;
+      await this.stopWriter(id, n, port);
+      this.report({ event: 'captureFailed', nodeId: id, port: n, path: capture.path, generation, code });
     });
   }
 

@@ -70,6 +70,12 @@ export class DesiredState {
     }
   }
 
+  /** Forgets a capture that stopped on its own (a failed write), unless a newer one replaced it. */
+  captureStopped(nodeId: string, port: number, generation: number): void {
+    const captures = this.nodes.get(nodeId)?.captures;
+    if (captures?.get(port)?.generation === generation) captures.delete(port);
+  }
+
   /** The commands that rebuild this state in a fresh worker, node by node; captures continue their files. */
   rebuild(): Command[][] {
     return [...this.nodes].map(([nodeId, n]) => [

@@ -29,8 +29,12 @@ export interface Engine {
   setFilters(id: string, port: number, filters: CompiledFilters | null): void;
   setPortSuspended(id: string, port: number, suspended: boolean): void;
   resetCounters(id: string, port: number): void;
-  /** Starts writing the port's frames to `file` (opened, truncated or appending, by the caller and handed over); rejects with the errno as `code`. */
-  openCapture(id: string, port: number, file: FileHandle, linkType: number): Promise<void>;
+  /**
+   * Starts writing the port's frames to `file` (opened, truncated or appending, by the caller and handed
+   * over); rejects with the errno as `code`. If a later write fails (full disk), the file is cut back to
+   * its last whole record, the capture records no more, and `failed` gets the errno name, once.
+   */
+  openCapture(id: string, port: number, file: FileHandle, linkType: number, failed: (code: string) => void): Promise<void>;
   /** Flushes and closes the port's capture file. */
   closeCapture(id: string, port: number): Promise<void>;
   stats(id: string): PortCounters[];

@@ -61,8 +61,8 @@ export class JsEngine implements Engine {
     this.port(id, port).resetCounters();
   }
 
-  async openCapture(id: string, port: number, file: FileHandle, linkType: number): Promise<void> {
-    const writer = await PcapWriter.create(file, linkType);
+  async openCapture(id: string, port: number, file: FileHandle, linkType: number, failed: (code: string) => void): Promise<void> {
+    const writer = await PcapWriter.create(file, linkType, (err) => failed(err.code ?? 'EIO'));
     const p = this.nodes.get(id)?.ports.get(port);
     if (!p) {
       await writer.close();

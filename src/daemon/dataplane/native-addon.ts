@@ -22,6 +22,8 @@ export interface NativeAddon {
   resetCounters(handle: number, port: number): void;
   startCapture(handle: number, port: number, fd: number, linkType: number): number;
   stopCapture(handle: number, port: number): void;
+  /** 0 while the port's capture writes (or it has none), else the errno of the write that stopped it. */
+  captureError(handle: number, port: number): number;
   stats(handle: number): Float64Array;
   macTable(handle: number): Float64Array;
 }

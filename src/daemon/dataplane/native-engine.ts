@@ -13,6 +13,8 @@ const ERRNO_NAMES = new Map(Object.entries(constants.errno).map(([name, n]) => [
 const errnoName = (n: number) => ERRNO_NAMES.get(n) ?? `errno ${n}`;
 /** openNio's failing step. */
 const SOCKET = 1, BIND = 2;
+/** How often open captures are checked for a failed write (the threads write every 50 ms at most). */
+const CAPTURE_CHECK_MS = 100;
 
 function errnoError(n: number): NodeJS.ErrnoException {
   return Object.assign(new Error(errnoName(n)), { code: errnoName(n), errno: n });
@@ -22,6 +24,9 @@ function errnoError(n: number): NodeJS.ErrnoException {
 export class NativeEngine implements Engine {
   readonly name = 'native';
   private readonly handles = new Map<string, number>();
+  /** Open captures (`node/port`), checked for a failed write while there are any. */
+  private readonly captures = new Map<string, { handle: number; port: number; failed: (code: string) => void }>();
+  private captureWatch: NodeJS.Timeout | null = null;
 
   constructor(private readonly addon: NativeAddon, threads: number) {
     addon.start(threads);
@@ -75,18 +80,45 @@ export class NativeEngine implements Engine {
     this.addon.resetCounters(this.handle(id), port);
   }
 
-  async openCapture(id: string, port: number, file: FileHandle, linkType: number): Promise<void> {
+  async openCapture(id: string, port: number, file: FileHandle, linkType: number, failed: (code: string) => void): Promise<void> {
+    const handle = this.handle(id);
     try {
-      const errno = this.addon.startCapture(this.handle(id), port, file.fd, linkType);
+      const errno = this.addon.startCapture(handle, port, file.fd, linkType);
       if (errno) throw errnoError(errno);
     } finally {
       // The engine writes to its own duplicate of the descriptor.
       await file.close();
     }
+    this.captures.set(`${id}/${port}`, { handle, port, failed });
+    this.captureWatch ??= setInterval(() => this.checkCaptures(), CAPTURE_CHECK_MS);
   }
 
   async closeCapture(id: string, port: number): Promise<void> {
+    this.forgetCapture(`${id}/${port}`);
     this.addon.stopCapture(this.handle(id), port);
+  }
+
+  /** The engine threads write the captures; a failed write is seen here and reported once. */
+  private checkCaptures(): void {
+    for (const [key, c] of this.captures) {
+      let errno: number;
+      try {
+        errno = this.addon.captureError(c.handle, c.port);
+      } catch {
+        errno = 0; // the node went away: closeCapture forgets it
+      }
+      if (!errno) continue;
+      this.forgetCapture(key);
+      c.failed(errnoName(errno));
+    }
+  }
+
+  private forgetCapture(key: string): void {
+    this.captures.delete(key);
+    if (this.captures.size === 0 && this.captureWatch) {
+      clearInterval(this.captureWatch);
+      this.captureWatch = null;
+    }
   }
 
   stats(id: string): PortCounters[] {
@@ -107,6 +139,7 @@ export class NativeEngine implements Engine {
   }
 
   async close(): Promise<void> {
+    for (const key of [...this.captures.keys()]) this.forgetCapture(key);
     this.addon.stop();
     this.handles.clear();
   }

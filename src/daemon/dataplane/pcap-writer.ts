@@ -51,17 +51,28 @@ export class PcapWriter {
     this.seal();
   };
 
-  private constructor(private readonly fh: FileHandle) {}
+  /** Bytes of the file that hold the header and whole records: a failed write is cut back to this. */
+  private good: number;
 
-  /** Writes to `fh` (opened by the caller, truncated or appending; the writer closes it); an empty file gets the global header before this resolves. */
-  static async create(fh: FileHandle, linkType: number): Promise<PcapWriter> {
+  private constructor(private readonly fh: FileHandle, size: number, private readonly failed: (err: NodeJS.ErrnoException) => void) {
+    this.good = size;
+  }
+
+  /**
+   * Writes to `fh` (opened by the caller, truncated or appending; the writer closes it); an empty file
+   * gets the global header before this resolves. `failed` is called once if a write fails (full disk):
+   * the file then ends on its last whole record and the writer records no more.
+   */
+  static async create(fh: FileHandle, linkType: number, failed: (err: NodeJS.ErrnoException) => void = () => {}): Promise<PcapWriter> {
+    let size: number;
     try {
-      if ((await fh.stat()).size === 0) await fh.write(pcapGlobalHeader(linkType));
+      size = (await fh.stat()).size;
+      if (size === 0) size = (await fh.write(pcapGlobalHeader(linkType))).bytesWritten;
     } catch (e) {
       await fh.close();
       throw e;
     }
-    return new PcapWriter(fh);
+    return new PcapWriter(fh, size, failed);
   }
 
   /** Appends one frame with the current time (microseconds), truncated to the snaplen. */
@@ -113,7 +124,8 @@ export class PcapWriter {
     }
     this.used = 0;
     this.records = 0;
-    if (!this.writing) this.writing = this.writeQueued();
+    // Cleared in a callback, never inside writeQueued: after a failed write it may finish without awaiting.
+    if (!this.writing) this.writing = this.writeQueued().then(() => void (this.writing = null));
   }
 
   private async writeQueued(): Promise<void> {
@@ -123,22 +135,27 @@ export class PcapWriter {
       try {
         let views = batches.map((q) => q.buf.subarray(0, q.len));
         // One writev per round; a short write (rare on files) is resumed until every record is out.
+        if (this.error) throw this.error;
         for (;;) {
           const { bytesWritten } = await this.fh.writev(views);
-          if (bytesWritten === 0) throw new Error('pcap write made no progress');
+          if (bytesWritten === 0) throw Object.assign(new Error('pcap write made no progress'), { code: 'EIO' });
           views = skipBytes(views, bytesWritten);
           if (views.length === 0) break;
         }
+        for (const q of batches) this.good += q.len;
       } catch (e) {
-        this.error ??= e as Error;
         for (const q of batches) this.dropped += q.records;
+        if (!this.error) {
+          this.error = e as Error;
+          await this.fh.truncate(this.good).catch(() => {});
+          this.failed(e as NodeJS.ErrnoException);
+        }
       }
       for (const q of batches) {
         this.queuedBytes -= q.len;
         if (this.spare.length < 4) this.spare.push(q.buf);
       }
     }
-    this.writing = null;
   }
 }
 

@@ -46,6 +46,17 @@ export interface WorkerConfig {
 /** `internal` marks an error that is not a domain error (a bug): rebuilt as a plain Error. */
 export type ErrorKind = DomainErrorKind | 'internal';
 
+/** What the worker reports on its own, outside any answer: a capture that a failed write (full disk) stopped. */
+export interface CaptureFailedEvent {
+  event: 'captureFailed';
+  nodeId: string;
+  port: number;
+  path: string;
+  generation: number;
+  /** The errno name of the failed write (ENOSPC…). */
+  code: string;
+}
+
 export type Reply =
   | { id: number; ok: true; value?: unknown }
   | { id: number; ok: false; kind: ErrorKind; message: string };

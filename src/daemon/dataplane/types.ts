@@ -94,6 +94,15 @@ export interface CaptureInfo {
   generation: number;
 }
 
+/** A capture that a failed write stopped. */
+export interface CaptureFailure {
+  nodeId: string;
+  port: number;
+  path: string;
+  /** The errno name of the failed write (ENOSPC…). */
+  code: string;
+}
+
 export interface DataplaneApi {
   /** Which engine moves the frames: the native addon or the TypeScript reference. */
   readonly engine?: 'js' | 'native';
@@ -122,6 +131,8 @@ export interface DataplaneApi {
   stopCapture(nodeId: string, port: number): Promise<void>;
   /** Current capture of a port, or null. */
   captureInfo(nodeId: string, port: number): Promise<CaptureInfo | null>;
+  /** Calls `listener` when a failed write (full disk) stopped a capture: its file ends on its last whole record. */
+  onCaptureFailed?(listener: (failure: CaptureFailure) => void): void;
 
   stats(nodeId: string): Promise<PortCounters[]>;
   macTable(nodeId: string): Promise<MacTableEntry[]>;

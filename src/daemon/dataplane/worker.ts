@@ -4,7 +4,7 @@
  * commands (protocol.ts), answering each one.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../errors.js';
+import { ConflictError, ForbiddenError, InsufficientStorageError, InvalidError, NotFoundError } from '../errors.js';
 import { HeapWatch } from '../heap-watch.js';
 import { Dataplane } from './dataplane.js';
 import type { Engine } from './engine.js';
@@ -18,6 +18,7 @@ function kindOf(e: unknown): ErrorKind {
   if (e instanceof ForbiddenError) return 'forbidden';
   if (e instanceof NotFoundError) return 'notfound';
   if (e instanceof ConflictError) return 'conflict';
+  if (e instanceof InsufficientStorageError) return 'storage';
   return 'internal';
 }
 
@@ -30,7 +31,7 @@ function engineFor(config: WorkerConfig | undefined): Engine {
 
 if (!parentPort) throw new Error('dataplane/worker.js must run in a worker thread');
 const port = parentPort;
-const dataplane = new Dataplane(engineFor(workerData as WorkerConfig | undefined));
+const dataplane = new Dataplane(engineFor(workerData as WorkerConfig | undefined), (event) => port.postMessage(event));
 let heapWatch: HeapWatch | undefined;
 
 port.on('message', (req: Request) => {

@@ -90,15 +90,23 @@ export class VpcsNode extends DataplaneNode {
     return join(this.ctx.projectDir, 'project-files', 'vpcs', this.id);
   }
 
+  /** Changes the console port, name or startup script; if the script cannot be written (full disk), nothing changes. */
   update(body: VpcsUpdate): Promise<void> {
     return this.lock.run(async () => {
       if (body.startup_script) checkStartupScript(body.startup_script);
+      const oldConsole = this.consolePort;
       if (body.console !== undefined && body.console !== null && body.console !== this.consolePort) await this.moveConsole(body.console);
-      if (body.name !== undefined) this.name = body.name;
+      const name = body.name ?? this.name;
       if (body.name !== undefined || body.startup_script !== undefined) {
-        const script = body.startup_script ?? (await readStartupConfig(this.ctx.projectDir, this.dir)) ?? '';
-        await writeStartupConfig(this.ctx.projectDir, this.dir, scriptFor(script, this.name));
+        try {
+          const script = body.startup_script ?? (await readStartupConfig(this.ctx.projectDir, this.dir)) ?? '';
+          await writeStartupConfig(this.ctx.projectDir, this.dir, scriptFor(script, name));
+        } catch (err) {
+          if (this.consolePort !== oldConsole) this.consolePort = await this.moveConsolePort(this.consolePort, oldConsole).catch(() => this.consolePort);
+          throw err;
+        }
       }
+      this.name = name;
     });
   }
 

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, open, readFile, stat } from 'node:fs/promises';
+import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
+import { diskError } from '../../errors.js';
 import { failpointArmed } from '../../failpoints.js';
 import { identityOf, type ProcessIdentity } from '../../../util/proc-info.js';
 import type { ProcessRegistry } from './process-registry.js';
@@ -50,8 +51,9 @@ export async function launchRecorded(o: LaunchOptions): Promise<Launched> {
   await mkdir(o.cwd, { recursive: true });
   const log = await open(o.logPath, 'a');
   let intentId: string | undefined;
+  let logOffset = 0;
   try {
-    const logOffset = (await log.stat()).size;
+    logOffset = (await log.stat()).size;
     await log.write(`--- ${new Date().toISOString()} ${o.binary} ${o.args.join(' ')}\n`);
     const cmdline = [o.binary, ...o.args];
     intentId = await o.registry?.intend({ cmdline, cwd: o.cwd, label: o.label });
@@ -65,7 +67,10 @@ export async function launchRecorded(o: LaunchOptions): Promise<Launched> {
     return { child, identity, logOffset };
   } catch (err) {
     if (intentId) await o.registry?.dropIntent(intentId).catch(() => undefined);
-    throw err;
+    // A start that failed (a full disk) leaves the log as it found it, and no empty log behind.
+    if (logOffset === 0) await unlink(o.logPath).catch(() => undefined);
+    else await log.truncate(logOffset).catch(() => undefined);
+    throw diskError(o.logPath, err);
   } finally {
     await log.close();
   }

@@ -1,6 +1,7 @@
-import { mkdir, open, readFile, readdir, rename, unlink } from 'node:fs/promises';
-import { dirname, basename, join } from 'node:path';
+import { mkdir, open, readFile, readdir, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { writeFileAtomic } from '../../atomic-write.js';
 import { findForkedWorkers } from './forked-workers.js';
 import { AsyncLock } from '../../../util/async-lock.js';
 import { isSameRunningProcess, listProcesses, readCwd, identityOf, readProcStat, ticksSinceBoot, type ProcessIdentity } from '../../../util/proc-info.js';
@@ -203,21 +204,7 @@ export class ProcessRegistry {
       processes: contents.processes,
       ...(contents.intents.length ? { intents: contents.intents } : {}),
     };
-    const temp = join(dir, `.${basename(this.filePath)}.${process.pid}.${randomUUID()}.tmp`);
-    const file = await open(temp, 'wx', 0o600);
-    try {
-      await file.writeFile(JSON.stringify(body, null, 2) + '\n');
-      await file.sync();
-    } finally {
-      await file.close();
-    }
-    try {
-      await rename(temp, this.filePath);
-    } catch (err) {
-      await unlink(temp).catch(() => undefined);
-      throw err;
-    }
-    await syncDirectory(dir);
+    await writeFileAtomic(this.filePath, JSON.stringify(body, null, 2) + '\n', { mode: 0o600 });
   }
 }
 

@@ -2,7 +2,9 @@ import { execFile } from 'node:child_process';
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { ConflictError } from '../../errors.js';
+import { existsSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
+import { ConflictError, diskProblem, InsufficientStorageError } from '../../errors.js';
 import { childEnvironment } from '../process/launch.js';
 import type { FromSchema } from '../../schemas/validation.js';
 import type { QEMU_IMAGE_CREATE_SCHEMA } from '../../schemas/qemu.js';
@@ -24,9 +26,14 @@ async function qemuImg(qemuImgPath: string, args: string[], env: NodeJS.ProcessE
     return stdout;
   } catch (err) {
     const e = err as { stderr?: string; message: string };
-    throw new ConflictError(`qemu-img ${args[0]} failed: ${(e.stderr || e.message).trim().split('\n').slice(-3).join(' ')}`);
+    const text = `qemu-img ${args[0]} failed: ${(e.stderr || e.message).trim().split('\n').slice(-3).join(' ')}`;
+    const disk = QEMU_IMG_DISK_ERRORS.find(([pattern]) => pattern.test(text));
+    throw disk ? new InsufficientStorageError(`${text}: ${diskProblem(disk[1])}`) : new ConflictError(text);
   }
 }
+
+/** qemu-img's words (strerror) for the disk problems that are a 507, with their errno codes. */
+const QEMU_IMG_DISK_ERRORS: [RegExp, string][] = [[/No space left on device/i, 'ENOSPC'], [/Disk quota exceeded/i, 'EDQUOT'], [/Read-only file system/i, 'EROFS'], [/File too large/i, 'EFBIG']];
 
 /** `qemu-img info` of one image (its own layer, not the chain). */
 export async function diskInfo(qemuImgPath: string, path: string, env: NodeJS.ProcessEnv): Promise<DiskInfo> {
@@ -88,7 +95,14 @@ export type DiskCreate = Omit<FromSchema<typeof QEMU_IMAGE_CREATE_SCHEMA>, 'qemu
 export async function createDisk(qemuImgPath: string, path: string, spec: DiskCreate, env: NodeJS.ProcessEnv): Promise<void> {
   const { format, size, ...options } = spec;
   const o = Object.entries(options).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${v}`);
-  await qemuImg(qemuImgPath, ['create', '-f', format, ...(o.length ? ['-o', o.join(',')] : []), path, `${size}M`], env);
+  const existed = existsSync(path);
+  try {
+    await qemuImg(qemuImgPath, ['create', '-f', format, ...(o.length ? ['-o', o.join(',')] : []), path, `${size}M`], env);
+  } catch (err) {
+    // A disk qemu-img could not finish (a full disk) is not left half-made.
+    if (!existed) await unlink(path).catch(() => {});
+    throw err;
+  }
 }
 
 /** Grows a disk image by `extendMb` megabytes. */

@@ -1,13 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ByteLimit } from '../../../util/byte-limit.js';
+import { ByteCount } from '../../../util/byte-limit.js';
 import { ConflictError, InvalidError, NotFoundError, PayloadTooLargeError } from '../../errors.js';
 import { pathNameProblem, quoteName } from '../../file-names.js';
-import { ensurePrivateDir, openForRead, pathSegments, replaceFileUnder, withDir, type SafeDir } from '../../safe-fs.js';
+import { openForRead, pathSegments, replaceFileUnder, withDir, type SafeDir } from '../../safe-fs.js';
 
 /** An image as GET /v2/compute/qemu/images lists it (GNS3 fields). */
 export interface ImageInfo {
@@ -19,7 +18,7 @@ export interface ImageInfo {
 
 /** GNS3 caches an image's md5 in `<image>.md5sum` beside it. */
 const MD5_SUFFIX = '.md5sum';
-/** Uploads are written under a hidden name, which no image name may take. */
+/** Names emuctl's older uploads gave their temporary files: refused as image names. */
 const TEMP_PREFIX = '.upload-';
 
 /**
@@ -115,7 +114,7 @@ export class ImageStore {
       const hash = createHash('md5');
       await pipeline(image.createReadStream({ autoClose: false }), hash);
       const md5 = hash.digest('hex');
-      await replaceFileUnder(this.root, below + MD5_SUFFIX, md5).catch(() => undefined);
+      await this.cacheMd5(below, md5);
       return md5;
     } finally {
       await image.close();
@@ -133,32 +132,23 @@ export class ImageStore {
    */
   async upload(name: string, body: Readable): Promise<ImageInfo> {
     const path = this.pathOf(name);
-    const temp = `${TEMP_PREFIX}${randomBytes(6).toString('hex')}`;
     const hash = createHash('md5');
     const limit = this.maxUploadBytes;
-    const meter = new ByteLimit(limit, () => new PayloadTooLargeError(`Image upload is larger than the limit of ${limit} bytes (setting max_image_bytes)`));
-    const hashed = async function* (chunks: AsyncIterable<Buffer>) {
-      for await (const chunk of chunks) {
-        hash.update(chunk);
-        yield chunk;
-      }
+    const count = new ByteCount(limit, () => new PayloadTooLargeError(`Image upload is larger than the limit of ${limit} bytes (setting max_image_bytes)`));
+    const meter = (chunk: Buffer) => {
+      count.add(chunk);
+      hash.update(chunk);
     };
-    await ensurePrivateDir(this.root);
-    // Written in the image's directory held open, reached with no link followed (403).
-    await this.inDirectoryOf(path, true, async (dir) => {
-      const out = await dir.file(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
-      try {
-        await pipeline(body, meter, hashed, out.createWriteStream());
-        await dir.rename(temp, basename(path));
-      } catch (err) {
-        await out.close().catch(() => undefined);
-        await dir.remove(temp).catch(() => undefined);
-        throw err;
-      }
-    });
+    // Written in the image's directory held open, reached with no link followed (403); nothing left on failure.
+    await replaceFileUnder(this.root, this.below(path), body, { onChunk: meter });
     const md5sum = hash.digest('hex');
-    await replaceFileUnder(this.root, this.below(path) + MD5_SUFFIX, md5sum);
-    return { filename: this.nameOf(path), path, filesize: meter.bytes, md5sum };
+    await this.cacheMd5(this.below(path), md5sum);
+    return { filename: this.nameOf(path), path, filesize: count.bytes, md5sum };
+  }
+
+  /** Keeps an image's md5 beside it; the cache is optional, so one that cannot be written (full disk) is only removed, never left stale. */
+  private async cacheMd5(below: string, md5sum: string): Promise<void> {
+    await replaceFileUnder(this.root, below + MD5_SUFFIX, md5sum).catch(() => this.inDirectoryOf(join(this.root, below), false, (dir) => dir.remove(basename(below) + MD5_SUFFIX)).catch(() => undefined));
   }
 
   /** Deletes an image and its md5 cache; NotFoundError when it does not exist. */

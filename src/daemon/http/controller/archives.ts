@@ -1,13 +1,12 @@
-import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { Request, Response, Router } from 'express';
-import { ByteLimit } from '../../../util/byte-limit.js';
+import { ByteCount } from '../../../util/byte-limit.js';
 import type { ProjectArchives } from '../../controller/archives.js';
 import { overLimit, type Limit } from '../../controller/import-limits.js';
 import type { ProjectManager } from '../../controller/projects.js';
+import { writeFileAtomic } from '../../atomic-write.js';
 import { DomainError, InvalidError } from '../../errors.js';
 import { abandonableBody, lingerAfterAnswer, declaredLength } from '../request-body.js';
 import { route } from '../route.js';
@@ -68,10 +67,10 @@ async function spoolUpload(req: Request, res: Response, limit: Limit): Promise<{
   const remove = () => rm(temp, { recursive: true, force: true });
   const file = join(temp, 'project.gns3project');
   try {
-    await pipeline(abandonableBody(req, res), new ByteLimit(limit.value, () => overLimit('The archive upload', limit)), createWriteStream(file, { flags: 'wx' }));
+    await writeFileAtomic(file, abandonableBody(req, res), { onChunk: new ByteCount(limit.value, () => overLimit('The archive upload', limit)).add });
   } catch (err) {
     await remove();
-    // Errors of our own and of the file system (disk full) stay what they are; anything else is the client going away mid-upload.
+    // Errors of our own and of the file system (disk full: a 507) stay what they are; anything else is the client going away mid-upload.
     throw err instanceof DomainError || (err as NodeJS.ErrnoException).syscall ? err : new InvalidError(`The archive upload broke off: ${(err as Error).message}`);
   }
   return { file, remove };

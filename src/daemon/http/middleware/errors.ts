@@ -1,5 +1,5 @@
 import type { Request, Response, NextFunction, ErrorRequestHandler, Router } from 'express';
-import { DomainError, TooManyRequestsError } from '../../errors.js';
+import { DomainError, isStoreFull, storageError, TooManyRequestsError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { sendJson } from '../json-response.js';
 import { templatesOf } from '../route.js';
@@ -20,6 +20,8 @@ export function errorMapper(log: Logger): ErrorRequestHandler {
 
 function toHttp(err: unknown): { status: number; message: string } {
   if (err instanceof DomainError) return { status: err.status, message: err.message };
+  // A write the domain code did not map is still the disk's problem, not a bug to hide behind a 500 (it is logged).
+  if (isStoreFull(err)) return { status: 507, message: storageError((err as NodeJS.ErrnoException).path ?? 'a file', err).message };
   const e = err as { status?: number; statusCode?: number; type?: string; message?: string; limit?: number };
   const status = e?.status ?? e?.statusCode;
   // body-parser errors carry a 4xx status and a type.
