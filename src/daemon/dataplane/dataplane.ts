@@ -5,8 +5,9 @@ import { validateBpf } from './bpf-vm.js';
 import type { Engine } from './engine.js';
 import { isPassThrough } from './filters/spec.js';
 import type { Command, CompiledFilters } from './protocol.js';
+import { checkIfname, isTap } from './nio-tap.js';
 import { resolveTunnel } from './tunnel.js';
-import { PCAP_LINK_TYPES, type CaptureInfo, type DataplaneNodeKind, type SwitchPortConfig, type UdpTunnel } from './types.js';
+import { PCAP_LINK_TYPES, type CaptureInfo, type DataplaneNodeKind, type NioSpec, type SwitchPortConfig } from './types.js';
 import { parsePortConfigs } from './vlan.js';
 
 const LINK_TYPES = new Set<number>(Object.values(PCAP_LINK_TYPES));
@@ -107,7 +108,7 @@ export class Dataplane {
     return run;
   }
 
-  private addNio(id: string, n: number, tunnel: UdpTunnel, filters?: CompiledFilters, suspend?: boolean): Promise<void> {
+  private addNio(id: string, n: number, nio: NioSpec, filters?: CompiledFilters, suspend?: boolean): Promise<void> {
     const node = this.node(id);
     const port = this.port(node, id, n);
     return this.exclusive(port, async () => {
@@ -118,7 +119,8 @@ export class Dataplane {
       this.engine.resetCounters(id, n);
       this.engine.setPortSuspended(id, n, suspend ?? false);
       try {
-        await this.engine.openNio(id, n, await resolveTunnel(tunnel));
+        if (isTap(nio)) await this.engine.openTap(id, n, checkIfname(nio.ifname));
+        else await this.engine.openNio(id, n, await resolveTunnel(nio));
       } catch (e) {
         this.engine.setFilters(id, n, null);
         throw e;

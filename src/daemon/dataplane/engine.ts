@@ -22,7 +22,9 @@ export interface Engine {
   setNodeSuspended(id: string, suspended: boolean): void;
   /** Binds, connects and attaches the socket; ConflictError / InvalidError as tunnel.ts words them. */
   openNio(id: string, port: number, tunnel: ResolvedTunnel): Promise<void>;
-  /** Closes the socket (the lport is free when this resolves), the port's filters and its MAC entries. */
+  /** Opens (creating if missing) the TAP device `ifname` and attaches it; errors as nio-tap.ts's tapError words them. */
+  openTap(id: string, port: number, ifname: string): Promise<void>;
+  /** Closes the socket or TAP (the lport is free when this resolves), the port's filters and its MAC entries. */
   closeNio(id: string, port: number): Promise<void>;
   /** Replaces the port's filters (null: none); frames held by the old ones are dropped and counted. */
   setFilters(id: string, port: number, filters: CompiledFilters | null): void;

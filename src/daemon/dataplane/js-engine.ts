@@ -2,6 +2,7 @@ import { NotFoundError } from '../errors.js';
 import type { Engine } from './engine.js';
 import { DpNode } from './node.js';
 import { UdpNio } from './nio-udp.js';
+import { TapNio } from './nio-tap.js';
 import { PcapWriter } from './pcap-writer.js';
 import type { Port } from './port.js';
 import type { CompiledFilters } from './protocol.js';
@@ -12,7 +13,7 @@ import type { VlanSettings } from './vlan.js';
 
 const SWEEP_MS = 1000;
 
-/** The TypeScript engine: node:dgram sockets and the frame path of port.ts, in the worker's event loop. The reference for the native one. */
+/** The TypeScript engine: node:dgram sockets (TAP devices through the addon's helper, nio-tap.ts) and the frame path of port.ts, in the worker's event loop. The reference for the native one. */
 export class JsEngine implements Engine {
   readonly name = 'js';
   private readonly nodes = new Map<string, DpNode>();
@@ -41,6 +42,12 @@ export class JsEngine implements Engine {
     const p = node.port(port);
     const nio = await UdpNio.open(tunnel, p.receive, p.counters);
     node.attach(p, nio);
+  }
+
+  async openTap(id: string, port: number, ifname: string): Promise<void> {
+    const node = this.node(id);
+    const p = node.port(port);
+    node.attach(p, TapNio.open(ifname, p.receive, p.counters));
   }
 
   async closeNio(id: string, port: number): Promise<void> {

@@ -4,6 +4,7 @@
  * the TypeScript engine is used instead.
  */
 import { existsSync } from 'node:fs';
+import { constants } from 'node:os';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -16,6 +17,7 @@ export interface NativeAddon {
   setPorts(handle: number, settings: Int32Array): void;
   setNodeSuspended(handle: number, suspended: boolean): void;
   openNio(handle: number, port: number, family: number, bindAddress: string, lport: number, remoteAddress: string, rport: number): [number, number] | undefined;
+  openTap(handle: number, port: number, ifname: string): number;
   closeNio(handle: number, port: number): void;
   setFilters(handle: number, port: number, spec: Float64Array | null, programs: Uint32Array[]): void;
   setPortSuspended(handle: number, port: number, suspended: boolean): void;
@@ -24,7 +26,19 @@ export interface NativeAddon {
   stopCapture(handle: number, port: number): void;
   stats(handle: number): Float64Array;
   macTable(handle: number): Float64Array;
+  /** TAP access for the TypeScript engine (native/tap-watch.cc). */
+  tapOpen(ifname: string): number;
+  tapWatch(fd: number, onFrames: (frames: Buffer[], dropped: number) => void): TapWatchHandle;
+  tapWrite(fd: number, frame: Buffer): number;
+  tapUnwatch(handle: TapWatchHandle): void;
 }
+
+/** An opaque handle on a TAP watch thread. */
+export type TapWatchHandle = { readonly __tapWatch: unique symbol };
+
+const ERRNO_NAMES = new Map(Object.entries(constants.errno).map(([name, n]) => [n, name]));
+/** "EBUSY" for the addon's errno numbers. */
+export const errnoName = (n: number): string => ERRNO_NAMES.get(n) ?? `errno ${n}`;
 
 /** Where node-gyp puts the addon (dist/src/daemon/dataplane → the repository root). */
 export const NATIVE_ADDON_PATH = fileURLToPath(new URL('../../../../build/Release/emuctl_dataplane.node', import.meta.url));

@@ -1,15 +1,13 @@
-import { constants } from 'node:os';
 import { NotFoundError } from '../errors.js';
 import type { Engine } from './engine.js';
 import { macString } from './mac-table.js';
-import type { NativeAddon } from './native-addon.js';
+import { errnoName, type NativeAddon } from './native-addon.js';
+import { tapError } from './nio-tap.js';
 import type { CompiledFilters } from './protocol.js';
 import { bindError, connectError, type ResolvedTunnel } from './tunnel.js';
 import type { DataplaneNodeKind, MacTableEntry, PortCounters } from './types.js';
 import type { VlanSettings } from './vlan.js';
 
-const ERRNO_NAMES = new Map(Object.entries(constants.errno).map(([name, n]) => [n, name]));
-const errnoName = (n: number) => ERRNO_NAMES.get(n) ?? `errno ${n}`;
 /** openNio's failing step. */
 const SOCKET = 1, BIND = 2;
 
@@ -54,6 +52,11 @@ export class NativeEngine implements Engine {
     const [step, errno] = failed;
     if (step === SOCKET || step === BIND) throw bindError(t, errnoName(errno));
     throw connectError(t, errnoName(errno));
+  }
+
+  async openTap(id: string, port: number, ifname: string): Promise<void> {
+    const errno = this.addon.openTap(this.handle(id), port, ifname);
+    if (errno) throw tapError(ifname, errnoName(errno));
   }
 
   async closeNio(id: string, port: number): Promise<void> {

@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { createDataplane, PCAP_LINK_TYPES, type DataplaneApi } from '../../src/daemon/dataplane/index.js';
+import { listInterfaces, removeInterfaces } from '../../src/daemon/dataplane/host-interfaces.js';
+import { until } from './helpers.js';
+
+const run = promisify(execFile);
+
+/** Names this run owns: a prefix no other run (or engine pass) shares. */
+const PREFIX = `emt${(process.pid % 46656).toString(36)}${Math.floor(Math.random() * 36).toString(36)}`;
+const TAP_A = `${PREFIX}a`;
+const TAP_B = `${PREFIX}b`;
+const NS_A = `${PREFIX}-nsa`;
+const NS_B = `${PREFIX}-nsb`;
+const IP_A = '198.18.5.1';
+const IP_B = '198.18.5.2';
+
+const ip = (...args: string[]) => run('ip', args);
+const inNs = (ns: string, ...args: string[]) => run('ip', ['netns', 'exec', ns, ...args]);
+
+/** True when 3 pings from A to B (over the dataplane) all get an answer. */
+async function pings(count = 3): Promise<boolean> {
+  try {
+    await inNs(NS_A, 'ping', '-c', String(count), '-i', '0.2', '-W', '2', '-n', IP_B);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function nsHasLink(ns: string, name: string): Promise<boolean> {
+  try {
+    await inNs(ns, 'ip', 'link', 'show', name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Moves a TAP the dataplane opened into the namespace and gives it an address there (the host end of a container's eth0, in effect). */
+async function plug(tap: string, ns: string, addr: string): Promise<void> {
+  await ip('link', 'set', tap, 'netns', ns);
+  await inNs(ns, 'ip', 'addr', 'add', `${addr}/24`, 'dev', tap);
+  await inNs(ns, 'ip', 'link', 'set', tap, 'up');
+  await inNs(ns, 'ip', 'link', 'set', 'lo', 'up');
+}
+
+describe('dataplane TAP NIO', () => {
+  let dp: DataplaneApi;
+  let dir: string;
+
+  before(async () => {
+    dp = await createDataplane();
+    dir = await mkdtemp(join(tmpdir(), 'emuctl-tap-'));
+    await ip('netns', 'add', NS_A);
+    await ip('netns', 'add', NS_B);
+  });
+  after(async () => {
+    await dp.close().catch(() => undefined);
+    for (const ns of [NS_A, NS_B]) await ip('netns', 'delete', ns).catch(() => undefined);
+    await removeInterfaces(PREFIX).catch(() => undefined);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('carries real traffic both ways between two TAPs on a switch; capture, suspend and filters apply', async () => {
+    await dp.createNode('sw', 'switch', [{ port: 0, type: 'access', vlan: 1 }, { port: 1, type: 'access', vlan: 1 }]);
+    await dp.addNio('sw', 0, { kind: 'tap', ifname: TAP_A });
+    await dp.addNio('sw', 1, { kind: 'tap', ifname: TAP_B });
+    assert.deepEqual(await listInterfaces(PREFIX), [TAP_A, TAP_B], 'the dataplane created both TAPs');
+    await plug(TAP_A, NS_A, IP_A);
+    await plug(TAP_B, NS_B, IP_B);
+
+    const pcap = join(dir, 'a.pcap');
+    await dp.startCapture('sw', 0, pcap, PCAP_LINK_TYPES.DLT_EN10MB);
+    assert.ok(await pings(), 'ping from A reaches B through the switch');
+    await dp.stopCapture('sw', 0);
+    const { stdout } = await run('tshark', ['-r', pcap, '-n', '-Y', 'icmp', '-T', 'fields', '-e', 'icmp.type', '-e', 'ip.src']);
+    const icmp = stdout.trim().split('\n').filter(Boolean);
+    assert.ok(icmp.includes(`8\t${IP_A}`) && icmp.includes(`0\t${IP_B}`), `capture holds requests and replies:\n${stdout}`);
+
+    const stats = await dp.stats('sw');
+    for (const s of stats) assert.ok(s.framesIn >= 3 && s.framesOut >= 3, `port ${s.port} counted traffic: ${JSON.stringify(s)}`);
+    assert.equal((await dp.macTable('sw')).length, 2, 'both TAPs\' MACs learned');
+
+    await dp.updateNio('sw', 1, { suspend: true });
+    assert.equal(await pings(2), false, 'suspended port stops the ping');
+    await dp.updateNio('sw', 1, { suspend: false });
+    assert.ok(await pings(), 'ping resumes');
+
+    await dp.updateNio('sw', 0, { filters: { packet_loss: [100] } });
+    assert.equal(await pings(2), false, 'packet_loss 100 stops the ping');
+    await dp.updateNio('sw', 0, { filters: {} });
+    assert.ok(await pings(), 'ping resumes without filters');
+
+    await dp.removeNio('sw', 0);
+    await until(async () => !(await nsHasLink(NS_A, TAP_A)), 5000, 'the created TAP to disappear with its NIO');
+    assert.ok(await nsHasLink(NS_B, TAP_B));
+    await dp.deleteNode('sw');
+    await until(async () => !(await nsHasLink(NS_B, TAP_B)), 5000, 'the TAP to disappear with its node');
+  });
+
+  it('attaches to an existing TAP and leaves it in place when the NIO goes', async () => {
+    const name = `${PREFIX}p`;
+    await ip('tuntap', 'add', 'dev', name, 'mode', 'tap');
+    await dp.createNode('hub', 'hub', [{ port: 0, type: 'access', vlan: 1 }]);
+    await dp.addNio('hub', 0, { kind: 'tap', ifname: name });
+    const { stdout } = await ip('-o', 'link', 'show', name);
+    assert.match(stdout, /[<,]UP[,>]/, 'the dataplane brought it up');
+    await assert.rejects(dp.addNio('hub', 0, { kind: 'tap', ifname: name }), { name: 'ConflictError' });
+    await dp.deleteNode('hub');
+    assert.deepEqual(await listInterfaces(name), [name], 'a TAP made by someone else stays');
+    assert.deepEqual(await removeInterfaces(PREFIX), [name], 'removeInterfaces deletes the leftovers by prefix');
+    assert.equal(existsSync(`/sys/class/net/${name}`), false);
+  });
+
+  it('refuses bad names, non-TAP interfaces and a TAP already in use', async () => {
+    await dp.createNode('bad', 'switch', [{ port: 0, type: 'access', vlan: 1 }, { port: 1, type: 'access', vlan: 1 }]);
+    for (const ifname of ['', 'a-name-that-is-too-long', 'with space', 'a/b', '..']) {
+      await assert.rejects(dp.addNio('bad', 0, { kind: 'tap', ifname }), { name: 'InvalidError' }, `name ${JSON.stringify(ifname)}`);
+    }
+    await assert.rejects(dp.addNio('bad', 0, { kind: 'tap', ifname: 'lo' }), { name: 'InvalidError', message: /not a TAP/ });
+    await dp.addNio('bad', 0, { kind: 'tap', ifname: `${PREFIX}x` });
+    await assert.rejects(dp.addNio('bad', 1, { kind: 'tap', ifname: `${PREFIX}x` }), { name: 'ConflictError', message: /EBUSY/ });
+    await assert.rejects(listInterfaces('e'), { name: 'InvalidError' });
+    await dp.deleteNode('bad');
+    await until(async () => (await listInterfaces(PREFIX)).length === 0, 5000, 'the TAP to go with its node');
+  });
+});
