@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -24,14 +25,38 @@ const IP_B = '198.18.5.2';
 const ip = (...args: string[]) => run('ip', args);
 const inNs = (ns: string, ...args: string[]) => run('ip', ['netns', 'exec', ns, ...args]);
 
-/** True when 3 pings from A to B (over the dataplane) all get an answer. */
-async function pings(count = 3): Promise<boolean> {
-  try {
-    await inNs(NS_A, 'ping', '-c', String(count), '-i', '0.2', '-W', '2', '-n', IP_B);
-    return true;
-  } catch {
-    return false;
-  }
+const ECHO_PORT = 7777;
+/** A UDP echo server (B's side), run by node inside the namespace. */
+const ECHO_SERVER = `const s = require('node:dgram').createSocket('udp4');
+s.on('message', (m, r) => s.send(m, r.port, r.address));
+s.bind(${ECHO_PORT}, '${IP_B}', () => console.log('ready'));`;
+/** Sends numbered datagrams from A to B's echo server, one every 200 ms; prints how many came back. */
+const echoClient = (count: number) => `const s = require('node:dgram').createSocket('udp4');
+const got = new Set();
+s.on('message', (m) => got.add(m.toString()));
+s.bind(0, '${IP_A}', () => {
+  let i = 0;
+  const t = setInterval(() => { if (i < ${count}) s.send('probe ' + i++, ${ECHO_PORT}, '${IP_B}'); }, 200);
+  setTimeout(() => { clearInterval(t); console.log(got.size); s.close(); }, ${count} * 200 + 1500);
+});`;
+
+/** True when every probe from A to B (over the dataplane) comes back: real frames both ways, ARP included. */
+async function echoes(count = 3): Promise<boolean> {
+  const { stdout } = await inNs(NS_A, process.execPath, '-e', echoClient(count));
+  return Number(stdout.trim()) === count;
+}
+
+/** True when no probe comes back. */
+async function silent(count = 3): Promise<boolean> {
+  const { stdout } = await inNs(NS_A, process.execPath, '-e', echoClient(count));
+  return Number(stdout.trim()) === 0;
+}
+
+async function startEchoServer(): Promise<ChildProcess> {
+  const child = spawn('ip', ['netns', 'exec', NS_B, process.execPath, '-e', ECHO_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [line] = (await Promise.race([once(child.stdout!, 'data'), once(child, 'exit').then(() => { throw new Error('echo server exited'); })])) as [Buffer];
+  assert.equal(line.toString().trim(), 'ready');
+  return child;
 }
 
 async function nsHasLink(ns: string, name: string): Promise<boolean> {
@@ -54,6 +79,7 @@ async function plug(tap: string, ns: string, addr: string): Promise<void> {
 describe('dataplane TAP NIO', () => {
   let dp: DataplaneApi;
   let dir: string;
+  let server: ChildProcess | undefined;
 
   before(async () => {
     dp = await createDataplane();
@@ -62,6 +88,10 @@ describe('dataplane TAP NIO', () => {
     await ip('netns', 'add', NS_B);
   });
   after(async () => {
+    if (server?.exitCode === null) {
+      server.kill();
+      await once(server, 'exit');
+    }
     await dp.close().catch(() => undefined);
     for (const ns of [NS_A, NS_B]) await ip('netns', 'delete', ns).catch(() => undefined);
     await removeInterfaces(PREFIX).catch(() => undefined);
@@ -76,27 +106,30 @@ describe('dataplane TAP NIO', () => {
     await plug(TAP_A, NS_A, IP_A);
     await plug(TAP_B, NS_B, IP_B);
 
+    server = await startEchoServer();
+
     const pcap = join(dir, 'a.pcap');
     await dp.startCapture('sw', 0, pcap, PCAP_LINK_TYPES.DLT_EN10MB);
-    assert.ok(await pings(), 'ping from A reaches B through the switch');
+    assert.ok(await echoes(), 'A reaches B\'s echo server through the switch and back');
     await dp.stopCapture('sw', 0);
-    const { stdout } = await run('tshark', ['-r', pcap, '-n', '-Y', 'icmp', '-T', 'fields', '-e', 'icmp.type', '-e', 'ip.src']);
-    const icmp = stdout.trim().split('\n').filter(Boolean);
-    assert.ok(icmp.includes(`8\t${IP_A}`) && icmp.includes(`0\t${IP_B}`), `capture holds requests and replies:\n${stdout}`);
+    const { stdout } = await run('tshark', ['-r', pcap, '-n', '-Y', 'arp || udp', '-T', 'fields', '-e', '_ws.col.Protocol', '-e', 'ip.src', '-e', 'udp.dstport']);
+    const rows = stdout.trim().split('\n').filter(Boolean);
+    assert.ok(rows.includes(`UDP\t${IP_A}\t${ECHO_PORT}`) && rows.some((r) => r.startsWith(`UDP\t${IP_B}\t`)), `capture holds probes and echoes:\n${stdout}`);
+    assert.ok(rows.some((r) => r.startsWith('ARP')), `capture holds the ARP exchange:\n${stdout}`);
 
     const stats = await dp.stats('sw');
     for (const s of stats) assert.ok(s.framesIn >= 3 && s.framesOut >= 3, `port ${s.port} counted traffic: ${JSON.stringify(s)}`);
     assert.equal((await dp.macTable('sw')).length, 2, 'both TAPs\' MACs learned');
 
     await dp.updateNio('sw', 1, { suspend: true });
-    assert.equal(await pings(2), false, 'suspended port stops the ping');
+    assert.ok(await silent(), 'a suspended port stops the traffic');
     await dp.updateNio('sw', 1, { suspend: false });
-    assert.ok(await pings(), 'ping resumes');
+    assert.ok(await echoes(), 'traffic resumes');
 
     await dp.updateNio('sw', 0, { filters: { packet_loss: [100] } });
-    assert.equal(await pings(2), false, 'packet_loss 100 stops the ping');
+    assert.ok(await silent(), 'packet_loss 100 stops the traffic');
     await dp.updateNio('sw', 0, { filters: {} });
-    assert.ok(await pings(), 'ping resumes without filters');
+    assert.ok(await echoes(), 'traffic resumes without filters');
 
     await dp.removeNio('sw', 0);
     await until(async () => !(await nsHasLink(NS_A, TAP_A)), 5000, 'the created TAP to disappear with its NIO');
