@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { createDataplane, PCAP_LINK_TYPES, type DataplaneApi } from '../../src/daemon/dataplane/index.js';
 import { listInterfaces, removeInterfaces } from '../../src/daemon/dataplane/host-interfaces.js';
-import { until } from './helpers.js';
+import { icmpEcho, mac, Peer, until, wire } from './helpers.js';
 
 const run = promisify(execFile);
 
@@ -80,9 +80,12 @@ describe('dataplane TAP NIO', () => {
   let dp: DataplaneApi;
   let dir: string;
   let server: ChildProcess | undefined;
+  const peers: Peer[] = [];
+  const logged: string[] = [];
+  const log = { info: (m: string) => logged.push(m), warn: (m: string) => logged.push(m), error: (m: string) => logged.push(m) };
 
   before(async () => {
-    dp = await createDataplane();
+    dp = await createDataplane({ log });
     dir = await mkdtemp(join(tmpdir(), 'emuctl-tap-'));
     await ip('netns', 'add', NS_A);
     await ip('netns', 'add', NS_B);
@@ -92,6 +95,8 @@ describe('dataplane TAP NIO', () => {
       server.kill();
       await once(server, 'exit');
     }
+    delete process.env.EMUCTL_FAILPOINTS;
+    for (const p of peers) p.close();
     await dp.close().catch(() => undefined);
     for (const ns of [NS_A, NS_B]) await ip('netns', 'delete', ns).catch(() => undefined);
     await removeInterfaces(PREFIX).catch(() => undefined);
@@ -163,5 +168,28 @@ describe('dataplane TAP NIO', () => {
     await assert.rejects(listInterfaces('e'), { name: 'InvalidError' });
     await dp.deleteNode('bad');
     await until(async () => (await listInterfaces(PREFIX)).length === 0, 5000, 'the TAP to go with its node');
+  });
+
+  it('is rebuilt when the worker dies: the TAP is back, up, and carries frames both ways', async () => {
+    const tap = `${PREFIX}r`;
+    await dp.createNode('re', 'hub', [{ port: 0, type: 'access', vlan: 1 }, { port: 1, type: 'access', vlan: 1 }]);
+    await dp.addNio('re', 0, { kind: 'tap', ifname: tap });
+    const peer = await wire(dp, 're', 1);
+    peers.push(peer);
+
+    process.env.EMUCTL_FAILPOINTS = 'dataplane.worker.crash=1';
+    await assert.rejects(dp.stats('re'), { name: 'UnavailableError' });
+    await until(() => dp.stats('re').then(() => true, () => false), 10_000, 'the worker to come back');
+    delete process.env.EMUCTL_FAILPOINTS;
+    assert.match(logged.join('\n'), /dataplane worker restarted .* NIOs/);
+    assert.deepEqual(await listInterfaces(tap), [tap], 'the TAP is back');
+
+    await plug(tap, NS_A, IP_A);
+    const tapMac = (await inNs(NS_A, 'cat', `/sys/class/net/${tap}/address`)).stdout.trim();
+    peer.clear();
+    // An echo request to A's address from an unknown 198.18.5.9: A's kernel must ask who has .9 before it can answer.
+    peer.send(icmpEcho(tapMac, '02:00:00:00:00:09', [198, 18, 5, 9], [198, 18, 5, 1]));
+    await until(() => peer.frames.some((f) => f.readUInt16BE(12) === 0x0806 && f.subarray(6, 12).equals(mac(tapMac)) && f.subarray(38, 42).equals(Buffer.from([198, 18, 5, 9]))), 5000, 'the ARP request from behind the rebuilt TAP');
+    await dp.deleteNode('re');
   });
 });
