@@ -10,8 +10,8 @@
         "native/mactable.c",
         "native/bpf.c",
         "native/pcap.c",
-        "native/tap.c",
-        "native/tap-watch.cc"
+        "native/host-nio.c",
+        "native/host-watch.cc"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
       "defines": ["NAPI_VERSION=8", "NAPI_DISABLE_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],

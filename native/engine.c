@@ -252,16 +252,16 @@ int dp_nio_open(dp_engine *e, dp_port *p, int family, const char *bind_addr, int
     close(fd);
     return err;
   }
-  int err = attach(e, p, fd, DP_NIO_UDP);
+  int err = attach(e, p, fd, DP_NIO_SOCKET);
   if (err) *stage = 1;
   return err;
 }
 
-/* Opens (or creates) the TAP device `ifname` and attaches it to the port. Returns 0 or an errno. */
-int dp_nio_open_tap(dp_engine *e, dp_port *p, const char *ifname) {
+/* Opens a host-side NIO (DP_HOST_TAP, DP_HOST_ETHERNET) on `ifname` and attaches it to the port. Returns 0 or an errno. */
+int dp_nio_open_host(dp_engine *e, dp_port *p, int kind, const char *ifname) {
   int fd;
-  int err = dp_tap_open(ifname, &fd);
-  return err ? err : attach(e, p, fd, DP_NIO_TAP);
+  int err = dp_host_open(kind, ifname, &fd);
+  return err ? err : attach(e, p, fd, kind == DP_HOST_TAP ? DP_NIO_TAP : DP_NIO_SOCKET);
 }
 
 /* Closes the port's socket at once (lport free on return), its filters (held frames counted as drops) and its MAC entries. */

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { createDataplane, type DataplaneApi } from '../../src/daemon/dataplane/index.js';
 import { numberArg } from '../lib/args.js';
-import { buildTools, freePortBlock, kv, machineLine, run, sleep, start, stop } from '../lib/udpblast.js';
+import { buildTools, freePortBlock, kv, machineLine, run, sleep, start } from '../lib/udpblast.js';
 
 const SECONDS = numberArg('seconds', 3);
 const REPS = numberArg('reps', 3);
@@ -25,14 +25,14 @@ async function once(tools: string, dp: DataplaneApi, egress: Egress): Promise<{ 
   await dp.createNode('h', 'hub', [{ port: 0, type: 'access', vlan: 1 }, { port: 1, type: 'access', vlan: 1 }]);
   try {
     await dp.addNio('h', 0, { bindHost: '127.0.0.1', lport: base, rhost: '127.0.0.1', rport: base + 1 });
-    const sink = egress === 'udp' ? start(`${tools}/udpsink`, ['-p', String(base + 3), '-i', '1000']) : null;
+    const sink = egress === 'udp' ? start(`${tools}/udpsink`, ['-p', String(base + 3), '-i', '500', '-x']) : null;
     if (egress === 'udp') await dp.addNio('h', 1, { bindHost: '127.0.0.1', lport: base + 2, rhost: '127.0.0.1', rport: base + 3 });
     else await dp.addNio('h', 1, { kind: 'tap', ifname: TAP });
     await sleep(300);
     const before = egress === 'tap' ? await rxPackets(TAP) : 0;
     const sent = kv(await run(`${tools}/udpblast`, ['-t', `127.0.0.1:${base}`, '-b', String(base + 1), '-s', '64', '-d', String(SECONDS)]));
-    await sleep(300);
-    const delivered = egress === 'tap' ? (await rxPackets(TAP)) - before : kv(sink ? await stop(sink) : '').rx ?? 0;
+    await sleep(egress === 'tap' ? 300 : 0);
+    const delivered = egress === 'tap' ? (await rxPackets(TAP)) - before : kv(sink ? await sink.done : '').rx ?? 0;
     return { offered: sent.pps, delivered: delivered / SECONDS };
   } finally {
     await dp.deleteNode('h');

@@ -76,7 +76,7 @@ async function plug(tap: string, ns: string, addr: string): Promise<void> {
   await inNs(ns, 'ip', 'link', 'set', 'lo', 'up');
 }
 
-describe('dataplane TAP NIO', () => {
+describe('dataplane host NIOs (TAP, ethernet)', () => {
   let dp: DataplaneApi;
   let dir: string;
   let server: ChildProcess | undefined;
@@ -191,5 +191,40 @@ describe('dataplane TAP NIO', () => {
     peer.send(icmpEcho(tapMac, '02:00:00:00:00:09', [198, 18, 5, 9], [198, 18, 5, 1]));
     await until(() => peer.frames.some((f) => f.readUInt16BE(12) === 0x0806 && f.subarray(6, 12).equals(mac(tapMac)) && f.subarray(38, 42).equals(Buffer.from([198, 18, 5, 9]))), 5000, 'the ARP request from behind the rebuilt TAP');
     await dp.deleteNode('re');
+  });
+
+  it('an ethernet NIO (AF_PACKET on an existing interface) carries traffic to a TAP and leaves the interface in place', async () => {
+    const tap = `${PREFIX}e`, veth = `${PREFIX}v`, peerEnd = `${PREFIX}w`;
+    await ip('link', 'add', veth, 'type', 'veth', 'peer', 'name', peerEnd);
+    await ip('link', 'set', veth, 'up');
+    await ip('link', 'set', peerEnd, 'netns', NS_B);
+    await inNs(NS_B, 'ip', 'addr', 'add', `${IP_B}/24`, 'dev', peerEnd);
+    await inNs(NS_B, 'ip', 'link', 'set', peerEnd, 'up');
+    await dp.createNode('eth', 'switch', [{ port: 0, type: 'access', vlan: 1 }, { port: 1, type: 'access', vlan: 1 }]);
+    await dp.addNio('eth', 0, { kind: 'tap', ifname: tap });
+    await dp.addNio('eth', 1, { kind: 'ethernet', ifname: veth });
+    await plug(tap, NS_A, IP_A);
+    // ARP both ways: A's request goes out the TAP, through the switch and the packet socket to B; B's reply comes back.
+    // (UDP from B would not do: veth hands a packet socket the frames of local senders with checksums left to offload.)
+    const bMac = (await inNs(NS_B, 'cat', `/sys/class/net/${peerEnd}/address`)).stdout.trim();
+    const resolvesB = async (): Promise<boolean> => {
+      await inNs(NS_A, 'ip', 'neigh', 'flush', 'dev', tap);
+      await inNs(NS_A, process.execPath, '-e', echoClient(1));
+      const { stdout } = await inNs(NS_A, 'ip', 'neigh', 'show', IP_B, 'dev', tap);
+      return stdout.includes(`lladdr ${bMac}`);
+    };
+    assert.ok(await resolvesB(), `A (TAP) resolves B (behind the veth): ${JSON.stringify(await dp.stats('eth'))}`);
+    await dp.updateNio('eth', 1, { filters: { frequency_drop: [-1] } });
+    assert.equal(await resolvesB(), false, 'frequency_drop -1 on the ethernet port stops the traffic');
+    await dp.updateNio('eth', 1, { filters: {} });
+    assert.ok(await resolvesB(), 'traffic resumes');
+
+    await assert.rejects(dp.addNio('eth', 1, { kind: 'ethernet', ifname: veth }), { name: 'ConflictError' });
+    await dp.removeNio('eth', 1);
+    await assert.rejects(dp.addNio('eth', 1, { kind: 'ethernet', ifname: `${PREFIX}none` }), { name: 'InvalidError', message: /no such interface/ });
+    await assert.rejects(dp.addNio('eth', 1, { kind: 'bogus' as 'tap', ifname: veth }), { name: 'InvalidError' });
+    assert.deepEqual(await listInterfaces(veth), [veth], 'the interface stays when its NIO goes');
+    await dp.deleteNode('eth');
+    await ip('link', 'delete', veth);
   });
 });

@@ -5,7 +5,7 @@ import { validateBpf } from './bpf-vm.js';
 import type { Engine } from './engine.js';
 import { isPassThrough } from './filters/spec.js';
 import type { Command, CompiledFilters } from './protocol.js';
-import { checkIfname, isTap } from './nio-tap.js';
+import { checkHostNio, isHostNio } from './nio-host.js';
 import { resolveTunnel } from './tunnel.js';
 import { PCAP_LINK_TYPES, type CaptureInfo, type DataplaneNodeKind, type NioSpec, type SwitchPortConfig } from './types.js';
 import { parsePortConfigs } from './vlan.js';
@@ -119,7 +119,7 @@ export class Dataplane {
       this.engine.resetCounters(id, n);
       this.engine.setPortSuspended(id, n, suspend ?? false);
       try {
-        if (isTap(nio)) await this.engine.openTap(id, n, checkIfname(nio.ifname));
+        if (isHostNio(nio)) await this.engine.openHostNio(id, n, checkHostNio(nio));
         else await this.engine.openNio(id, n, await resolveTunnel(nio));
       } catch (e) {
         this.engine.setFilters(id, n, null);

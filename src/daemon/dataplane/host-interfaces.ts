@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { InvalidError } from '../errors.js';
-import { checkIfname } from './nio-tap.js';
+import { checkIfname } from './nio-host.js';
 
 const run = promisify(execFile);
 const SYS_NET = '/sys/class/net';

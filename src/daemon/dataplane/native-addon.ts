@@ -17,7 +17,7 @@ export interface NativeAddon {
   setPorts(handle: number, settings: Int32Array): void;
   setNodeSuspended(handle: number, suspended: boolean): void;
   openNio(handle: number, port: number, family: number, bindAddress: string, lport: number, remoteAddress: string, rport: number): [number, number] | undefined;
-  openTap(handle: number, port: number, ifname: string): number;
+  openHostNio(handle: number, port: number, kind: number, ifname: string): number;
   closeNio(handle: number, port: number): void;
   setFilters(handle: number, port: number, spec: Float64Array | null, programs: Uint32Array[]): void;
   setPortSuspended(handle: number, port: number, suspended: boolean): void;
@@ -26,15 +26,18 @@ export interface NativeAddon {
   stopCapture(handle: number, port: number): void;
   stats(handle: number): Float64Array;
   macTable(handle: number): Float64Array;
-  /** TAP access for the TypeScript engine (native/tap-watch.cc). */
-  tapOpen(ifname: string): number;
-  tapWatch(fd: number, onFrames: (frames: Buffer[], dropped: number) => void): TapWatchHandle;
-  tapWrite(fd: number, frame: Buffer): number;
-  tapUnwatch(handle: TapWatchHandle): void;
+  /** Host-side NIOs for the TypeScript engine (native/host-watch.cc). */
+  hostOpen(kind: number, ifname: string): number;
+  hostWatch(fd: number, onFrames: (frames: Buffer[], dropped: number) => void): HostWatchHandle;
+  hostWrite(fd: number, frame: Buffer): number;
+  hostUnwatch(handle: HostWatchHandle): void;
 }
 
-/** An opaque handle on a TAP watch thread. */
-export type TapWatchHandle = { readonly __tapWatch: unique symbol };
+/** An opaque handle on a host NIO's watch thread. */
+export type HostWatchHandle = { readonly __hostWatch: unique symbol };
+
+/** The addon's numbers for host NIO kinds (native/dp.h DP_HOST_*). */
+export const HOST_NIO_KINDS = { tap: 1, ethernet: 2 } as const;
 
 const ERRNO_NAMES = new Map(Object.entries(constants.errno).map(([name, n]) => [n, name]));
 /** "EBUSY" for the addon's errno numbers. */

@@ -1,11 +1,11 @@
 import { NotFoundError } from '../errors.js';
 import type { Engine } from './engine.js';
 import { macString } from './mac-table.js';
-import { errnoName, type NativeAddon } from './native-addon.js';
-import { tapError } from './nio-tap.js';
+import { errnoName, HOST_NIO_KINDS, type NativeAddon } from './native-addon.js';
+import { hostNioError } from './nio-host.js';
 import type { CompiledFilters } from './protocol.js';
 import { bindError, connectError, type ResolvedTunnel } from './tunnel.js';
-import type { DataplaneNodeKind, MacTableEntry, PortCounters } from './types.js';
+import type { DataplaneNodeKind, HostNioSpec, MacTableEntry, PortCounters } from './types.js';
 import type { VlanSettings } from './vlan.js';
 
 /** openNio's failing step. */
@@ -54,9 +54,9 @@ export class NativeEngine implements Engine {
     throw connectError(t, errnoName(errno));
   }
 
-  async openTap(id: string, port: number, ifname: string): Promise<void> {
-    const errno = this.addon.openTap(this.handle(id), port, ifname);
-    if (errno) throw tapError(ifname, errnoName(errno));
+  async openHostNio(id: string, port: number, nio: HostNioSpec): Promise<void> {
+    const errno = this.addon.openHostNio(this.handle(id), port, HOST_NIO_KINDS[nio.kind], nio.ifname);
+    if (errno) throw hostNioError(nio, errnoName(errno));
   }
 
   async closeNio(id: string, port: number): Promise<void> {

@@ -6,7 +6,7 @@ import type { PcapWriter } from './pcap-writer.js';
 import type { PortCounters } from './types.js';
 import { ETH_HEADER, type PortMode, type VlanSettings } from './vlan.js';
 
-/** A port's link to the outside: a UDP tunnel (nio-udp.ts) or a TAP device (nio-tap.ts). One frame per send. */
+/** A port's link to the outside: a UDP tunnel (nio-udp.ts) or a host interface (nio-host.ts). One frame per send. */
 export interface Nio {
   send(frame: Buffer): void;
   close(): Promise<void>;

@@ -36,19 +36,23 @@ export interface UdpTunnel {
 }
 
 /**
- * A host-side NIO: the dataplane opens the TAP device `ifname` (creating it
- * when missing, attaching to it when it exists), brings it up and exchanges
- * raw Ethernet frames with it. A TAP it created is deleted by the kernel when
- * the NIO is removed or the process dies; an existing one is left in place.
+ * A host-side NIO (GNS3's nio_tap / nio_ethernet, ubridge's role), exchanging
+ * raw Ethernet frames with a host interface:
+ *  - tap: the dataplane opens the TAP device `ifname` (creating it when
+ *    missing, attaching to it when it exists) and brings it up. A TAP it
+ *    created is deleted by the kernel when the NIO is removed or the process
+ *    dies; an existing one is left in place.
+ *  - ethernet: an AF_PACKET socket bound to the existing interface `ifname`
+ *    (every frame it receives; frames sent go out on it).
  */
-export interface TapNioSpec {
-  kind: 'tap';
+export interface HostNioSpec {
+  kind: 'tap' | 'ethernet';
   /** Interface name, 1-15 characters of [A-Za-z0-9_.-]. */
   ifname: string;
 }
 
-/** What a port's NIO connects to: a UDP tunnel (GNS3 nio_udp) or a host TAP device. */
-export type NioSpec = UdpTunnel | TapNioSpec;
+/** What a port's NIO connects to: a UDP tunnel (GNS3 nio_udp) or a host interface. */
+export type NioSpec = UdpTunnel | HostNioSpec;
 
 /**
  * GNS3 link filters. Each value is the GNS3 parameter list; a missing filter,
@@ -122,7 +126,7 @@ export interface DataplaneApi {
 
   /**
    * UDP: bind lport, connect to rhost:rport and attach to the port. ConflictError if the port has a NIO or lport cannot be bound; InvalidError for a bad bpf expression (libpcap's message).
-   * TAP: open or create the device and attach it; InvalidError for a bad name or an interface that is not a TAP, ConflictError if it cannot be opened (busy, no permission).
+   * TAP / ethernet: open the device or socket and attach it; InvalidError for a bad name, an interface that is not a TAP (tap) or does not exist (ethernet), ConflictError if it cannot be opened (busy, no permission).
    */
   addNio(nodeId: string, port: number, nio: NioSpec, opts?: { filters?: LinkFilters; suspend?: boolean }): Promise<void>;
   /** Change filters and/or suspend of an existing NIO (fields left undefined stay as they are). */

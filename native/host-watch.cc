@@ -1,8 +1,9 @@
-// TAP devices for the TypeScript engine, which has no ioctl and no way to
-// wait on a character device's fd: tapOpen creates or attaches the device
-// (tap.c), tapWatch runs a thread that polls the fd and hands batches of
-// frames to JavaScript, tapWrite sends one frame (non-blocking; EAGAIN when
-// the device's queue is full), tapUnwatch stops the thread and closes the fd.
+// Host-side NIOs for the TypeScript engine, which has no ioctl, no AF_PACKET
+// and no way to wait on a character device's fd: hostOpen opens a TAP or an
+// AF_PACKET socket (host-nio.c), hostWatch runs a thread that polls the fd and
+// hands batches of frames to JavaScript, hostWrite sends one frame
+// (non-blocking; EAGAIN when the queue is full), hostUnwatch stops the thread
+// and closes the fd.
 #include <napi.h>
 #include <poll.h>
 #include <sys/eventfd.h>
@@ -14,7 +15,7 @@
 #include <vector>
 
 #include "dp.h"
-#include "tap-watch.h"
+#include "host-watch.h"
 
 namespace {
 
@@ -89,20 +90,21 @@ void CleanupWatch(void *arg) {
   delete w;
 }
 
-// tapOpen(ifname): the TAP's fd, or a negative errno.
-Napi::Value TapOpen(const Napi::CallbackInfo &info) {
+// hostOpen(kind 1 TAP | 2 AF_PACKET, ifname): the fd, or a negative errno.
+Napi::Value HostOpen(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
-  if (info.Length() < 1 || !info[0].IsString()) {
-    Napi::TypeError::New(env, "interface name expected").ThrowAsJavaScriptException();
+  if (info.Length() < 2 || !info[0].IsNumber() || !info[1].IsString()) {
+    Napi::TypeError::New(env, "kind and interface name expected").ThrowAsJavaScriptException();
     return env.Undefined();
   }
   int fd = -1;
-  int err = dp_tap_open(info[0].As<Napi::String>().Utf8Value().c_str(), &fd);
+  int kind = info[0].As<Napi::Number>().Int32Value() == DP_HOST_TAP ? DP_HOST_TAP : DP_HOST_ETHERNET;
+  int err = dp_host_open(kind, info[1].As<Napi::String>().Utf8Value().c_str(), &fd);
   return Napi::Number::New(env, err ? -err : fd);
 }
 
-// tapWatch(fd, onFrames(frames: Buffer[], dropped: number)): a watch handle (External); the fd is the watch's from now on.
-Napi::Value TapWatch(const Napi::CallbackInfo &info) {
+// hostWatch(fd, onFrames(frames: Buffer[], dropped: number)): a watch handle (External); the fd is the watch's from now on.
+Napi::Value HostWatch(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   if (info.Length() < 2 || !info[0].IsNumber() || !info[1].IsFunction()) {
     Napi::TypeError::New(env, "fd and callback expected").ThrowAsJavaScriptException();
@@ -112,15 +114,15 @@ Napi::Value TapWatch(const Napi::CallbackInfo &info) {
   w->fd = info[0].As<Napi::Number>().Int32Value();
   w->wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   w->env = env;
-  w->tsfn = Napi::ThreadSafeFunction::New(env, info[1].As<Napi::Function>(), "emuctl-tap", kQueue, 1);
-  w->tsfn.Unref(env);  // an open TAP does not keep the worker alive
+  w->tsfn = Napi::ThreadSafeFunction::New(env, info[1].As<Napi::Function>(), "emuctl-host-nio", kQueue, 1);
+  w->tsfn.Unref(env);  // an open host NIO does not keep the worker alive
   w->thread = std::thread(Run, w);
   napi_add_env_cleanup_hook(env, CleanupWatch, w);
   return Napi::External<Watch>::New(env, w);
 }
 
-// tapWrite(fd, frame): 0 or an errno.
-Napi::Value TapWrite(const Napi::CallbackInfo &info) {
+// hostWrite(fd, frame): 0 or an errno.
+Napi::Value HostWrite(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   Napi::Buffer<uint8_t> frame = info[1].As<Napi::Buffer<uint8_t>>();
   ssize_t w;
@@ -129,8 +131,8 @@ Napi::Value TapWrite(const Napi::CallbackInfo &info) {
   return Napi::Number::New(env, w < 0 ? errno : 0);
 }
 
-// tapUnwatch(handle): stops the thread and closes the fd (a TAP the dataplane created goes with it).
-Napi::Value TapUnwatch(const Napi::CallbackInfo &info) {
+// hostUnwatch(handle): stops the thread and closes the fd (a TAP the dataplane created goes with it).
+Napi::Value HostUnwatch(const Napi::CallbackInfo &info) {
   auto *w = info[0].As<Napi::External<Watch>>().Data();
   napi_remove_env_cleanup_hook(w->env, CleanupWatch, w);
   CleanupWatch(w);
@@ -139,9 +141,9 @@ Napi::Value TapUnwatch(const Napi::CallbackInfo &info) {
 
 }  // namespace
 
-void InitTapWatch(Napi::Env env, Napi::Object exports) {
-  exports.Set("tapOpen", Napi::Function::New(env, TapOpen));
-  exports.Set("tapWatch", Napi::Function::New(env, TapWatch));
-  exports.Set("tapWrite", Napi::Function::New(env, TapWrite));
-  exports.Set("tapUnwatch", Napi::Function::New(env, TapUnwatch));
+void InitHostWatch(Napi::Env env, Napi::Object exports) {
+  exports.Set("hostOpen", Napi::Function::New(env, HostOpen));
+  exports.Set("hostWatch", Napi::Function::New(env, HostWatch));
+  exports.Set("hostWrite", Napi::Function::New(env, HostWrite));
+  exports.Set("hostUnwatch", Napi::Function::New(env, HostUnwatch));
 }
