@@ -9,7 +9,9 @@
         "native/filters.c",
         "native/mactable.c",
         "native/bpf.c",
-        "native/pcap.c"
+        "native/pcap.c",
+        "native/host-nio.c",
+        "native/host-watch.cc"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
       "defines": ["NAPI_VERSION=8", "NAPI_DISABLE_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],

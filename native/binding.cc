@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "dp.h"
+#include "host-watch.h"
 
 namespace {
 
@@ -249,6 +250,20 @@ Napi::Value OpenNio(const Napi::CallbackInfo &info) {
   return out;
 }
 
+// openHostNio(handle, port, kind 1 TAP | 2 AF_PACKET, ifname): 0, or an errno (opening the device or socket, TUNSETIFF or bind, bringing a TAP up).
+Napi::Value OpenHostNio(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  dp_node *n = NodeArg(info, 0);
+  dp_port *p = PortArg(info, n, 1);
+  if (!p) return env.Undefined();
+  if (info.Length() < 4 || !info[2].IsNumber() || !info[3].IsString()) return Fail(env, "kind and interface name expected"), env.Undefined();
+  int kind = info[2].As<Napi::Number>().Int32Value() == DP_HOST_TAP ? DP_HOST_TAP : DP_HOST_ETHERNET;
+  std::string ifname = info[3].As<Napi::String>().Utf8Value();
+  Locked lock(n->eng);
+  if (p->nio) return Fail(env, "port already has a NIO"), env.Undefined();
+  return Napi::Number::New(env, dp_nio_open_host(n->eng, p, kind, ifname.c_str()));
+}
+
 Napi::Value CloseNio(const Napi::CallbackInfo &info) {
   dp_node *n = NodeArg(info, 0);
   dp_port *p = PortArg(info, n, 1);
@@ -398,6 +413,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("setPorts", Napi::Function::New(env, SetPorts));
   exports.Set("setNodeSuspended", Napi::Function::New(env, SetNodeSuspended));
   exports.Set("openNio", Napi::Function::New(env, OpenNio));
+  exports.Set("openHostNio", Napi::Function::New(env, OpenHostNio));
   exports.Set("closeNio", Napi::Function::New(env, CloseNio));
   exports.Set("setFilters", Napi::Function::New(env, SetFilters));
   exports.Set("setPortSuspended", Napi::Function::New(env, SetPortSuspended));
@@ -407,6 +423,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("captureError", Napi::Function::New(env, CaptureError));
   exports.Set("stats", Napi::Function::New(env, Stats));
   exports.Set("macTable", Napi::Function::New(env, MacTable));
+  InitHostWatch(env, exports);
   return exports;
 }
 

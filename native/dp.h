@@ -1,8 +1,8 @@
 /*
  * emuctl native dataplane: shared definitions.
  *
- * Engine threads own UDP sockets and move frames with recvmmsg/sendmmsg in
- * batches. Each node (switch or hub) lives on one engine thread; the thread
+ * Engine threads own UDP sockets (and host interfaces, host-nio.c) and move frames
+ * with recvmmsg/sendmmsg in batches. Each node (switch or hub) lives on one engine thread; the thread
  * holds its engine's mutex while it handles a batch, and every control call
  * from JavaScript takes the same mutex, so the frame path needs no other
  * synchronisation. Frames are never handed to JavaScript.
@@ -50,8 +50,14 @@ typedef struct dp_pcap dp_pcap;
 struct dp_node;
 struct dp_engine;
 
+/* How a NIO's descriptor moves frames: a socket, recvmmsg/sendmmsg (a connected UDP tunnel, an AF_PACKET socket), or a TAP device, one read/write per frame. */
+enum { DP_NIO_SOCKET = 0, DP_NIO_TAP = 1 };
+/* Host-side NIO kinds (host-nio.c): a TAP device, or an AF_PACKET socket on an existing interface. */
+enum { DP_HOST_TAP = DP_NIO_TAP, DP_HOST_ETHERNET = 2 };
+
 typedef struct dp_nio {
   int fd;
+  int kind;
   uint32_t slot, gen;
   struct dp_port *port;
   uint32_t ntx;
@@ -138,6 +144,7 @@ void dp_engine_wake(dp_engine *e);
 void dp_timed_add(dp_engine *e, dp_port *p);
 void dp_timed_remove(dp_engine *e, dp_port *p);
 int dp_nio_open(dp_engine *e, dp_port *p, int family, const char *bind_addr, int lport, const char *raddr, int rport, int *stage);
+int dp_nio_open_host(dp_engine *e, dp_port *p, int kind, const char *ifname);
 void dp_nio_close(dp_engine *e, dp_port *p);
 void dp_nio_queue(dp_engine *e, dp_nio *n, const uint8_t *f, uint32_t len);
 uint8_t *dp_arena_alloc(dp_engine *e, uint32_t len);
@@ -170,6 +177,9 @@ uint64_t dp_filters_run(dp_engine *e, dp_port *p, uint64_t now);
 
 /* bpf.c */
 uint32_t dp_bpf_run(const uint32_t *prog, uint32_t ninsns, const uint8_t *b, uint32_t len);
+
+/* host-nio.c: DP_HOST_TAP opens (creating if missing) the TAP device `name` and brings it up; DP_HOST_ETHERNET opens an AF_PACKET socket on the existing interface `name`. Non-blocking. Returns 0 or an errno. */
+int dp_host_open(int kind, const char *name, int *fd);
 
 /* pcap.c */
 dp_pcap *dp_pcap_open_fd(int file, uint32_t link_type, int *err);

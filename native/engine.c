@@ -85,7 +85,24 @@ void dp_arena_reserve(dp_engine *e, uint32_t len) {
   if (e->arena_used + 2 * (len + 16) > ARENA_SIZE) flush_all(e);
 }
 
+/* A TAP takes one frame per write(); a full device queue (EAGAIN) drops the frame, as a full socket buffer does. */
+static void flush_tap(dp_nio *n) {
+  for (uint32_t i = 0; i < n->ntx; i++) {
+    ssize_t w;
+    do w = write(n->fd, n->iov[i].iov_base, n->iov[i].iov_len);
+    while (w < 0 && errno == EINTR);
+    if (w >= 0) continue;
+    n->port->c.drops++;
+    if (errno != EAGAIN) n->port->c.errors++;
+  }
+  n->ntx = 0;
+}
+
 static void flush_nio(dp_engine *e, dp_nio *n) {
+  if (n->kind == DP_NIO_TAP) {
+    flush_tap(n);
+    return;
+  }
   uint32_t i = 0;
   while (i < n->ntx) {
     int sent = sendmmsg(n->fd, n->tx + i, n->ntx - i, MSG_DONTWAIT);
@@ -172,6 +189,40 @@ static int sockaddr_of(int family, const char *addr, int port, struct sockaddr_s
   return inet_pton(AF_INET, addr, &s4->sin_addr) == 1 ? 0 : EINVAL;
 }
 
+/* Puts an open descriptor on the port and starts receiving; closes it on failure. Returns 0 or an errno. */
+static int attach(dp_engine *e, dp_port *p, int fd, int kind) {
+  dp_nio *n = calloc(1, sizeof *n);
+  if (!n) {
+    close(fd);
+    return ENOMEM;
+  }
+  for (int i = 0; i < DP_BATCH; i++) {
+    n->tx[i].msg_hdr.msg_iov = &n->iov[i];
+    n->tx[i].msg_hdr.msg_iovlen = 1;
+  }
+  n->fd = fd;
+  n->kind = kind;
+  n->port = p;
+  n->slot = slot_for(e, n);
+  if (n->slot == UINT32_MAX) {
+    close(fd);
+    free(n);
+    return ENOMEM;
+  }
+  n->gen = ++e->gens[n->slot];
+  struct epoll_event ev = {.events = EPOLLIN, .data.u64 = ((uint64_t)n->gen << 32) | n->slot};
+  if (epoll_ctl(e->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+    int err = errno;
+    e->nios[n->slot] = NULL;
+    close(fd);
+    free(n);
+    return err;
+  }
+  p->nio = n;
+  dp_node_set_active(p->node);
+  return 0;
+}
+
 /* Binds lport, connects to raddr:rport and starts receiving. Returns 0 or an errno, with the failing step in *stage (1 socket, 2 bind, 3 connect). */
 int dp_nio_open(dp_engine *e, dp_port *p, int family, const char *bind_addr, int lport, const char *raddr, int rport, int *stage) {
   struct sockaddr_storage local, remote;
@@ -201,36 +252,16 @@ int dp_nio_open(dp_engine *e, dp_port *p, int family, const char *bind_addr, int
     close(fd);
     return err;
   }
-  dp_nio *n = calloc(1, sizeof *n);
-  if (!n) {
-    close(fd);
-    return ENOMEM;
-  }
-  for (int i = 0; i < DP_BATCH; i++) {
-    n->tx[i].msg_hdr.msg_iov = &n->iov[i];
-    n->tx[i].msg_hdr.msg_iovlen = 1;
-  }
-  n->fd = fd;
-  n->port = p;
-  n->slot = slot_for(e, n);
-  if (n->slot == UINT32_MAX) {
-    close(fd);
-    free(n);
-    return ENOMEM;
-  }
-  n->gen = ++e->gens[n->slot];
-  struct epoll_event ev = {.events = EPOLLIN, .data.u64 = ((uint64_t)n->gen << 32) | n->slot};
-  if (epoll_ctl(e->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
-    int err = errno;
-    e->nios[n->slot] = NULL;
-    close(fd);
-    free(n);
-    *stage = 1;
-    return err;
-  }
-  p->nio = n;
-  dp_node_set_active(p->node);
-  return 0;
+  int err = attach(e, p, fd, DP_NIO_SOCKET);
+  if (err) *stage = 1;
+  return err;
+}
+
+/* Opens a host-side NIO (DP_HOST_TAP, DP_HOST_ETHERNET) on `ifname` and attaches it to the port. Returns 0 or an errno. */
+int dp_nio_open_host(dp_engine *e, dp_port *p, int kind, const char *ifname) {
+  int fd;
+  int err = dp_host_open(kind, ifname, &fd);
+  return err ? err : attach(e, p, fd, kind == DP_HOST_TAP ? DP_NIO_TAP : DP_NIO_SOCKET);
 }
 
 /* Closes the port's socket at once (lport free on return), its filters (held frames counted as drops) and its MAC entries. */
@@ -252,7 +283,29 @@ void dp_nio_close(dp_engine *e, dp_port *p) {
   if (p->node->kind == DP_SWITCH) dp_mac_flush_port(&p->node->macs, p);
 }
 
+/* Reads up to a batch of frames from a TAP (one frame per read()). */
+static int read_tap(dp_engine *e, dp_nio *n) {
+  int got = 0;
+  while (got < DP_BATCH) {
+    ssize_t r = read(n->fd, e->rxbuf + (size_t)got * DP_SLOT, DP_SLOT);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      if (errno != EAGAIN) n->port->c.errors++;
+      break;
+    }
+    e->rx[got++].msg_len = (unsigned)r;
+  }
+  return got;
+}
+
 static void receive(dp_engine *e, dp_nio *n) {
+  if (n->kind == DP_NIO_TAP) {
+    int got = read_tap(e, n);
+    uint64_t now = dp_now();
+    for (int i = 0; i < got; i++) dp_ingress(e, n->port, e->rxbuf + (size_t)i * DP_SLOT, e->rx[i].msg_len, now);
+    flush_all(e);
+    return;
+  }
   int got = recvmmsg(n->fd, e->rx, DP_BATCH, MSG_DONTWAIT, NULL);
   if (got < 0) {
     /* A pending ICMP error surfaces here: counted, never fatal. */

@@ -6,7 +6,7 @@ import { DesiredState } from './desired-state.js';
 import { parseFilters } from './filters/spec.js';
 import type { CaptureFailedEvent, Command, CompiledFilters, Reply, WorkerConfig } from './protocol.js';
 import type {
-  CaptureFailure, CaptureInfo, DataplaneApi, DataplaneNodeKind, LinkFilters, MacTableEntry, PortCounters, SwitchPortConfig, UdpTunnel,
+  CaptureFailure, CaptureInfo, DataplaneApi, DataplaneNodeKind, LinkFilters, MacTableEntry, NioSpec, PortCounters, SwitchPortConfig,
 } from './types.js';
 import type { HeapFigures } from '../heap-watch.js';
 
@@ -85,7 +85,7 @@ export class DataplaneClient implements DataplaneApi {
     return this.call({ op: 'setNodeSuspended', nodeId, suspended });
   }
 
-  async addNio(nodeId: string, port: number, tunnel: UdpTunnel, opts?: { filters?: LinkFilters; suspend?: boolean }): Promise<void> {
+  async addNio(nodeId: string, port: number, tunnel: NioSpec, opts?: { filters?: LinkFilters; suspend?: boolean }): Promise<void> {
     const filters = await this.compile(opts?.filters);
     return this.call({ op: 'addNio', nodeId, port, tunnel, filters, suspend: opts?.suspend });
   }

@@ -6,8 +6,9 @@ import { validateBpf } from './bpf-vm.js';
 import type { Engine } from './engine.js';
 import { isPassThrough } from './filters/spec.js';
 import type { CaptureFailedEvent, Command, CompiledFilters } from './protocol.js';
+import { checkHostNio, isHostNio } from './nio-host.js';
 import { resolveTunnel } from './tunnel.js';
-import { PCAP_LINK_TYPES, type CaptureInfo, type DataplaneNodeKind, type SwitchPortConfig, type UdpTunnel } from './types.js';
+import { PCAP_LINK_TYPES, type CaptureInfo, type DataplaneNodeKind, type NioSpec, type SwitchPortConfig } from './types.js';
 import { parsePortConfigs } from './vlan.js';
 
 const LINK_TYPES = new Set<number>(Object.values(PCAP_LINK_TYPES));
@@ -109,7 +110,7 @@ export class Dataplane {
     return run;
   }
 
-  private addNio(id: string, n: number, tunnel: UdpTunnel, filters?: CompiledFilters, suspend?: boolean): Promise<void> {
+  private addNio(id: string, n: number, nio: NioSpec, filters?: CompiledFilters, suspend?: boolean): Promise<void> {
     const node = this.node(id);
     const port = this.port(node, id, n);
     return this.exclusive(port, async () => {
@@ -120,7 +121,8 @@ export class Dataplane {
       this.engine.resetCounters(id, n);
       this.engine.setPortSuspended(id, n, suspend ?? false);
       try {
-        await this.engine.openNio(id, n, await resolveTunnel(tunnel));
+        if (isHostNio(nio)) await this.engine.openHostNio(id, n, checkHostNio(nio));
+        else await this.engine.openNio(id, n, await resolveTunnel(nio));
       } catch (e) {
         this.engine.setFilters(id, n, null);
         throw e;

@@ -5,10 +5,10 @@
  * be rebuilt to the same state without asking the compute again.
  */
 import type { Command, CompiledFilters } from './protocol.js';
-import type { CaptureInfo, DataplaneNodeKind, SwitchPortConfig, UdpTunnel } from './types.js';
+import type { CaptureInfo, DataplaneNodeKind, NioSpec, SwitchPortConfig } from './types.js';
 
 interface NioState {
-  tunnel: UdpTunnel;
+  tunnel: NioSpec;
   filters?: CompiledFilters;
   suspend: boolean;
 }

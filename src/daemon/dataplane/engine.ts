@@ -8,7 +8,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { CompiledFilters } from './protocol.js';
 import type { ResolvedTunnel } from './tunnel.js';
-import type { DataplaneNodeKind, MacTableEntry, PortCounters } from './types.js';
+import type { DataplaneNodeKind, HostNioSpec, MacTableEntry, PortCounters } from './types.js';
 import type { VlanSettings } from './vlan.js';
 
 export type EngineName = 'js' | 'native';
@@ -23,7 +23,9 @@ export interface Engine {
   setNodeSuspended(id: string, suspended: boolean): void;
   /** Binds, connects and attaches the socket; ConflictError / InvalidError as tunnel.ts words them. */
   openNio(id: string, port: number, tunnel: ResolvedTunnel): Promise<void>;
-  /** Closes the socket (the lport is free when this resolves), the port's filters and its MAC entries. */
+  /** Opens a TAP (creating it if missing) or an AF_PACKET socket on a host interface and attaches it; errors as nio-host.ts's hostNioError words them. */
+  openHostNio(id: string, port: number, nio: HostNioSpec): Promise<void>;
+  /** Closes the socket, TAP or packet socket (the lport is free when this resolves), the port's filters and its MAC entries. */
   closeNio(id: string, port: number): Promise<void>;
   /** Replaces the port's filters (null: none); frames held by the old ones are dropped and counted. */
   setFilters(id: string, port: number, filters: CompiledFilters | null): void;

@@ -3,17 +3,18 @@ import { NotFoundError } from '../errors.js';
 import type { Engine } from './engine.js';
 import { DpNode } from './node.js';
 import { UdpNio } from './nio-udp.js';
+import { HostNio } from './nio-host.js';
 import { PcapWriter } from './pcap-writer.js';
 import type { Port } from './port.js';
 import type { CompiledFilters } from './protocol.js';
 import { NO_FILTERS } from './filters/spec.js';
 import type { ResolvedTunnel } from './tunnel.js';
-import type { DataplaneNodeKind, MacTableEntry, PortCounters } from './types.js';
+import type { DataplaneNodeKind, HostNioSpec, MacTableEntry, PortCounters } from './types.js';
 import type { VlanSettings } from './vlan.js';
 
 const SWEEP_MS = 1000;
 
-/** The TypeScript engine: node:dgram sockets and the frame path of port.ts, in the worker's event loop. The reference for the native one. */
+/** The TypeScript engine: node:dgram sockets (host interfaces through the addon's helper, nio-host.ts) and the frame path of port.ts, in the worker's event loop. The reference for the native one. */
 export class JsEngine implements Engine {
   readonly name = 'js';
   private readonly nodes = new Map<string, DpNode>();
@@ -42,6 +43,12 @@ export class JsEngine implements Engine {
     const p = node.port(port);
     const nio = await UdpNio.open(tunnel, p.receive, p.counters);
     node.attach(p, nio);
+  }
+
+  async openHostNio(id: string, port: number, nio: HostNioSpec): Promise<void> {
+    const node = this.node(id);
+    const p = node.port(port);
+    node.attach(p, HostNio.open(nio, p.receive, p.counters));
   }
 
   async closeNio(id: string, port: number): Promise<void> {

@@ -1,16 +1,14 @@
 import type { FileHandle } from 'node:fs/promises';
-import { constants } from 'node:os';
 import { NotFoundError } from '../errors.js';
 import type { Engine } from './engine.js';
 import { macString } from './mac-table.js';
-import type { NativeAddon } from './native-addon.js';
+import { errnoName, HOST_NIO_KINDS, type NativeAddon } from './native-addon.js';
+import { hostNioError } from './nio-host.js';
 import type { CompiledFilters } from './protocol.js';
 import { bindError, connectError, type ResolvedTunnel } from './tunnel.js';
-import type { DataplaneNodeKind, MacTableEntry, PortCounters } from './types.js';
+import type { DataplaneNodeKind, HostNioSpec, MacTableEntry, PortCounters } from './types.js';
 import type { VlanSettings } from './vlan.js';
 
-const ERRNO_NAMES = new Map(Object.entries(constants.errno).map(([name, n]) => [n, name]));
-const errnoName = (n: number) => ERRNO_NAMES.get(n) ?? `errno ${n}`;
 /** openNio's failing step. */
 const SOCKET = 1, BIND = 2;
 /** How often open captures are checked for a failed write (the threads write every 50 ms at most). */
@@ -60,6 +58,11 @@ export class NativeEngine implements Engine {
     const [step, errno] = failed;
     if (step === SOCKET || step === BIND) throw bindError(t, errnoName(errno));
     throw connectError(t, errnoName(errno));
+  }
+
+  async openHostNio(id: string, port: number, nio: HostNioSpec): Promise<void> {
+    const errno = this.addon.openHostNio(this.handle(id), port, HOST_NIO_KINDS[nio.kind], nio.ifname);
+    if (errno) throw hostNioError(nio, errnoName(errno));
   }
 
   async closeNio(id: string, port: number): Promise<void> {

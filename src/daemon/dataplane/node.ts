@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { NotFoundError } from '../errors.js';
-import type { UdpNio } from './nio-udp.js';
-import { Port, type PortOwner } from './port.js';
+import { Port, type Nio, type PortOwner } from './port.js';
 import { HubEngine, SwitchEngine } from './switch-engine.js';
 import type { DataplaneNodeKind, MacTableEntry, PortCounters } from './types.js';
 import type { VlanSettings } from './vlan.js';
@@ -43,13 +42,13 @@ export class DpNode implements PortOwner {
   }
 
   /** Puts a freshly opened NIO on the port, which starts forwarding. */
-  attach(port: Port, nio: UdpNio): void {
+  attach(port: Port, nio: Nio): void {
     port.nio = nio;
     this.active = [...this.ports.values()].filter((p) => p.nio !== null).sort((a, b) => a.number - b.number);
   }
 
   /** Takes the NIO off the port (the caller closes it): no more frames in or out, its MAC entries and filters go. */
-  detach(port: Port): UdpNio | null {
+  detach(port: Port): Nio | null {
     const nio = port.nio;
     port.nio = null;
     port.clearFilters();

@@ -2,10 +2,15 @@ import { buildChain, type FilterChain } from './filters/chain.js';
 import type { FrameSink } from './filters/sink.js';
 import { isPassThrough, type FilterSpec } from './filters/spec.js';
 import type { BpfProgram } from './bpf-compile.js';
-import type { UdpNio } from './nio-udp.js';
 import type { PcapWriter } from './pcap-writer.js';
 import type { PortCounters } from './types.js';
 import { ETH_HEADER, type PortMode, type VlanSettings } from './vlan.js';
+
+/** A port's link to the outside: a UDP tunnel (nio-udp.ts) or a host interface (nio-host.ts). One frame per send. */
+export interface Nio {
+  send(frame: Buffer): void;
+  close(): Promise<void>;
+}
 
 /** What a port hands its received frames to: the node's switching (or hub) logic. */
 export interface Forwarder {
@@ -28,7 +33,7 @@ export class Port implements FrameSink {
   mode: PortMode;
   vlan: number;
   tpid: number;
-  nio: UdpNio | null = null;
+  nio: Nio | null = null;
   suspended = false;
   capture: PcapWriter | null = null;
   private head: FrameSink = this;

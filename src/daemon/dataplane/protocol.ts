@@ -6,7 +6,7 @@
 import type { DomainErrorKind } from '../errors.js';
 import type { BpfProgram } from './bpf-compile.js';
 import type { FilterSpec } from './filters/spec.js';
-import type { DataplaneNodeKind, SwitchPortConfig, UdpTunnel } from './types.js';
+import type { DataplaneNodeKind, NioSpec, SwitchPortConfig } from './types.js';
 
 /** Filters as the worker applies them: validated numbers plus bpf programs compiled on the main thread. */
 export interface CompiledFilters {
@@ -19,7 +19,7 @@ export type Command =
   | { op: 'updatePorts'; nodeId: string; ports: SwitchPortConfig[] }
   | { op: 'deleteNode'; nodeId: string }
   | { op: 'setNodeSuspended'; nodeId: string; suspended: boolean }
-  | { op: 'addNio'; nodeId: string; port: number; tunnel: UdpTunnel; filters?: CompiledFilters; suspend?: boolean }
+  | { op: 'addNio'; nodeId: string; port: number; tunnel: NioSpec; filters?: CompiledFilters; suspend?: boolean }
   | { op: 'updateNio'; nodeId: string; port: number; filters?: CompiledFilters; suspend?: boolean }
   | { op: 'removeNio'; nodeId: string; port: number }
   | { op: 'startCapture'; nodeId: string; port: number; path: string; root?: string; linkType: number; resumeGeneration?: number }

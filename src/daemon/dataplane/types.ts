@@ -26,6 +26,7 @@ export interface SwitchPortConfig {
 export type DataplaneNodeKind = 'switch' | 'hub';
 
 export interface UdpTunnel {
+  kind?: 'udp';
   /** Local address to bind (the compute's host address, default 127.0.0.1). */
   bindHost: string;
   lport: number;
@@ -33,6 +34,25 @@ export interface UdpTunnel {
   rhost: string;
   rport: number;
 }
+
+/**
+ * A host-side NIO (GNS3's nio_tap / nio_ethernet, ubridge's role), exchanging
+ * raw Ethernet frames with a host interface:
+ *  - tap: the dataplane opens the TAP device `ifname` (creating it when
+ *    missing, attaching to it when it exists) and brings it up. A TAP it
+ *    created is deleted by the kernel when the NIO is removed or the process
+ *    dies; an existing one is left in place.
+ *  - ethernet: an AF_PACKET socket bound to the existing interface `ifname`
+ *    (every frame it receives; frames sent go out on it).
+ */
+export interface HostNioSpec {
+  kind: 'tap' | 'ethernet';
+  /** Interface name, 1-15 characters of [A-Za-z0-9_.-]. */
+  ifname: string;
+}
+
+/** What a port's NIO connects to: a UDP tunnel (GNS3 nio_udp) or a host interface. */
+export type NioSpec = UdpTunnel | HostNioSpec;
 
 /**
  * GNS3 link filters. Each value is the GNS3 parameter list; a missing filter,
@@ -115,8 +135,11 @@ export interface DataplaneApi {
   /** Node-wide suspend: while true, every frame entering the node is dropped. */
   setNodeSuspended(nodeId: string, suspended: boolean): Promise<void>;
 
-  /** Bind lport, connect to rhost:rport and attach to the port. ConflictError if the port has a NIO or lport cannot be bound; InvalidError for a bad bpf expression (libpcap's message). */
-  addNio(nodeId: string, port: number, tunnel: UdpTunnel, opts?: { filters?: LinkFilters; suspend?: boolean }): Promise<void>;
+  /**
+   * UDP: bind lport, connect to rhost:rport and attach to the port. ConflictError if the port has a NIO or lport cannot be bound; InvalidError for a bad bpf expression (libpcap's message).
+   * TAP / ethernet: open the device or socket and attach it; InvalidError for a bad name, an interface that is not a TAP (tap) or does not exist (ethernet), ConflictError if it cannot be opened (busy, no permission).
+   */
+  addNio(nodeId: string, port: number, nio: NioSpec, opts?: { filters?: LinkFilters; suspend?: boolean }): Promise<void>;
   /** Change filters and/or suspend of an existing NIO (fields left undefined stay as they are). */
   updateNio(nodeId: string, port: number, opts: { filters?: LinkFilters; suspend?: boolean }): Promise<void>;
   /** Close the socket at once (the lport is free when this resolves) and flush the port's MAC entries. NotFoundError if no NIO. */
