@@ -141,7 +141,9 @@ describe('DNS rebinding: a page whose name now points at the daemon (real Chromi
   before(async () => {
     d = await startTestDaemon();
     // Chromium resolves evil.example to the daemon's address: the state a rebinding attack reaches.
-    browser = await launchBrowser({ args: ['--host-resolver-rules=MAP evil.example 127.0.0.1'] });
+    // Chromium's own Private Network Access check would block the rebound page's calls before they leave the browser;
+    // it is off here, as in browsers without it, so that what refuses them is the daemon.
+    browser = await launchBrowser({ args: ['--host-resolver-rules=MAP evil.example 127.0.0.1', '--disable-features=BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessSendPreflights,PrivateNetworkAccessRespectPreflightResults,LocalNetworkAccessChecks'] });
   });
   after(async () => {
     await browser?.close();
