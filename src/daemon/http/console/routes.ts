@@ -7,11 +7,14 @@ import type { Logger } from '../../logger.js';
 import { peerOf } from '../notifications/routes.js';
 import { RouteWebSockets } from '../notifications/upgrade.js';
 import { route } from '../route.js';
+import { EMPTY_SCHEMA } from '../../schemas/project.js';
 import type { StreamSlots } from '../streams.js';
 import { bridgeConsole } from './bridge.js';
 import type { OpenConsoles } from './open-consoles.js';
 
 export const NODE_CONSOLE_WS_ROUTE = '/v2/projects/{project_id}/nodes/{node_id}/console/ws';
+export const CONSOLE_RESET_ALL_ROUTE = '/v2/projects/{project_id}/nodes/console/reset';
+export const CONSOLE_RESET_ROUTE = '/v2/projects/{project_id}/nodes/{node_id}/console/reset';
 
 /** The compute's console websocket of one node type (GNS3 mounts it for each type with a console). */
 export function computeConsoleRoute(nodeType: string): string {
@@ -22,7 +25,7 @@ export interface ConsoleRouteDeps {
   log: Logger;
   /** A console websocket holds a stream slot while it is open. */
   streams: StreamSlots;
-  /** Where open console websockets are kept, for shutdown. */
+  /** Where open console websockets are kept, for shutdown and console resets. */
   consoles: OpenConsoles;
   /** Present on a controller: the project route, relayed to the node's compute. */
   controller?: { projects: ProjectManager; labs: Labs };
@@ -45,7 +48,7 @@ export function consoleRoutes(router: Router, deps: ConsoleRouteDeps): void {
       const nodeConsole = await open(params);
       try {
         sockets.accept(req, res, template, (ws) => {
-          consoles.add(ws);
+          consoles.add(ws, { projectId: params.project_id, nodeId: params.node_id });
           bridgeConsole(ws, nodeConsole, log, `${peerOf(req)} on ${req.url}`);
         });
       } catch (err) {
@@ -64,6 +67,14 @@ export function consoleRoutes(router: Router, deps: ConsoleRouteDeps): void {
       const lab = controller.labs.of(controller.projects.getOpened(p.project_id));
       const node = lab.node(p.node_id);
       return node.compute.openConsole(lab.project.id, node.nodeType, node.id);
+    });
+    // GNS3 resets a console by dropping its connections; the next client connects afresh.
+    route(router, { method: 'post', template: CONSOLE_RESET_ALL_ROUTE, body: EMPTY_SCHEMA, status: 204 }, ({ params }) => {
+      consoles.reset(controller.projects.getOpened(params.project_id).id);
+    });
+    route(router, { method: 'post', template: CONSOLE_RESET_ROUTE, body: EMPTY_SCHEMA, status: 204 }, ({ params }) => {
+      const lab = controller.labs.of(controller.projects.getOpened(params.project_id));
+      consoles.reset(lab.project.id, lab.node(params.node_id).id);
     });
   }
 }
