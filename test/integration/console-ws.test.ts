@@ -117,9 +117,17 @@ describe('console websocket on the daemon\'s own compute', () => {
     assert.equal(all.status, 204, all.text);
     assert.equal(await closed, 1000);
 
+    const onCompute = await openConsoleClient(wsUrl(d, consolePath(pid, pc1.node_id)));
+    const closedOnCompute = new Promise<number>((resolve) => onCompute.ws.once('close', (code) => resolve(code)));
+    const viaComputeRoute = await d.api('POST', `/v2/compute/projects/${pid}/vpcs/nodes/${pc1.node_id}/console/reset`, {});
+    assert.equal(viaComputeRoute.status, 204, viaComputeRoute.text);
+    assert.equal(await closedOnCompute, 1000);
+
     const unknown = await d.api('POST', `/v2/projects/${pid}/nodes/00000000-0000-4000-8000-000000000000/console/reset`, {});
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body.status, 404);
+    const unknownOnCompute = await d.api('POST', `/v2/compute/projects/${pid}/vpcs/nodes/00000000-0000-4000-8000-000000000000/console/reset`, {});
+    assert.equal(unknownOnCompute.status, 404);
   });
 
   it('a node without a telnet console (a switch) is a 409; a plain GET is a 400; an unknown node a 404', async () => {

@@ -16,6 +16,11 @@ export const NODE_CONSOLE_WS_ROUTE = '/v2/projects/{project_id}/nodes/{node_id}/
 export const CONSOLE_RESET_ALL_ROUTE = '/v2/projects/{project_id}/nodes/console/reset';
 export const CONSOLE_RESET_ROUTE = '/v2/projects/{project_id}/nodes/{node_id}/console/reset';
 
+/** The compute's console reset of one node type: closes the node's console websockets on that compute. */
+function computeConsoleResetRoute(nodeType: string): string {
+  return `/v2/compute/projects/{project_id}/${nodeType}/nodes/{node_id}/console/reset`;
+}
+
 /** The compute's console websocket of one node type (GNS3 mounts it for each type with a console). */
 export function computeConsoleRoute(nodeType: string): string {
   return `/v2/compute/projects/{project_id}/${nodeType}/nodes/{node_id}/console/ws`;
@@ -60,6 +65,10 @@ export function consoleRoutes(router: Router, deps: ConsoleRouteDeps): void {
   if (compute) {
     for (const def of compute.nodeTypes.all()) {
       websocket(computeConsoleRoute(def.type), (p) => compute.openConsole(p.project_id, def.type, p.node_id));
+      route(router, { method: 'post', template: computeConsoleResetRoute(def.type), body: EMPTY_SCHEMA, status: 204 }, async ({ params }) => {
+        await compute.getNode(params.project_id, def.type, params.node_id);
+        consoles.reset(params.project_id, params.node_id);
+      });
     }
   }
   if (controller) {
