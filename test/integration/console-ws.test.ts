@@ -101,6 +101,35 @@ describe('console websocket on the daemon\'s own compute', () => {
     await client.close();
   });
 
+  it('console reset, as the GUI sends it (Control > Reset all console connections): 204, the node\'s websockets closed, the console usable again', { timeout: 90_000 }, async () => {
+    const viaController = await openConsoleClient(wsUrl(d, consolePath(pid, pc1.node_id)));
+    const viaCompute = await openConsoleClient(wsUrl(d, `/v2/compute/projects/${pid}/vpcs/nodes/${pc1.node_id}/console/ws`));
+    const closedCodes = [viaController, viaCompute].map((c) => new Promise<number>((resolve) => c.ws.once('close', (code) => resolve(code))));
+    const one = await d.api('POST', `/v2/projects/${pid}/nodes/${pc1.node_id}/console/reset`, {});
+    assert.equal(one.status, 204, one.text);
+    assert.equal(one.text, '');
+    assert.deepEqual(await Promise.all(closedCodes), [1000, 1000]);
+
+    const again = await openConsoleClient(wsUrl(d, consolePath(pid, pc1.node_id)));
+    await sync(again, /PC1> ?$/);
+    const closed = new Promise<number>((resolve) => again.ws.once('close', (code) => resolve(code)));
+    const all = await d.api('POST', `/v2/projects/${pid}/nodes/console/reset`, {});
+    assert.equal(all.status, 204, all.text);
+    assert.equal(await closed, 1000);
+
+    const onCompute = await openConsoleClient(wsUrl(d, consolePath(pid, pc1.node_id)));
+    const closedOnCompute = new Promise<number>((resolve) => onCompute.ws.once('close', (code) => resolve(code)));
+    const viaComputeRoute = await d.api('POST', `/v2/compute/projects/${pid}/vpcs/nodes/${pc1.node_id}/console/reset`, {});
+    assert.equal(viaComputeRoute.status, 204, viaComputeRoute.text);
+    assert.equal(await closedOnCompute, 1000);
+
+    const unknown = await d.api('POST', `/v2/projects/${pid}/nodes/00000000-0000-4000-8000-000000000000/console/reset`, {});
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.body.status, 404);
+    const unknownOnCompute = await d.api('POST', `/v2/compute/projects/${pid}/vpcs/nodes/00000000-0000-4000-8000-000000000000/console/reset`, {});
+    assert.equal(unknownOnCompute.status, 404);
+  });
+
   it('a node without a telnet console (a switch) is a 409; a plain GET is a 400; an unknown node a 404', async () => {
     const sw = await createNode(d, pid, 'SW1', 'ethernet_switch');
     const refused = await refusedHandshake(wsUrl(d, consolePath(pid, sw.node_id)));

@@ -7,11 +7,19 @@ import type { Logger } from '../../logger.js';
 import { peerOf } from '../notifications/routes.js';
 import { RouteWebSockets } from '../notifications/upgrade.js';
 import { route } from '../route.js';
+import { EMPTY_SCHEMA } from '../../schemas/project.js';
 import type { StreamSlots } from '../streams.js';
 import { bridgeConsole } from './bridge.js';
 import type { OpenConsoles } from './open-consoles.js';
 
 export const NODE_CONSOLE_WS_ROUTE = '/v2/projects/{project_id}/nodes/{node_id}/console/ws';
+export const CONSOLE_RESET_ALL_ROUTE = '/v2/projects/{project_id}/nodes/console/reset';
+export const CONSOLE_RESET_ROUTE = '/v2/projects/{project_id}/nodes/{node_id}/console/reset';
+
+/** The compute's console reset of one node type: closes the node's console websockets on that compute. */
+function computeConsoleResetRoute(nodeType: string): string {
+  return `/v2/compute/projects/{project_id}/${nodeType}/nodes/{node_id}/console/reset`;
+}
 
 /** The compute's console websocket of one node type (GNS3 mounts it for each type with a console). */
 export function computeConsoleRoute(nodeType: string): string {
@@ -22,7 +30,7 @@ export interface ConsoleRouteDeps {
   log: Logger;
   /** A console websocket holds a stream slot while it is open. */
   streams: StreamSlots;
-  /** Where open console websockets are kept, for shutdown. */
+  /** Where open console websockets are kept, for shutdown and console resets. */
   consoles: OpenConsoles;
   /** Present on a controller: the project route, relayed to the node's compute. */
   controller?: { projects: ProjectManager; labs: Labs };
@@ -45,7 +53,7 @@ export function consoleRoutes(router: Router, deps: ConsoleRouteDeps): void {
       const nodeConsole = await open(params);
       try {
         sockets.accept(req, res, template, (ws) => {
-          consoles.add(ws);
+          consoles.add(ws, { projectId: params.project_id, nodeId: params.node_id });
           bridgeConsole(ws, nodeConsole, log, `${peerOf(req)} on ${req.url}`);
         });
       } catch (err) {
@@ -57,6 +65,10 @@ export function consoleRoutes(router: Router, deps: ConsoleRouteDeps): void {
   if (compute) {
     for (const def of compute.nodeTypes.all()) {
       websocket(computeConsoleRoute(def.type), (p) => compute.openConsole(p.project_id, def.type, p.node_id));
+      route(router, { method: 'post', template: computeConsoleResetRoute(def.type), body: EMPTY_SCHEMA, status: 204 }, async ({ params }) => {
+        await compute.getNode(params.project_id, def.type, params.node_id);
+        consoles.reset(params.project_id, params.node_id);
+      });
     }
   }
   if (controller) {
@@ -64,6 +76,14 @@ export function consoleRoutes(router: Router, deps: ConsoleRouteDeps): void {
       const lab = controller.labs.of(controller.projects.getOpened(p.project_id));
       const node = lab.node(p.node_id);
       return node.compute.openConsole(lab.project.id, node.nodeType, node.id);
+    });
+    // GNS3 resets a console by dropping its connections; the next client connects afresh.
+    route(router, { method: 'post', template: CONSOLE_RESET_ALL_ROUTE, body: EMPTY_SCHEMA, status: 204 }, ({ params }) => {
+      consoles.reset(controller.projects.getOpened(params.project_id).id);
+    });
+    route(router, { method: 'post', template: CONSOLE_RESET_ROUTE, body: EMPTY_SCHEMA, status: 204 }, ({ params }) => {
+      const lab = controller.labs.of(controller.projects.getOpened(params.project_id));
+      consoles.reset(lab.project.id, lab.node(params.node_id).id);
     });
   }
 }
