@@ -38,11 +38,24 @@ struct Watch {
   napi_env env = nullptr;
 };
 
+// Plain N-API calls whose failures are ignored: a batch can arrive while the worker is being torn
+// down (after a crash), when creating values or calling JavaScript fails, and node-addon-api's
+// wrappers would turn that failure into a fatal error (exceptions are disabled).
 void Deliver(Napi::Env env, Napi::Function callback, Batch *b) {
   if (env != nullptr && callback != nullptr) {
-    Napi::Array frames = Napi::Array::New(env, b->frames.size());
-    for (size_t i = 0; i < b->frames.size(); i++) frames.Set(i, Napi::Buffer<uint8_t>::Copy(env, b->frames[i].data(), b->frames[i].size()));
-    callback.Call({frames, Napi::Number::New(env, b->dropped)});
+    napi_env e = env;
+    napi_value frames, args[2], recv, result;
+    bool ok = napi_create_array_with_length(e, b->frames.size(), &frames) == napi_ok;
+    for (size_t i = 0; ok && i < b->frames.size(); i++) {
+      napi_value frame;
+      ok = napi_create_buffer_copy(e, b->frames[i].size(), b->frames[i].data(), nullptr, &frame) == napi_ok &&
+           napi_set_element(e, frames, static_cast<uint32_t>(i), frame) == napi_ok;
+    }
+    ok = ok && napi_create_uint32(e, b->dropped, &args[1]) == napi_ok && napi_get_undefined(e, &recv) == napi_ok;
+    if (ok) {
+      args[0] = frames;
+      napi_call_function(e, recv, callback, 2, args, &result);
+    }
   }
   delete b;
 }
