@@ -12,7 +12,6 @@ export function isLoopbackHost(host: string): boolean {
   // The URL parser writes IPv6 in its shortest form, an IPv4-mapped 127.x.y.z as ::ffff:7fxx:…
   const canonical = new URL(`http://[${bare}]/`).hostname;
   return canonical === '[::1]' || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(canonical);
-  return false;
 }
 
 function hasAuth(settings: Pick<DaemonSettings, 'auth'>): boolean {

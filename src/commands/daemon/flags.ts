@@ -3,7 +3,7 @@ import type { Context } from '../../cli/context.js';
 import type { GlobalOptions } from '../../cli/globals.js';
 import { toDaemonCliError } from '../../client/daemon-process.js';
 import type { DaemonFlags, DaemonSettings } from '../../daemon/settings.js';
-import { parseListenPort, parsePort } from '../shared/options.js';
+import { collect, parseListenPort, parsePort } from '../shared/options.js';
 
 /** The commander options shared by `daemon run` and `daemon start`. */
 export function addDaemonFlags(command: Command): Command {
@@ -27,10 +27,6 @@ export function addDaemonFlags(command: Command): Command {
     .option('--tls-key <file>', 'PEM private key of --tls-cert (env EMUCTL_TLS_KEY)')
     .option('--insecure-no-auth', 'listen on a non-loopback --host without auth all the same (logged as a warning)')
     .option('--web-ui <dir>', 'serve this GNS3 Web UI release directory at /static/web-ui/ (env EMUCTL_WEB_UI)');
-}
-
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
 }
 
 /** Commander's parsed values of the daemon options: the daemon's flags but --debug, which is global; repeatable options are named in the singular. */

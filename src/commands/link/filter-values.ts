@@ -26,11 +26,6 @@ export function integerIn(what: string, min: number, max?: number): (value: stri
   };
 }
 
-/** Collects repeated --bpf values. */
-export function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
-
 /** The GNS3 filter types the changes set to a value (turning a filter off needs none offered). */
 export function filterTypesSet(changes: FilterChanges): string[] {
   const on = (value: number | string[] | undefined) => value !== undefined && value !== 0

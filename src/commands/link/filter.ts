@@ -4,7 +4,8 @@ import { UsageError } from '../../cli/errors.js';
 import { checkFiltersOffered, findLink, listLinks, updateLink } from '../../client/links.js';
 import { listNodes } from '../../client/nodes.js';
 import { projectOption, resolveProject } from '../shared/project.js';
-import { collect, filterTypesSet, integerIn, mergeFilters, noChanges, type FilterChanges } from './filter-values.js';
+import { filterTypesSet, integerIn, mergeFilters, noChanges, type FilterChanges } from './filter-values.js';
+import { collect } from '../shared/options.js';
 import { filtersSummary, linkLabel } from './render.js';
 import { LINK_ARGUMENT_HELP } from './show.js';
 

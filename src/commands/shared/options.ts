@@ -25,3 +25,8 @@ export function parsePositiveInt(value: string, allowZero = false): number {
   if (!/^\d+$/.test(value) || (n === 0 && !allowZero)) throw new InvalidArgumentError(allowZero ? 'expected a whole number 0 or more.' : 'expected a whole number 1 or more.');
   return n;
 }
+
+/** Collects the values of a repeatable option for commander. */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}

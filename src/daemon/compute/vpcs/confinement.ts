@@ -3,6 +3,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { isIPv4, isIPv6 } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { ConflictError } from '../../errors.js';
+import { isLoopbackHost } from '../../exposure.js';
 
 /** Where build-native.mjs puts the shim (dist/src/daemon/compute/vpcs → the repository root). */
 export const VPCS_CONFINE_SHIM_PATH = fileURLToPath(new URL('../../../../../build/Release/vpcs-confine.so', import.meta.url));
@@ -28,7 +29,7 @@ export async function confinementEnvironment(c: VpcsConfinement, remoteHost: str
   // ld.so splits LD_PRELOAD on spaces and colons.
   if (/[\s:]/.test(shim)) throw new ConflictError(`vpcs confinement shim path '${shim}' holds a space or a colon, which LD_PRELOAD cannot carry: move emuctl to another directory`);
   const env: Record<string, string> = { LD_PRELOAD: shim, VPCS_CONFINE_TCP_HOST: await consoleBindAddress(c.consoleHost ?? '127.0.0.1') };
-  if (isLoopbackV4(remoteHost)) env.VPCS_CONFINE_UDP_HOST = '127.0.0.1';
+  if (isLoopbackHost(remoteHost)) env.VPCS_CONFINE_UDP_HOST = '127.0.0.1';
   return env;
 }
 
@@ -58,8 +59,4 @@ export async function consoleBindAddress(host: string): Promise<string> {
   } catch {
     return '127.0.0.1';
   }
-}
-
-function isLoopbackV4(host: string): boolean {
-  return host === 'localhost' || (isIPv4(host) && host.startsWith('127.'));
 }
