@@ -24,6 +24,8 @@ extern "C" {
 #endif
 
 #define DP_BATCH 64
+/* Receive buffer asked of the kernel for a NIO socket (best effort: the kernel caps it). */
+#define RECV_BUFFER (4 * 1024 * 1024)
 /* Largest UDP payload, so a datagram is never truncated. */
 #define DP_SLOT 65536
 #define DP_ETH_HEADER 14

@@ -19,7 +19,6 @@
 
 #define ID_WAKE UINT64_MAX
 #define ID_TIMER (UINT64_MAX - 1)
-#define RECV_BUFFER (4 * 1024 * 1024)
 /* Room for the two re-tagged forms of one maximal frame. */
 #define ARENA_SIZE (1024 * 1024)
 #define SWEEP_NS 1000000000ull
@@ -299,14 +298,7 @@ static int read_tap(dp_engine *e, dp_nio *n) {
 }
 
 static void receive(dp_engine *e, dp_nio *n) {
-  if (n->kind == DP_NIO_TAP) {
-    int got = read_tap(e, n);
-    uint64_t now = dp_now();
-    for (int i = 0; i < got; i++) dp_ingress(e, n->port, e->rxbuf + (size_t)i * DP_SLOT, e->rx[i].msg_len, now);
-    flush_all(e);
-    return;
-  }
-  int got = recvmmsg(n->fd, e->rx, DP_BATCH, MSG_DONTWAIT, NULL);
+  int got = n->kind == DP_NIO_TAP ? read_tap(e, n) : recvmmsg(n->fd, e->rx, DP_BATCH, MSG_DONTWAIT, NULL);
   if (got < 0) {
     /* A pending ICMP error surfaces here: counted, never fatal. */
     if (errno != EAGAIN && errno != EINTR) n->port->c.errors++;

@@ -50,7 +50,6 @@ static int bring_up(const char *name) {
 }
 
 static int dp_tap_open(const char *name, int *fd_out) {
-  if (!name[0] || strlen(name) >= IFNAMSIZ) return EINVAL;
   int fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) return errno;
   struct ifreq ifr;
@@ -80,8 +79,7 @@ static int dp_tap_open(const char *name, int *fd_out) {
  * UDP tunnel. Frames longer than the interface's MTU are refused (EMSGSIZE,
  * counted); with VLAN offload on, the kernel strips received tags.
  */
-int dp_packet_open(const char *name, int *fd_out) {
-  if (!name[0] || strlen(name) >= IFNAMSIZ) return EINVAL;
+static int dp_packet_open(const char *name, int *fd_out) {
   unsigned ifindex = if_nametoindex(name);
   if (!ifindex) return errno;
   int fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, htons(ETH_P_ALL));
@@ -97,12 +95,13 @@ int dp_packet_open(const char *name, int *fd_out) {
     close(fd);
     return err;
   }
-  int size = 4 * 1024 * 1024;
+  int size = RECV_BUFFER;
   setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size); /* best effort: the kernel caps it */
   *fd_out = fd;
   return 0;
 }
 
 int dp_host_open(int kind, const char *name, int *fd) {
+  if (!name[0] || strlen(name) >= IFNAMSIZ) return EINVAL;
   return kind == DP_NIO_TAP ? dp_tap_open(name, fd) : dp_packet_open(name, fd);
 }

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { OperationError, UsageError } from './errors.js';
 import type { ProcessIdentity } from '../util/proc-info.js';
 import { signalIfSame, waitUntilGone } from '../util/process-termination.js';
+import { reachableHost } from '../util/reachable-host.js';
 
 /** Polls `check` every `intervalMs` until it returns a value other than undefined, or `timeoutMs` passes. */
 export async function pollUntil<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs: number, intervalMs = 100): Promise<T | undefined> {
@@ -79,6 +80,6 @@ export function toDaemonCliError(err: unknown): Error {
 
 /** A URL that reaches a daemon bound to `host` (a wildcard address is reached on loopback). */
 export function reachableUrl(host: string, port: number, protocol: 'http' | 'https' = 'http'): string {
-  const target = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  const target = host === '' ? '127.0.0.1' : reachableHost(host);
   return `${protocol}://${target.includes(':') ? `[${target}]` : target}:${port}`;
 }

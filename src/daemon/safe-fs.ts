@@ -36,6 +36,11 @@ export function relativeBelow(root: string, path: string): string {
   return rel.split(sep).join('/');
 }
 
+/** True when `inner` is `outer` or below it (both absolute and resolved). */
+export function isWithin(inner: string, outer: string): boolean {
+  return inner === outer || inner.startsWith(outer + sep);
+}
+
 /** A directory held open by descriptor; `at(name)` names an entry of that very directory. */
 export class SafeDir {
   private constructor(private readonly handle: FileHandle, readonly shown: string) {}

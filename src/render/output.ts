@@ -96,12 +96,16 @@ export class Output {
 
   /** Text to stderr, made safe for a terminal as writeOut's is. */
   writeErr(text: string): void {
-    this.stderr.write(this.stderr.isTTY ? terminalSafe(text, this.errStyle.enabled) : text);
+    this.stderr.write(this.safeErr(text));
   }
 
   /** Redraws the current stderr line (a progress line) with `text`, made safe as writeErr's is. */
   redrawErrLine(text: string): void {
-    this.stderr.write(`\r\x1b[K${this.stderr.isTTY ? terminalSafe(text, this.errStyle.enabled) : text}`);
+    this.stderr.write(`\r\x1b[K${this.safeErr(text)}`);
+  }
+
+  private safeErr(text: string): string {
+    return this.stderr.isTTY ? terminalSafe(text, this.errStyle.enabled) : text;
   }
 
   /** Awaits `task` behind an ora spinner on stderr when interactive; plainly otherwise. */

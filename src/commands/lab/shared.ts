@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { UsageError } from '../../cli/errors.js';
 import type { LabSpec } from '../../lab/model.js';
+import { ByteCount } from '../../util/byte-limit.js';
 
 /** A lab file is text a person writes: 4 MiB holds thousands of nodes, and a bigger one is a mistake or an attack. */
 const MAX_LAB_FILE_BYTES = 4 * 1024 * 1024;
@@ -22,10 +23,9 @@ export async function readLabFile(path: string): Promise<LabSpec> {
 /** The file's text, read up to `limit` bytes (a pipe such as `<(make-lab)` too); more is a UsageError, so `/dev/zero` ends. */
 async function readCapped(path: string, limit: number): Promise<string> {
   const chunks: Buffer[] = [];
-  let size = 0;
+  const count = new ByteCount(limit, () => new UsageError(`cannot read lab file ${path}: it is over the ${limit}-byte limit of a lab file`));
   for await (const chunk of createReadStream(path, { highWaterMark: 64 * 1024 })) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new UsageError(`cannot read lab file ${path}: it is over the ${limit}-byte limit of a lab file`);
+    count.add(chunk as Buffer);
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');

@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Context } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { checkedFingerprint } from '../../client/active-profile.js';
+import { readCaFile } from '../../client/tls-agent.js';
 
 /** The trust a command saves for an https server: an absolute CA file with its PEM text, or a pinned fingerprint. */
 export interface SavedTrust {
@@ -22,12 +22,7 @@ export async function savedTrust(ctx: Context, url: string): Promise<SavedTrust>
   if (caFile !== undefined && fingerprint !== undefined) throw new UsageError('give --ca-file or --fingerprint, not both: a pinned fingerprint replaces the CA check');
   if (fingerprint !== undefined) return { fingerprint: checkedFingerprint(fingerprint) };
   const path = resolve(caFile!);
-  let caPem: string;
-  try {
-    caPem = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read the CA file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
+  const caPem = readCaFile(path).toString('utf8');
   if (!caPem.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`the CA file ${path} holds no PEM certificate`);
   return { caFile: path, caPem };
 }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Duplex, Readable } from 'node:stream';
 import { PCAP_LINK_TYPES, type CaptureFailure, type DataLinkType, type DataplaneApi } from '../dataplane/types.js';
@@ -16,7 +16,7 @@ import { checkProjectDirectory } from './project-directory.js';
 import type { NioJson } from './node-context.js';
 import type { CreateOptions, NodeTypeRegistry } from './node-types.js';
 import { nodeOwner, projectOwner } from './ownership.js';
-import { makeDirs, withDir } from '../safe-fs.js';
+import { makeDirs, relativeBelow, withDir } from '../safe-fs.js';
 import { checkRelativePath, copyNodeDirectory, listProjectFiles, openProjectFile, pathInside, projectBelow, writeProjectFile, type ProjectFile } from './project-files.js';
 import type { ComputeResources } from './resources.js';
 import { SingleFlight } from '../../util/single-flight.js';
@@ -71,7 +71,7 @@ export class LocalCompute implements ComputeApi {
     const project = await this.projectCreations.run(id, async () => {
       const existing = this.projects.get(id);
       if (existing) return existing;
-      const path = body.path ? pathInside(this.deps.projectsDir, relative(this.deps.projectsDir, resolve(body.path)).split(sep).join('/')) : join(this.deps.projectsDir, id);
+      const path = body.path ? pathInside(this.deps.projectsDir, relativeBelow(this.deps.projectsDir, body.path)) : join(this.deps.projectsDir, id);
       if (body.path) await checkProjectDirectory(this.deps.projectsDir, id, path, [...this.projects.values()]);
       const created = new ComputeProject(id, body.name ?? id, path);
       await makeDirs(this.deps.projectsDir, projectBelow(this.deps.projectsDir, path, 'project-files/captures'));

@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { ConflictError } from '../errors.js';
+import { isWithin } from '../safe-fs.js';
 
 /**
  * Refuses (409) a compute project directory that belongs to another project: one that is, holds or
@@ -9,12 +10,11 @@ import { ConflictError } from '../errors.js';
  * project on a victim's directory and delete it (removing the victim's files) or overwrite them.
  */
 export async function checkProjectDirectory(projectsDir: string, id: string, path: string, others: Iterable<{ id: string; path: string }>): Promise<void> {
-  const within = (inner: string, outer: string) => inner === outer || inner.startsWith(outer + sep);
   for (const other of others) {
-    if (other.id !== id && (within(path, other.path) || within(other.path, path))) throw new ConflictError(`path ${path} overlaps the directory of project ${other.id}`);
+    if (other.id !== id && (isWithin(path, other.path) || isWithin(other.path, path))) throw new ConflictError(`path ${path} overlaps the directory of project ${other.id}`);
   }
   const root = resolve(projectsDir);
-  for (let dir = path; dir !== root && within(dir, root); dir = dirname(dir)) {
+  for (let dir = path; dir !== root && isWithin(dir, root); dir = dirname(dir)) {
     const owner = await topologyOwnerOtherThan(dir, id);
     if (owner) throw new ConflictError(`path ${path} is inside the directory of project ${owner}`);
   }

@@ -108,12 +108,13 @@ export class ProjectArchives {
       try {
         await extractZip(archive, dir, await this.extractLimits(dir));
         return await this.registering.run(async () => {
-          const name = checkProjectName(projects.freeName(opts.name || (await readArchiveTopology(join(dir, ARCHIVE_TOPOLOGY))).name as string));
+          const read = await readArchiveTopology(join(dir, ARCHIVE_TOPOLOGY));
+          const name = checkProjectName(projects.freeName(opts.name || (read.name as string)));
           const rewrite: ImportRewrite = {
             projectId, name, keepComputeId: opts.keepComputeId ?? false, newIds: true,
             settings: { auto_start: false, auto_open: false, auto_close: true },
           };
-          const topology = await rewriteExtractedProject(dir, rewrite);
+          const topology = await rewriteExtractedProject(dir, rewrite, read);
           await this.pushRemoteNodeFiles(dir, projectId, name, topology.topology.nodes);
           return await projects.register(dir);
         });

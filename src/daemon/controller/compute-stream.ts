@@ -1,7 +1,7 @@
 import WebSocket from 'ws';
 import type { Logger } from '../logger.js';
 import type { Notification } from '../notifications/notification.js';
-import { computeAgent, computeRequest, connectionFailure, endpointUrl, errorMessageOf } from './compute-http.js';
+import { authorizationOf, computeAgent, computeRequest, connectionFailure, endpointUrl, errorMessageOf } from './compute-http.js';
 import type { ComputeRecord } from './computes.js';
 
 /** What a compute's stream reports to the registry. */
@@ -121,8 +121,8 @@ export class ComputeStream {
   private open(): Promise<WebSocket> {
     const { record } = this;
     const url = `${endpointUrl(record).replace(/^http/, 'ws')}/v2/compute/notifications/ws`;
-    const headers: Record<string, string> = {};
-    if (record.user) headers.authorization = `Basic ${Buffer.from(`${record.user}:${record.password ?? ''}`).toString('base64')}`;
+    const authorization = authorizationOf(record);
+    const headers: Record<string, string> = authorization ? { authorization } : {};
     const socket = new WebSocket(url, { headers, handshakeTimeout: CHECK_TIMEOUT_MS, perMessageDeflate: false, agent: computeAgent(record) });
     this.socket = socket;
     return new Promise((resolve, reject) => {

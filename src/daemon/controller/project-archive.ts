@@ -92,8 +92,8 @@ type TopologyFile = Record<string, unknown> & { topology: { nodes: Record<string
  * written as `<name>.gns3`; node directories follow their new ids; `project.gns3`, `images/`
  * (emuctl has no image store) and any of emuctl's own bookkeeping files go away. Returns the topology written.
  */
-export async function rewriteExtractedProject(dir: string, rewrite: ImportRewrite): Promise<TopologyFile> {
-  const topology = await readArchiveTopology(join(dir, ARCHIVE_TOPOLOGY));
+export async function rewriteExtractedProject(dir: string, rewrite: ImportRewrite, read?: TopologyFile): Promise<TopologyFile> {
+  const topology = read ?? (await readArchiveTopology(join(dir, ARCHIVE_TOPOLOGY)));
   const { nodes, links, drawings } = topology.topology;
   if (rewrite.newIds) {
     const ids = new Map<string, string>();

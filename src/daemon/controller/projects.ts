@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { ConflictError, DomainError, InvalidError, NotFoundError } from '../errors.js';
 import { checkRelativePath, openProjectFile, projectBelow, writeProjectFile } from '../compute/project-files.js';
-import { ensurePrivateDir, makeDirs, openForRead, PRIVATE_FILE_MODE, withDir, type SafeDir } from '../safe-fs.js';
+import { ensurePrivateDir, isWithin, makeDirs, openForRead, PRIVATE_FILE_MODE, withDir, type SafeDir } from '../safe-fs.js';
 import type { Logger } from '../logger.js';
 import type { ControllerEvents } from './events.js';
 import type { PROJECT_CREATE_SCHEMA, PROJECT_UPDATE_SCHEMA } from '../schemas/project.js';
@@ -174,13 +174,12 @@ export class ProjectManager {
     if (this.projects.has(id)) throw new ConflictError(`Project ID ${id} already exists`);
     checkProjectName(body.name);
     this.assertNameFree(body.name);
-    const path = this.resolvePath(id, body.path);
-    this.assertNotNested(path);
+    const path = this.directoryFor(id, body.path);
     const { name, project_id: _id, path: _path, ...settings } = body;
     const project = new Project(id, name, path, { ...PROJECT_SETTING_DEFAULTS, ...settings });
     const existed = await lstat(path).then(() => true, () => false);
     // Made with no link followed below the projects directory, private (0700).
-    await makeDirs(this.deps.projectsDir, projectBelow(this.deps.projectsDir, project.capturesDir));
+    await this.makeDirectory(project.capturesDir);
     try {
       await project.save();
     } catch (err) {
@@ -267,9 +266,8 @@ export class ProjectManager {
 
   /** A new project's directory may not be, hold or sit inside another project's (409). */
   private assertNotNested(path: string): void {
-    const within = (inner: string, outer: string) => inner === outer || inner.startsWith(outer + sep);
     for (const p of this.projects.values()) {
-      if (within(path, p.path) || within(p.path, path)) throw new ConflictError(`path ${path} overlaps the directory of project '${p.name}'`);
+      if (isWithin(path, p.path) || isWithin(p.path, path)) throw new ConflictError(`path ${path} overlaps the directory of project '${p.name}'`);
     }
   }
 

@@ -1,3 +1,4 @@
+import { constants } from 'node:os';
 import { ConflictError, InvalidError } from '../errors.js';
 import { errnoName, HOST_NIO_KINDS, loadNativeAddon, type HostWatchHandle, type NativeAddon } from './native-addon.js';
 import type { NioCounters } from './nio-udp.js';
@@ -34,7 +35,7 @@ export function hostNioError(nio: HostNioSpec, code: string): InvalidError | Con
   return new ConflictError(`cannot open ${what}: ${code}${why}`);
 }
 
-const EAGAIN = 11;
+const { EAGAIN } = constants.errno;
 
 /**
  * A host-side NIO (TAP or AF_PACKET) for the TypeScript engine. Node has no
