@@ -3,13 +3,11 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { answerClientErrors } from './http/client-errors.js';
 import { PACKAGE_VERSION } from '../version.js';
-import { builtinNodeTypes } from './compute/builtin-types.js';
-import type { VpcsShared } from './compute/nodes/vpcs-node.js';
+import { computeNodeTypes } from './kinds/index.js';
 import { computeCapabilities } from './compute/capabilities.js';
 import { LocalCompute } from './compute/local-compute.js';
 import { cleanupDeadDaemons, daemonRegistry } from './compute/process/process-registry.js';
 import { ImageStore } from './compute/qemu/images.js';
-import { AccelChooser } from './compute/qemu/qemu-accel.js';
 import { ComputeResources } from './compute/resources.js';
 import { UdpPortAllocator } from './compute/udp-ports.js';
 import { ConsolePortAllocator } from './compute/vpcs/console-ports.js';
@@ -89,12 +87,10 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   if (isCompute) await cleanupLeftovers(settings, log);
   const [consoleMin, consoleMax] = settings.consolePortRange;
   const images = new ImageStore(settings.imagesDir, settings.maxImageBytes);
-  const nodeTypes = builtinNodeTypes(
-    { registry: processRegistry, binary: env.EMUCTL_VPCS_BINARY || undefined, env, confinement: vpcsConfinement(settings, env) },
-    { images, accel: new AccelChooser(settings.qemuAccel, log), registry: processRegistry, env, unsafeOptions: settings.qemuUnsafeOptions },
-  );
-  if (settings.vpcsUnconfined) log.warn('vpcs_unconfined is on: VPCS starts without its confinement, so anyone who reaches a VPCS console (it listens on every address) runs host commands as this user with `!`');
-  if (settings.qemuUnsafeOptions) log.warn('qemu_unsafe_options is on: QEMU nodes\' options pass to QEMU unchecked, so anyone who can create or import a node runs what they name (files, plugins, sockets) as this user');
+  const nodeTypes = computeNodeTypes({ settings, env, log, registry: processRegistry, images });
+  if (isCompute) {
+    for (const kind of nodeTypes.all()) await kind.cleanupLeftovers?.().catch((err: Error) => log.error(`cleaning up what a previous run left (${kind.type}): ${err.message}`));
+  }
   const resources = new ComputeResources(
     new UdpPortAllocator(settings.udpPortRange, settings.host),
     new ConsolePortAllocator({ min: consoleMin, max: consoleMax }),
@@ -176,6 +172,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
       computes.close();
       await projects.closeAll();
       await compute?.closeAll().catch((err) => log.error(`closing the compute: ${err.message}`));
+      for (const kind of nodeTypes.all()) await kind.close?.().catch((err: Error) => log.error(`closing ${kind.type}: ${err.message}`));
       await dataplane?.close();
       removeOwnPidFile(pidFile, process.pid);
       log.info('stopped');
@@ -274,9 +271,4 @@ async function stopServer(server: Server): Promise<void> {
   const timer = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
   await done;
   clearTimeout(timer);
-}
-
-/** How VPCS nodes are confined; EMUCTL_VPCS_CONFINE_SHIM names another shim (tests). */
-function vpcsConfinement(settings: DaemonSettings, env: NodeJS.ProcessEnv): VpcsShared['confinement'] {
-  return settings.vpcsUnconfined ? 'unconfined' : { shim: env.EMUCTL_VPCS_CONFINE_SHIM || undefined };
 }

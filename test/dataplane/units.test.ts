@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FrameHeap, FrameRing } from '../../src/daemon/dataplane/filters/frame-queues.js';
+import { AVAILABLE_FILTERS, validateFilters } from '../../src/daemon/dataplane/filters/catalog.js';
 import { isPassThrough, parseFilters } from '../../src/daemon/dataplane/filters/spec.js';
 import { MacTable, macKey, macString } from '../../src/daemon/dataplane/mac-table.js';
 import { InvalidError } from '../../src/daemon/errors.js';
@@ -87,5 +88,18 @@ describe('dataplane building blocks', () => {
     assert.throws(() => parseFilters({ corrupt: [101] }), InvalidError);
     assert.throws(() => parseFilters({ delay: ['5' as unknown as number] }), InvalidError);
     assert.throws(() => parseFilters({ frequency_drop: [1.5] }), InvalidError);
+  });
+
+  it('checks filters against the same catalogue the API lists and checks (one set of ranges)', () => {
+    for (const def of AVAILABLE_FILTERS) {
+      def.parameters.forEach((param, i) => {
+        if (param.type !== 'int') return;
+        const at = (value: number) => Array.from({ length: i + 1 }, (_, k) => (k === i ? value : param.maximum!));
+        assert.doesNotThrow(() => parseFilters({ [def.type]: at(param.maximum!) }), `${def.type}[${i}] at its maximum`);
+        assert.doesNotThrow(() => validateFilters({ [def.type]: at(param.maximum!) }), `${def.type}[${i}] at its maximum (API)`);
+        assert.throws(() => parseFilters({ [def.type]: at(param.maximum! + 1) }), InvalidError, `${def.type}[${i}] over its maximum`);
+        assert.throws(() => validateFilters({ [def.type]: at(param.maximum! + 1) }), InvalidError, `${def.type}[${i}] over its maximum (API)`);
+      });
+    }
   });
 });

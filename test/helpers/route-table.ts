@@ -1,10 +1,8 @@
 import { Router } from 'express';
-import { builtinNodeTypes } from '../../src/daemon/compute/builtin-types.js';
 import { templatesOf, type MountedTemplate } from '../../src/daemon/http/route.js';
 import { computeHostRoutes } from '../../src/daemon/http/compute/host.js';
 import { computeNodeRoutes } from '../../src/daemon/http/compute/nodes.js';
 import { computeProjectRoutes } from '../../src/daemon/http/compute/projects.js';
-import { computeQemuRoutes } from '../../src/daemon/http/compute/qemu.js';
 import { archiveRoutes } from '../../src/daemon/http/controller/archives.js';
 import { computeRegistryRoutes } from '../../src/daemon/http/controller/computes.js';
 import { drawingRoutes } from '../../src/daemon/http/controller/drawings.js';
@@ -17,6 +15,7 @@ import { snapshotRoutes } from '../../src/daemon/http/controller/snapshots.js';
 import { templateRoutes } from '../../src/daemon/http/controller/templates.js';
 import { versionRoutes } from '../../src/daemon/http/controller/version.js';
 import { notificationRoutes } from '../../src/daemon/http/notifications/routes.js';
+import { computeNodeTypes } from '../../src/daemon/kinds/index.js';
 
 /** Dependencies that only have to exist while routes are mounted: every property and call gives another one. */
 function inert(): never {
@@ -27,10 +26,11 @@ function inert(): never {
 /** Every route template the daemon mounts (controller and compute), read from the route modules themselves. */
 export function daemonRouteTable(): MountedTemplate[] {
   const router = Router();
-  const nodeTypes = builtinNodeTypes(inert(), inert());
+  // Kinds read their settings when the daemon builds them: plain values, the rest inert.
+  const nodeTypes = computeNodeTypes({ settings: { qemuAccel: 'auto', vpcsUnconfined: false, qemuUnsafeOptions: false } as never, env: {}, log: inert(), images: inert() });
   const mounts: Array<(r: Router) => void> = [
     (r) => versionRoutes(r, inert()),
-    (r) => computeQemuRoutes(r, inert()),
+    ...nodeTypes.all().map((kind) => (r: Router) => kind.routes?.(r, inert())),
     (r) => computeHostRoutes(r, inert()),
     (r) => computeProjectRoutes(r, inert()),
     (r) => computeNodeRoutes(r, { compute: { nodeTypes } as never, streams: inert(), log: inert() }),

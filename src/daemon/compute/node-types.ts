@@ -1,3 +1,4 @@
+import type { ComputeKind } from '../kinds/kind.js';
 import type { TypedSchema } from '../schemas/validation.js';
 import type { NodeContext } from './node-context.js';
 import type { DataplaneNode } from './nodes/dataplane-node.js';
@@ -24,23 +25,12 @@ export interface CreateOptions {
   restoring?: boolean;
 }
 
-/** One kind of node the compute can run, in the registry. */
-export interface NodeTypeDefinition {
-  /** GNS3 node type name, also the URL segment: ethernet_switch, ethernet_hub, vpcs. */
-  type: string;
-  /** The compute validates a create body against it before create() sees the body. */
-  createSchema: TypedSchema<NodeBody>;
-  updateSchema: TypedSchema<NodeBody>;
-  create(body: NodeBody, ctx: NodeContext, opts?: CreateOptions): Promise<ComputeNode>;
-  /** Whether this machine can run it (e.g. the vpcs binary is installed). */
-  available(): boolean;
-  /** GNS3's `start` answers 200 with the node for emulators (VPCS, QEMU) and 204 for built-in devices. */
-  startAnswersNode?: boolean;
-}
+/** One kind of node the compute can run, in the registry: its GNS3 type name (also the URL segment) and its compute side. */
+export type NodeTypeDefinition = ComputeKind & { type: string };
 
-/** A registry entry whose create() takes the body type its create schema describes (create bodies are validated before create() runs). */
-export function nodeType<C extends NodeBody>(def: Omit<NodeTypeDefinition, 'createSchema' | 'create'> & { createSchema: TypedSchema<C>; create(body: C, ctx: NodeContext, opts?: CreateOptions): Promise<ComputeNode> }): NodeTypeDefinition {
-  return def;
+/** A kind's compute side whose create() takes the body type its create schema describes (create bodies are validated before create() runs). */
+export function computeKind<C extends NodeBody>(def: Omit<ComputeKind, 'createSchema' | 'create'> & { createSchema: TypedSchema<C>; create(body: C, ctx: NodeContext, opts?: CreateOptions): Promise<ComputeNode> }): ComputeKind {
+  return def as ComputeKind;
 }
 
 /** The node kinds a compute knows, by GNS3 type name. */

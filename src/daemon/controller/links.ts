@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { PortAddress } from '../compute/compute-api.js';
 import { checkCaptureFileName } from '../compute/capture-files.js';
-import { validateFilters } from '../compute/filter-catalog.js';
+import { validateFilters } from '../dataplane/filters/catalog.js';
 import { ConflictError, InvalidError } from '../errors.js';
 import type { ComputeRegistry } from './computes.js';
 import type { ControllerEvents } from './events.js';

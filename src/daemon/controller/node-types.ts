@@ -1,142 +1,15 @@
-import { macPlus } from '../compute/qemu/qemu-command.js';
-import { checkQemuOptions, relativeImageName } from '../compute/qemu/qemu-options.js';
-import { checkStartupScript } from '../compute/vpcs/script-commands.js';
-import { ConflictError, InvalidError } from '../errors.js';
-import type { NodePort } from './node-ports.js';
-import { ETHERNET_HUB_TEMPLATE, ETHERNET_SWITCH_TEMPLATE, QEMU_TEMPLATE, VPCS_TEMPLATE, type TemplateSpec, type TemplateType } from './template-types.js';
+import { InvalidError } from '../errors.js';
+import { NODE_KINDS } from '../kinds/index.js';
+import type { ControllerRules } from '../kinds/kind.js';
+import type { TemplateSpec, TemplateType } from './template-types.js';
 
-const ETHERNET = { Ethernet: 'DLT_EN10MB' };
+export type { NodeView } from '../kinds/kind.js';
 
-/** What a node type's rules may read of a node. */
-export interface NodeView {
-  properties: Record<string, unknown>;
-  /** The compute's last node JSON. */
-  computeState: Record<string, unknown>;
-  /** Controller-side port naming (GNS3 node fields). */
-  layout: { port_name_format: string; port_segment_size: number; first_port_name: string | null; custom_adapters: unknown[] };
-}
+/** One node type as the controller knows it: its rules and its template. */
+export type ControllerNodeType = ControllerRules & { type: string; template: TemplateSpec };
 
-/** One node type as the controller knows it. */
-export interface ControllerNodeType {
-  type: string;
-  /** Runs from creation on (switch, hub): captures and filters prefer its end of a link, as GNS3 does. */
-  alwaysRunning: boolean;
-  /** The ports a node of this type has. */
-  ports(node: NodeView): NodePort[];
-  /** Properties the controller decides before the node goes to its compute (given the other nodes' properties). */
-  prepare?(properties: Record<string, unknown>, others: Record<string, unknown>[]): void;
-  /** Controller fields the compute needs too (GNS3 sends custom_adapters to QEMU). */
-  computeFields?(node: NodeView): Record<string, unknown>;
-  /**
-   * Checks the properties a client gives that would reach a command line on the compute
-   * (InvalidError). The controller runs it for remote computes, which may be GNS3 servers that
-   * check nothing; the local compute holds its nodes to the full rules itself.
-   */
-  checkProperties?(properties: Record<string, unknown>, opts: { unsafeOptions: boolean }): void;
-  /** What templates of this type look like (GNS3 2.2's template schema), built-in one included. */
-  template: TemplateSpec;
-  /**
-   * The symbol a node of this type made through the API without one gets. GNS3 gives every such node
-   * `:/symbols/computer.svg` (DEFAULT_SYMBOL, used when this is absent); emuctl keeps its device symbol for switches and hubs.
-   */
-  apiSymbol?: string;
-}
-
-/** Ethernet ports from the compute's ports_mapping (switch, hub). */
-function mappedPorts(node: NodeView): NodePort[] {
-  const mapping = (node.computeState.ports_mapping ?? node.properties.ports_mapping) as { name: string; port_number: number }[] | undefined;
-  return (mapping ?? []).map((p) => ethernetPort(p.name, 0, p.port_number));
-}
-
-function ethernetPort(name: string, adapter: number, port: number, extra: Record<string, unknown> = {}): NodePort {
-  return { name, short_name: name.replace(/^Ethernet/, 'e'), adapter_number: adapter, port_number: port, link_type: 'ethernet', data_link_types: ETHERNET, ...extra };
-}
-
-/**
- * VPCS MACs are 00:50:79:66:68:XX; the controller picks XX unique in the project, whichever compute
- * runs each VPCS (also for a node restored without one: portable archives leave it out).
- */
-function freeVpcsMac(properties: Record<string, unknown>, others: Record<string, unknown>[]): void {
-  if (properties.mac_address !== undefined && properties.mac_address !== null) return;
-  const used = new Set(others.map((p) => String(p.mac_address ?? '').toLowerCase()));
-  for (let b = 0; b < 256; b++) {
-    const mac = `00:50:79:66:68:${b.toString(16).padStart(2, '0')}`;
-    if (!used.has(mac)) return void (properties.mac_address = mac);
-  }
-  throw new ConflictError('No VPCS MAC address left in this project (256 VPCS)');
-}
-
-interface CustomAdapter {
-  adapter_number: number;
-  port_name?: string;
-  adapter_type?: string;
-  mac_address?: string;
-}
-
-/**
- * GNS3's standard port naming: port_name_format is a Python format string over the interface
- * number ({0}, {port0}, {port1}), the segment ({1}, {segment0}, {segment1}) and {adapter};
- * first_port_name names adapter 0; custom_adapters rename single adapters.
- */
-export function standardPorts(node: NodeView): NodePort[] {
-  const p = { ...node.properties, ...node.computeState };
-  const adapters = Number(p.adapters ?? 1);
-  const { port_name_format: format, port_segment_size: segmentSize, first_port_name: first } = node.layout;
-  const custom = (node.layout.custom_adapters ?? []) as CustomAdapter[];
-  const ports: NodePort[] = [];
-  let iface = 0;
-  let segment = 0;
-  for (let a = 0; a < adapters; a++) {
-    const c: Partial<CustomAdapter> = custom.find((x) => x.adapter_number === a) ?? {};
-    let name: string;
-    if (first && a === 0) name = c.port_name ?? first;
-    else {
-      name = c.port_name ?? formatPortName(format, { 0: iface, 1: segment, port0: iface, port1: iface + 1, segment0: segment, segment1: segment + 1, adapter: a });
-      iface++;
-      if (!segmentSize) segment++;
-      else if (iface % segmentSize === 0) {
-        segment++;
-        iface = 0;
-      }
-    }
-    const mac = c.mac_address ?? (typeof p.mac_address === 'string' && p.mac_address ? macPlus(p.mac_address, a) : undefined);
-    ports.push(ethernetPort(name, a, 0, { adapter_type: c.adapter_type ?? p.adapter_type ?? null, mac_address: mac ?? null }));
-  }
-  return ports;
-}
-
-function formatPortName(format: string, values: Record<string, number>): string {
-  let auto = 0;
-  return format.replace(/\{\{|\}\}|\{(\w*)(?::[^}]*)?\}/g, (m, key: string | undefined) => {
-    if (m === '{{') return '{';
-    if (m === '}}') return '}';
-    const k = key === '' ? String(auto++) : key!;
-    if (!(k in values)) throw new ConflictError(`Invalid port name format ${format}: unknown field {${k}}`);
-    return String(values[k]);
-  });
-}
-
-/** The node types the controller can place on a compute: the one list it learns them from. */
-const TYPES: ControllerNodeType[] = [
-  { type: 'ethernet_switch', alwaysRunning: true, ports: mappedPorts, template: ETHERNET_SWITCH_TEMPLATE, apiSymbol: ETHERNET_SWITCH_TEMPLATE.symbol },
-  { type: 'ethernet_hub', alwaysRunning: true, ports: mappedPorts, template: ETHERNET_HUB_TEMPLATE, apiSymbol: ETHERNET_HUB_TEMPLATE.symbol },
-  {
-    type: 'vpcs',
-    alwaysRunning: false,
-    ports: () => [ethernetPort('Ethernet0', 0, 0)],
-    prepare: freeVpcsMac,
-    checkProperties: (p) => void (typeof p.startup_script === 'string' && checkStartupScript(p.startup_script)),
-    template: VPCS_TEMPLATE,
-  },
-  {
-    type: 'qemu',
-    alwaysRunning: false,
-    ports: standardPorts,
-    computeFields: (node) => (node.layout.custom_adapters?.length ? { custom_adapters: node.layout.custom_adapters } : {}),
-    checkProperties: (p, { unsafeOptions }) => void (!unsafeOptions && typeof p.options === 'string' && checkQemuOptions(p.options, relativeImageName)),
-    template: QEMU_TEMPLATE,
-  },
-];
+/** The node types the controller can place on a compute, from the one list of kinds. */
+const TYPES: ControllerNodeType[] = NODE_KINDS.map((kind) => ({ type: kind.type, ...kind.controller, template: kind.template }));
 const BY_TYPE = new Map(TYPES.map((t) => [t.type, t]));
 
 /** The names of the known node types. */

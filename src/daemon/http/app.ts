@@ -17,7 +17,6 @@ import type { NotificationHub } from '../notifications/hub.js';
 import { computeHostRoutes } from './compute/host.js';
 import { computeNodeRoutes } from './compute/nodes.js';
 import { COMPUTE_FILE_ROUTE, computeProjectRoutes } from './compute/projects.js';
-import { computeQemuRoutes, QEMU_IMAGE_ROUTE } from './compute/qemu.js';
 import { failpointHold } from '../failpoints.js';
 import { templatePattern } from './route.js';
 import { accessLog } from './middleware/access-log.js';
@@ -103,15 +102,16 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  const kinds = deps.compute?.compute.nodeTypes.all() ?? [];
   // Before the guard, so that refusals carry them too.
-  app.use(securityHeaders(USER_FILE_DOWNLOADS));
+  app.use(securityHeaders([...USER_FILE_DOWNLOADS, ...kinds.flatMap((k) => k.downloadRoutes ?? [])]));
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(accessLog(deps.log));
   // First: a refused page or name gets no further (no login attempt counted, no body read), and preflights carry no credentials.
   app.use(requestGuard({ ...deps.guard, credentials: !!deps.auth }));
   if (deps.auth) app.use(basicAuth(deps.auth, deps.loginBackoff, deps.log));
-  app.use(jsonBody(deps.body, streamedRequest));
+  app.use(jsonBody(deps.body, streamedRequests(kinds.flatMap((k) => k.streamedRoutes ?? []))));
 
   const router = Router({ strict: false });
   versionRoutes(router, deps);
@@ -120,7 +120,7 @@ export function createApp(deps: AppDeps): Express {
     router.use('/v2/compute', (req, _res, next) => {
       void failpointHold('compute.request.hold', () => deps.log.warn(`failpoint compute.request.hold: holding ${req.method} ${req.originalUrl}`)).then(() => next());
     });
-    computeQemuRoutes(router, deps.compute);
+    for (const kind of kinds) kind.routes?.(router, deps.compute.compute);
     computeHostRoutes(router, { ...deps.compute, version: deps.version, gns3Version: deps.gns3Version });
     computeProjectRoutes(router, deps.compute);
     computeNodeRoutes(router, { ...deps.compute, streams: deps.streams, log: deps.log });
@@ -147,11 +147,12 @@ export function createApp(deps: AppDeps): Express {
 }
 
 /** Routes that send back a file a client stored: downloaded, never shown as a page. */
-const USER_FILE_DOWNLOADS = [QEMU_IMAGE_ROUTE, PROJECT_FILE_ROUTE, NODE_FILE_ROUTE, COMPUTE_FILE_ROUTE];
+const USER_FILE_DOWNLOADS = [PROJECT_FILE_ROUTE, NODE_FILE_ROUTE, COMPUTE_FILE_ROUTE];
 
-const STREAMED = [QEMU_IMAGE_ROUTE, FORWARD_ROUTE, IMPORT_ROUTE, PROJECT_FILE_ROUTE, NODE_FILE_ROUTE, COMPUTE_FILE_ROUTE].map(templatePattern);
+const STREAMED = [FORWARD_ROUTE, IMPORT_ROUTE, PROJECT_FILE_ROUTE, NODE_FILE_ROUTE, COMPUTE_FILE_ROUTE];
 
 /** Requests whose body the route reads as a stream (image uploads, forwarded calls, project archives and files), never buffered as JSON. */
-function streamedRequest(req: Request): boolean {
-  return (req.method === 'POST' || req.method === 'PUT') && STREAMED.some((p) => p.test(req.path));
+function streamedRequests(kindRoutes: string[]): (req: Request) => boolean {
+  const patterns = [...STREAMED, ...kindRoutes].map(templatePattern);
+  return (req) => (req.method === 'POST' || req.method === 'PUT') && patterns.some((p) => p.test(req.path));
 }

@@ -36,6 +36,10 @@ export interface ComputeKind {
   startAnswersNode?: boolean;
   /** The kind's own compute routes besides the common node routes (QEMU's disks and binaries, docker's images). */
   routes?(router: Router, compute: LocalCompute): void;
+  /** Templates of the kind's routes whose request bodies they read as streams (uploads), never parsed as JSON. */
+  streamedRoutes?: string[];
+  /** Templates of the kind's routes that send back a file a client stored: downloaded, never shown as a page. */
+  downloadRoutes?: string[];
   /** Removes what a dead predecessor of this daemon left behind (run once at start, before any node is made). */
   cleanupLeftovers?(): Promise<void>;
   /** Releases what the kind holds daemon-wide (a client connection) when the daemon stops. */

@@ -4,6 +4,8 @@ import { InvalidError } from '../errors.js';
 
 /** A UUID-valued string property. */
 export const UUID_SCHEMA = { type: 'string', pattern: UUID_PATTERN.source } as const;
+/** A name: any non-empty string (GNS3 node and port names). */
+export const NAME_SCHEMA = { type: 'string', minLength: 1 } as const;
 
 /** A JSON schema as plain data. */
 export type JsonSchema = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultBaseMac, macPlus, qemuArguments, splitOptions, type QemuCommandSpec } from '../../../src/daemon/compute/qemu/qemu-command.js';
-import { standardPorts } from '../../../src/daemon/controller/node-types.js';
+import { standardPorts } from '../../../src/daemon/controller/node-ports.js';
 
 describe('QEMU command line', () => {
   it('splits options like a shell, without expanding anything', () => {

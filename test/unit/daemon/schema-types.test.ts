@@ -13,9 +13,11 @@ import { COMPUTE_CREATE_SCHEMA, COMPUTE_UPDATE_SCHEMA } from '../../../src/daemo
 import { LINK_CAPTURE_SCHEMA, LINK_CREATE_SCHEMA, LINK_UPDATE_SCHEMA, NODE_CREATE_SCHEMA, NODE_UPDATE_SCHEMA } from '../../../src/daemon/schemas/lab.js';
 import { EMPTY_SCHEMA, PROJECT_CREATE_SCHEMA, PROJECT_UPDATE_SCHEMA } from '../../../src/daemon/schemas/project.js';
 import { DRAWING_SCHEMA, NODE_DUPLICATE_SCHEMA, PROJECT_DUPLICATE_SCHEMA } from '../../../src/daemon/schemas/project-extras.js';
-import { ETHERNET_HUB_CREATE_SCHEMA, ETHERNET_SWITCH_CREATE_SCHEMA, ETHERNET_SWITCH_UPDATE_SCHEMA, VPCS_CREATE_SCHEMA } from '../../../src/daemon/schemas/nodes.js';
-import { QEMU_CREATE_SCHEMA } from '../../../src/daemon/schemas/qemu.js';
-import { nodeType, type ComputeNode } from '../../../src/daemon/compute/node-types.js';
+import { ETHERNET_HUB_CREATE_SCHEMA } from '../../../src/daemon/kinds/ethernet-hub/schemas.js';
+import { ETHERNET_SWITCH_CREATE_SCHEMA, ETHERNET_SWITCH_UPDATE_SCHEMA } from '../../../src/daemon/kinds/ethernet-switch/schemas.js';
+import { VPCS_CREATE_SCHEMA } from '../../../src/daemon/kinds/vpcs/schemas.js';
+import { QEMU_CREATE_SCHEMA } from '../../../src/daemon/kinds/qemu/schemas.js';
+import { computeKind, type ComputeNode } from '../../../src/daemon/compute/node-types.js';
 import type { NioJson } from '../../../src/daemon/compute/node-context.js';
 import type { NodeCreate } from '../../../src/daemon/controller/nodes.js';
 import type { LinkCreate } from '../../../src/daemon/controller/links.js';
@@ -131,8 +133,7 @@ describe('typed route contracts', () => {
       // @ts-expect-error a schema not made with schema() gives an unknown body
       void body.anything;
     });
-    const vpcs = nodeType({
-      type: 'vpcs',
+    const vpcs = computeKind({
       createSchema: VPCS_CREATE_SCHEMA,
       updateSchema: VPCS_CREATE_SCHEMA,
       available: () => true,
@@ -142,16 +143,15 @@ describe('typed route contracts', () => {
         throw new Error(`not created: ${console}`);
       },
     });
-    const hub = nodeType({
-      type: 'ethernet_hub',
+    const hub = computeKind({
       // @ts-expect-error the create schema and create() must agree on the body
       createSchema: ETHERNET_HUB_CREATE_SCHEMA,
       updateSchema: ETHERNET_HUB_CREATE_SCHEMA,
       available: () => true,
       create: async (body: { ports_mapping: string }) => ({ body }) as unknown as ComputeNode,
     });
-    assert.equal(vpcs.type, 'vpcs');
-    assert.equal(hub.type, 'ethernet_hub');
+    assert.equal(vpcs.createSchema, VPCS_CREATE_SCHEMA);
+    assert.equal(hub.createSchema, ETHERNET_HUB_CREATE_SCHEMA);
     assert.equal(validate(NODE_DUPLICATE_SCHEMA, { x: 1, y: 2 }).x, 1);
     assert.throws(() => validate(NODE_DUPLICATE_SCHEMA, { x: 1, y: 'two' }), /'y' must be integer/);
   });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CaptureInfo, MacTableEntry, PortCounters, SwitchPortConfig } from '../../dataplane/types.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { AsyncLock } from '../../../util/async-lock.js';
-import { validateFilters } from '../filter-catalog.js';
+import { validateFilters } from '../../dataplane/filters/catalog.js';
 import { nodeOwner, type Owner } from '../ownership.js';
 import type { NioJson, NodeContext, NodeStatus } from '../node-context.js';
 

@@ -1,7 +1,7 @@
 import type { SwitchPortConfig } from '../../dataplane/types.js';
 import { InvalidError, NotFoundError } from '../../errors.js';
 import type { NodeContext } from '../node-context.js';
-import type { ETHERNET_HUB_CREATE_SCHEMA, ETHERNET_HUB_UPDATE_SCHEMA } from '../../schemas/nodes.js';
+import type { ETHERNET_HUB_CREATE_SCHEMA, ETHERNET_HUB_UPDATE_SCHEMA } from '../../kinds/ethernet-hub/schemas.js';
 import type { FromSchema } from '../../schemas/validation.js';
 import { DataplaneNode, nodeIdOr } from './dataplane-node.js';
 

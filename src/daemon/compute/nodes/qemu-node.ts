@@ -4,7 +4,7 @@ import { lstat, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { failpoint } from '../../failpoints.js';
-import type { QEMU_CREATE_SCHEMA, QEMU_UPDATE_SCHEMA, QemuDrive } from '../../schemas/qemu.js';
+import type { QEMU_CREATE_SCHEMA, QEMU_UPDATE_SCHEMA, QemuDrive } from '../../kinds/qemu/schemas.js';
 import type { FromSchema } from '../../schemas/validation.js';
 import type { NioJson, NodeContext, NodeStatus } from '../node-context.js';
 import type { ComputeNode, TelnetConsole } from '../node-types.js';

@@ -3,7 +3,7 @@ import { failpoint } from '../../failpoints.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import type { NodeContext } from '../node-context.js';
 import type { TelnetConsole } from '../node-types.js';
-import type { VPCS_CREATE_SCHEMA, VPCS_UPDATE_SCHEMA } from '../../schemas/nodes.js';
+import type { VPCS_CREATE_SCHEMA, VPCS_UPDATE_SCHEMA } from '../../kinds/vpcs/schemas.js';
 import type { FromSchema } from '../../schemas/validation.js';
 import { nodeOwner } from '../ownership.js';
 import { ANY_ADDRESS } from '../port-probe.js';

@@ -7,7 +7,7 @@ import { unlink } from 'node:fs/promises';
 import { ConflictError, diskProblem, InsufficientStorageError } from '../../errors.js';
 import { childEnvironment } from '../process/launch.js';
 import type { FromSchema } from '../../schemas/validation.js';
-import type { QEMU_IMAGE_CREATE_SCHEMA } from '../../schemas/qemu.js';
+import type { QEMU_IMAGE_CREATE_SCHEMA } from '../../kinds/qemu/schemas.js';
 
 const run = promisify(execFile);
 

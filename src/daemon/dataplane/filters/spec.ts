@@ -1,5 +1,6 @@
 import { InvalidError } from '../../errors.js';
 import type { LinkFilters } from '../types.js';
+import { AVAILABLE_FILTERS, parameterRange } from './catalog.js';
 
 /** LinkFilters normalised to plain numbers (0 = off) and a list of bpf expressions. */
 export interface FilterSpec {
@@ -23,7 +24,8 @@ export function isPassThrough(s: FilterSpec): boolean {
     && !s.bpf.length && !s.rateKbps && !s.duplicate;
 }
 
-function num(filters: LinkFilters, name: keyof LinkFilters, index: number, min: number, max: number): number {
+function num(filters: LinkFilters, name: keyof LinkFilters, index: number): number {
+  const { minimum: min, maximum: max } = parameterRange(name, index);
   const list = filters[name];
   if (list === undefined || list === null) return 0;
   if (!Array.isArray(list)) throw new InvalidError(`filter ${name} must be a list`);
@@ -34,28 +36,28 @@ function num(filters: LinkFilters, name: keyof LinkFilters, index: number, min: 
   return v;
 }
 
-/** Validates GNS3 link filters (ranges as GNS3's available_filters, plus rate/duplicate) and normalises them. */
+/** Validates GNS3 link filters against the catalogue's ranges and normalises them. */
 export function parseFilters(filters: LinkFilters | undefined): FilterSpec {
   if (!filters) return NO_FILTERS;
   if (typeof filters !== 'object') throw new InvalidError('filters must be an object');
-  const known = new Set(['frequency_drop', 'packet_loss', 'delay', 'corrupt', 'bpf', 'rate', 'duplicate']);
+  const known = new Set<string>(AVAILABLE_FILTERS.map((f) => f.type));
   for (const key of Object.keys(filters)) {
     if (!known.has(key)) throw new InvalidError(`unknown filter "${key}" (known: ${[...known].join(', ')})`);
   }
-  const frequencyDrop = num(filters, 'frequency_drop', 0, -1, 32767);
+  const frequencyDrop = num(filters, 'frequency_drop', 0);
   if (!Number.isInteger(frequencyDrop)) throw new InvalidError('filter frequency_drop[0] must be an integer');
-  const delayMs = num(filters, 'delay', 0, 0, 32767);
+  const delayMs = num(filters, 'delay', 0);
   // GNS3 semantics: the first value 0 turns the filter off, jitter included.
-  const jitterMs = delayMs ? num(filters, 'delay', 1, 0, 32767) : 0;
+  const jitterMs = delayMs ? num(filters, 'delay', 1) : 0;
   return {
     frequencyDrop,
-    packetLoss: num(filters, 'packet_loss', 0, 0, 100),
+    packetLoss: num(filters, 'packet_loss', 0),
     delayMs,
     jitterMs,
-    corrupt: num(filters, 'corrupt', 0, 0, 100),
+    corrupt: num(filters, 'corrupt', 0),
     bpf: bpfExpressions(filters.bpf),
-    rateKbps: num(filters, 'rate', 0, 0, 100_000_000),
-    duplicate: num(filters, 'duplicate', 0, 0, 100),
+    rateKbps: num(filters, 'rate', 0),
+    duplicate: num(filters, 'duplicate', 0),
   };
 }
 

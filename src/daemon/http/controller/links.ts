@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { AVAILABLE_FILTERS } from '../../compute/filter-catalog.js';
+import { AVAILABLE_FILTERS } from '../../dataplane/filters/catalog.js';
 import type { Labs } from '../../controller/lab.js';
 import type { LinkManager } from '../../controller/links.js';
 import type { ProjectManager } from '../../controller/projects.js';

@@ -9,10 +9,10 @@ import { listQemuBinaries, listQemuImgBinaries, resolveQemuImg } from '../../com
 import { PayloadTooLargeError } from '../../errors.js';
 import { quoteName } from '../../file-names.js';
 import { EMPTY_SCHEMA } from '../../schemas/project.js';
-import { QEMU_BINARY_FILTER_SCHEMA, QEMU_IMAGE_CREATE_SCHEMA, QEMU_IMAGE_UPDATE_SCHEMA, QEMU_RESIZE_SCHEMA } from '../../schemas/qemu.js';
-import { abandonableBody, lingerAfterAnswer, declaredLength } from '../request-body.js';
-import { route } from '../route.js';
-import { nodeTemplates } from './nodes.js';
+import { QEMU_BINARY_FILTER_SCHEMA, QEMU_IMAGE_CREATE_SCHEMA, QEMU_IMAGE_UPDATE_SCHEMA, QEMU_RESIZE_SCHEMA } from './schemas.js';
+import { abandonableBody, lingerAfterAnswer, declaredLength } from '../../http/request-body.js';
+import { route } from '../../http/route.js';
+import { nodeTemplates } from '../../http/compute/nodes.js';
 
 export const QEMU_IMAGES_ROUTE = '/v2/compute/qemu/images';
 export const QEMU_IMAGE_ROUTE = '/v2/compute/qemu/images/{filename:.+}';

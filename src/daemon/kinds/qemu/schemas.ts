@@ -1,4 +1,4 @@
-import { schema, updateSchemaOf, UUID_SCHEMA } from './validation.js';
+import { schema, updateSchemaOf, UUID_SCHEMA } from '../../schemas/validation.js';
 
 const UUID = UUID_SCHEMA;
 const MAC = { type: 'string', minLength: 1, pattern: '^([0-9a-fA-F]{2}[:]){5}([0-9a-fA-F]{2})$' } as const;
