@@ -4,6 +4,8 @@ import { createServer as createHttpsServer } from 'node:https';
 import { answerClientErrors } from './http/client-errors.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { builtinNodeTypes } from './compute/builtin-types.js';
+import { DOCKER_KIND } from './kinds/docker/index.js';
+import type { KindDeps, NodeKind } from './kinds/kind.js';
 import type { VpcsShared } from './compute/nodes/vpcs-node.js';
 import { computeCapabilities } from './compute/capabilities.js';
 import { LocalCompute } from './compute/local-compute.js';
@@ -92,7 +94,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const nodeTypes = builtinNodeTypes(
     { registry: processRegistry, binary: env.EMUCTL_VPCS_BINARY || undefined, env, confinement: vpcsConfinement(settings, env) },
     { images, accel: new AccelChooser(settings.qemuAccel, log), registry: processRegistry, env, unsafeOptions: settings.qemuUnsafeOptions },
-  );
+  ).register(await kindOnCompute(DOCKER_KIND, { settings, env, log, registry: processRegistry, images }, isCompute)); // docker branch: until kinds/index.ts builds the registry
   if (settings.vpcsUnconfined) log.warn('vpcs_unconfined is on: VPCS starts without its confinement, so anyone who reaches a VPCS console (it listens on every address) runs host commands as this user with `!`');
   if (settings.qemuUnsafeOptions) log.warn('qemu_unsafe_options is on: QEMU nodes\' options pass to QEMU unchecked, so anyone who can create or import a node runs what they name (files, plugins, sockets) as this user');
   const resources = new ComputeResources(
@@ -219,6 +221,13 @@ async function refuseIfRunning(settings: DaemonSettings): Promise<void> {
 function isNodeProcess(pid: number): boolean {
   const cmdline = readCmdline(pid);
   return !cmdline || cmdline.some((arg) => /node/.test(arg));
+}
+
+/** A kind's compute side, with what a dead predecessor left removed (docker branch glue until kinds/index.ts). */
+async function kindOnCompute(kind: NodeKind, deps: KindDeps, isCompute: boolean) {
+  const computeKind = kind.compute(deps);
+  if (isCompute) await computeKind.cleanupLeftovers?.().catch((err) => deps.log.error(`${kind.type}: removing leftovers: ${err.message}`));
+  return { type: kind.type, ...computeKind };
 }
 
 /** Stops what a crashed predecessor left running (VPCS in their own sessions keep ports held otherwise). */

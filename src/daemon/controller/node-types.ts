@@ -1,11 +1,12 @@
-import { macPlus } from '../compute/qemu/qemu-command.js';
 import { checkQemuOptions, relativeImageName } from '../compute/qemu/qemu-options.js';
 import { checkStartupScript } from '../compute/vpcs/script-commands.js';
 import { ConflictError, InvalidError } from '../errors.js';
+import { DOCKER_KIND } from '../kinds/docker/index.js';
 import type { NodePort } from './node-ports.js';
-import { ETHERNET_HUB_TEMPLATE, ETHERNET_SWITCH_TEMPLATE, QEMU_TEMPLATE, VPCS_TEMPLATE, type TemplateSpec, type TemplateType } from './template-types.js';
+import { ethernetPort, standardPorts } from './standard-ports.js';
 
-const ETHERNET = { Ethernet: 'DLT_EN10MB' };
+export { standardPorts } from './standard-ports.js';
+import { ETHERNET_HUB_TEMPLATE, ETHERNET_SWITCH_TEMPLATE, QEMU_TEMPLATE, VPCS_TEMPLATE, type TemplateSpec, type TemplateType } from './template-types.js';
 
 /** What a node type's rules may read of a node. */
 export interface NodeView {
@@ -48,9 +49,6 @@ function mappedPorts(node: NodeView): NodePort[] {
   return (mapping ?? []).map((p) => ethernetPort(p.name, 0, p.port_number));
 }
 
-function ethernetPort(name: string, adapter: number, port: number, extra: Record<string, unknown> = {}): NodePort {
-  return { name, short_name: name.replace(/^Ethernet/, 'e'), adapter_number: adapter, port_number: port, link_type: 'ethernet', data_link_types: ETHERNET, ...extra };
-}
 
 /**
  * VPCS MACs are 00:50:79:66:68:XX; the controller picks XX unique in the project, whichever compute
@@ -64,56 +62,6 @@ function freeVpcsMac(properties: Record<string, unknown>, others: Record<string,
     if (!used.has(mac)) return void (properties.mac_address = mac);
   }
   throw new ConflictError('No VPCS MAC address left in this project (256 VPCS)');
-}
-
-interface CustomAdapter {
-  adapter_number: number;
-  port_name?: string;
-  adapter_type?: string;
-  mac_address?: string;
-}
-
-/**
- * GNS3's standard port naming: port_name_format is a Python format string over the interface
- * number ({0}, {port0}, {port1}), the segment ({1}, {segment0}, {segment1}) and {adapter};
- * first_port_name names adapter 0; custom_adapters rename single adapters.
- */
-export function standardPorts(node: NodeView): NodePort[] {
-  const p = { ...node.properties, ...node.computeState };
-  const adapters = Number(p.adapters ?? 1);
-  const { port_name_format: format, port_segment_size: segmentSize, first_port_name: first } = node.layout;
-  const custom = (node.layout.custom_adapters ?? []) as CustomAdapter[];
-  const ports: NodePort[] = [];
-  let iface = 0;
-  let segment = 0;
-  for (let a = 0; a < adapters; a++) {
-    const c: Partial<CustomAdapter> = custom.find((x) => x.adapter_number === a) ?? {};
-    let name: string;
-    if (first && a === 0) name = c.port_name ?? first;
-    else {
-      name = c.port_name ?? formatPortName(format, { 0: iface, 1: segment, port0: iface, port1: iface + 1, segment0: segment, segment1: segment + 1, adapter: a });
-      iface++;
-      if (!segmentSize) segment++;
-      else if (iface % segmentSize === 0) {
-        segment++;
-        iface = 0;
-      }
-    }
-    const mac = c.mac_address ?? (typeof p.mac_address === 'string' && p.mac_address ? macPlus(p.mac_address, a) : undefined);
-    ports.push(ethernetPort(name, a, 0, { adapter_type: c.adapter_type ?? p.adapter_type ?? null, mac_address: mac ?? null }));
-  }
-  return ports;
-}
-
-function formatPortName(format: string, values: Record<string, number>): string {
-  let auto = 0;
-  return format.replace(/\{\{|\}\}|\{(\w*)(?::[^}]*)?\}/g, (m, key: string | undefined) => {
-    if (m === '{{') return '{';
-    if (m === '}}') return '}';
-    const k = key === '' ? String(auto++) : key!;
-    if (!(k in values)) throw new ConflictError(`Invalid port name format ${format}: unknown field {${k}}`);
-    return String(values[k]);
-  });
 }
 
 /** The node types the controller can place on a compute: the one list it learns them from. */
@@ -136,6 +84,7 @@ const TYPES: ControllerNodeType[] = [
     checkProperties: (p, { unsafeOptions }) => void (!unsafeOptions && typeof p.options === 'string' && checkQemuOptions(p.options, relativeImageName)),
     template: QEMU_TEMPLATE,
   },
+  { type: DOCKER_KIND.type, ...DOCKER_KIND.controller, template: DOCKER_KIND.template },
 ];
 const BY_TYPE = new Map(TYPES.map((t) => [t.type, t]));
 

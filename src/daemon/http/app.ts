@@ -16,6 +16,8 @@ import type { Logger } from '../logger.js';
 import type { NotificationHub } from '../notifications/hub.js';
 import { computeHostRoutes } from './compute/host.js';
 import { computeNodeRoutes } from './compute/nodes.js';
+import { DOCKER_IMAGES_ROUTE } from '../kinds/docker/docker-routes.js';
+import type { ComputeKind } from '../kinds/kind.js';
 import { COMPUTE_FILE_ROUTE, computeProjectRoutes } from './compute/projects.js';
 import { computeQemuRoutes, QEMU_IMAGE_ROUTE } from './compute/qemu.js';
 import { failpointHold } from '../failpoints.js';
@@ -121,6 +123,8 @@ export function createApp(deps: AppDeps): Express {
       void failpointHold('compute.request.hold', () => deps.log.warn(`failpoint compute.request.hold: holding ${req.method} ${req.originalUrl}`)).then(() => next());
     });
     computeQemuRoutes(router, deps.compute);
+    // Before the host routes: a kind's own /v2/compute/<type>/images answers, not the generic one.
+    for (const kind of deps.compute.compute.nodeTypes.all()) (kind as Partial<ComputeKind>).routes?.(router, deps.compute.compute);
     computeHostRoutes(router, { ...deps.compute, version: deps.version, gns3Version: deps.gns3Version });
     computeProjectRoutes(router, deps.compute);
     computeNodeRoutes(router, { ...deps.compute, streams: deps.streams, log: deps.log });
@@ -149,7 +153,7 @@ export function createApp(deps: AppDeps): Express {
 /** Routes that send back a file a client stored: downloaded, never shown as a page. */
 const USER_FILE_DOWNLOADS = [QEMU_IMAGE_ROUTE, PROJECT_FILE_ROUTE, NODE_FILE_ROUTE, COMPUTE_FILE_ROUTE];
 
-const STREAMED = [QEMU_IMAGE_ROUTE, FORWARD_ROUTE, IMPORT_ROUTE, PROJECT_FILE_ROUTE, NODE_FILE_ROUTE, COMPUTE_FILE_ROUTE].map(templatePattern);
+const STREAMED = [QEMU_IMAGE_ROUTE, DOCKER_IMAGES_ROUTE, FORWARD_ROUTE, IMPORT_ROUTE, PROJECT_FILE_ROUTE, NODE_FILE_ROUTE, COMPUTE_FILE_ROUTE].map(templatePattern);
 
 /** Requests whose body the route reads as a stream (image uploads, forwarded calls, project archives and files), never buffered as JSON. */
 function streamedRequest(req: Request): boolean {

@@ -1,0 +1,61 @@
+import { macPlus } from '../compute/qemu/qemu-command.js';
+import { ConflictError } from '../errors.js';
+import type { NodePort } from './node-ports.js';
+import type { NodeView } from './node-types.js';
+
+const ETHERNET = { Ethernet: 'DLT_EN10MB' };
+
+/** An Ethernet port of a node, as the controller lists it. */
+export function ethernetPort(name: string, adapter: number, port: number, extra: Record<string, unknown> = {}): NodePort {
+  return { name, short_name: name.replace(/^Ethernet/, 'e'), adapter_number: adapter, port_number: port, link_type: 'ethernet', data_link_types: ETHERNET, ...extra };
+}
+
+interface CustomAdapter {
+  adapter_number: number;
+  port_name?: string;
+  adapter_type?: string;
+  mac_address?: string;
+}
+
+/**
+ * GNS3's standard port naming: port_name_format is a Python format string over the interface
+ * number ({0}, {port0}, {port1}), the segment ({1}, {segment0}, {segment1}) and {adapter};
+ * first_port_name names adapter 0; custom_adapters rename single adapters.
+ */
+export function standardPorts(node: NodeView): NodePort[] {
+  const p = { ...node.properties, ...node.computeState };
+  const adapters = Number(p.adapters ?? 1);
+  const { port_name_format: format, port_segment_size: segmentSize, first_port_name: first } = node.layout;
+  const custom = (node.layout.custom_adapters ?? []) as CustomAdapter[];
+  const ports: NodePort[] = [];
+  let iface = 0;
+  let segment = 0;
+  for (let a = 0; a < adapters; a++) {
+    const c: Partial<CustomAdapter> = custom.find((x) => x.adapter_number === a) ?? {};
+    let name: string;
+    if (first && a === 0) name = c.port_name ?? first;
+    else {
+      name = c.port_name ?? formatPortName(format, { 0: iface, 1: segment, port0: iface, port1: iface + 1, segment0: segment, segment1: segment + 1, adapter: a });
+      iface++;
+      if (!segmentSize) segment++;
+      else if (iface % segmentSize === 0) {
+        segment++;
+        iface = 0;
+      }
+    }
+    const mac = c.mac_address ?? (typeof p.mac_address === 'string' && p.mac_address ? macPlus(p.mac_address, a) : undefined);
+    ports.push(ethernetPort(name, a, 0, { adapter_type: c.adapter_type ?? p.adapter_type ?? null, mac_address: mac ?? null }));
+  }
+  return ports;
+}
+
+function formatPortName(format: string, values: Record<string, number>): string {
+  let auto = 0;
+  return format.replace(/\{\{|\}\}|\{(\w*)(?::[^}]*)?\}/g, (m, key: string | undefined) => {
+    if (m === '{{') return '{';
+    if (m === '}}') return '}';
+    const k = key === '' ? String(auto++) : key!;
+    if (!(k in values)) throw new ConflictError(`Invalid port name format ${format}: unknown field {${k}}`);
+    return String(values[k]);
+  });
+}
