@@ -2,14 +2,16 @@
 # Installs what emuctl and its tests need on a fresh Debian machine, then builds it:
 # Debian packages (vpcs end hosts, tcpdump for BPF filters, QEMU for router and host
 # nodes, graphviz for `lab graph --format svg`, tshark, groff, openssl (TLS certificates) and chromium for tests (the browser
-# tests drive Debian's Chromium through playwright-core, which never downloads a browser);
+# tests drive Debian's Chromium through playwright-core, which never downloads a browser), docker.io
+# (a running engine for docker nodes) and mmdebstrap (the tests' FRR image is built from Debian packages);
 # build-essential and python3 for node-gyp, which builds the native dataplane), the npm packages
 # from the lock file, and the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # command:package — every tool the daemon or the test suite runs (the test runner fails on skips).
-tools=(vpcs:vpcs tcpdump:tcpdump qemu-system-x86_64:qemu-system-x86 qemu-img:qemu-utils tshark:tshark groff:groff-base dot:graphviz chromium:chromium openssl:openssl)
+tools=(vpcs:vpcs tcpdump:tcpdump qemu-system-x86_64:qemu-system-x86 qemu-img:qemu-utils tshark:tshark groff:groff-base dot:graphviz chromium:chromium openssl:openssl
+  dockerd:docker.io mmdebstrap:mmdebstrap ip:iproute2)
 missing=()
 for tool in "${tools[@]}"; do
   command -v "${tool%%:*}" >/dev/null 2>&1 || missing+=("${tool##*:}")
@@ -37,3 +39,18 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
 fi
 npm run --silent build
+
+# Docker nodes need a running engine. Where none answers: systemd's docker service, else dockerd by
+# hand. emuctl's containers have no Docker network, so dockerd needs neither its bridge nor its
+# iptables rules (and machines without iptables modules refuse to start it with them).
+if ! docker info >/dev/null 2>&1; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  if [ -d /run/systemd/system ]; then $sudo systemctl start docker >/dev/null 2>&1 || true; fi
+  if ! docker info >/dev/null 2>&1; then
+    echo "setup: starting dockerd (--iptables=false --bridge=none), log in /var/log/emuctl-dockerd.log" >&2
+    $sudo sh -c 'setsid dockerd --iptables=false --bridge=none >>/var/log/emuctl-dockerd.log 2>&1 < /dev/null &'
+    for _ in $(seq 1 60); do docker info >/dev/null 2>&1 && break; sleep 0.5; done
+    docker info >/dev/null 2>&1 || echo "setup: dockerd did not start (see /var/log/emuctl-dockerd.log): docker nodes will answer 409" >&2
+  fi
+fi
