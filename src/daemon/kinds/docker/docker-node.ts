@@ -14,7 +14,7 @@ import { moveIntoContainer, tapName } from './container-interfaces.js';
 import type { DaemonIdentity } from './container-labels.js';
 import { containerSpec, type VolumeMount } from './container-spec.js';
 import { dockerReason, isDockerNotFound, type DockerEngine } from './docker-engine.js';
-import { runExec, type ExecResult } from './docker-exec.js';
+import { DEFAULT_EXEC_TIMEOUT_SECONDS, runExec, type ExecResult } from './docker-exec.js';
 import type { DOCKER_CREATE_SCHEMA, DOCKER_UPDATE_SCHEMA } from './docker-schemas.js';
 import { applySettings, checkConsoleType, defaultSettings, volumePath, type DockerSettings } from './docker-settings.js';
 import { TelnetServer } from './telnet-server.js';
@@ -184,7 +184,7 @@ export class DockerNode extends DataplaneNode {
   }
 
   /** Runs a command in the running container through Docker's exec API: its output and real exit status. */
-  async exec(command: string[], timeoutSeconds: number): Promise<ExecResult> {
+  async exec(command: string[], timeoutSeconds = DEFAULT_EXEC_TIMEOUT_SECONDS): Promise<ExecResult> {
     if (this.status !== 'started') throw new ConflictError(`docker node ${this.name} is not started`);
     return runExec(this.container, command, timeoutSeconds);
   }

@@ -7,7 +7,6 @@ import { sendJson } from '../../http/json-response.js';
 import { route } from '../../http/route.js';
 import { EMPTY_SCHEMA } from '../../schemas/project.js';
 import type { DockerEngine } from './docker-engine.js';
-import { DEFAULT_EXEC_TIMEOUT_SECONDS } from './docker-exec.js';
 import { loadImages, listImages } from './docker-images.js';
 import type { DockerNode } from './docker-node.js';
 import { DOCKER_EXEC_SCHEMA } from './docker-schemas.js';
@@ -22,7 +21,7 @@ export function dockerRoutes(router: Router, compute: LocalCompute, engine: Dock
 
   route(router, { method: 'post', template: `${t.node}/pause`, body: EMPTY_SCHEMA, status: 204 }, ({ params }) => nodeOf(params).suspend());
   route(router, { method: 'post', template: `${t.node}/unpause`, body: EMPTY_SCHEMA, status: 204 }, ({ params }) => nodeOf(params).resume());
-  route(router, { method: 'post', template: `${t.node}/exec`, body: DOCKER_EXEC_SCHEMA }, ({ params, body }) => nodeOf(params).exec(body.command, body.timeout ?? DEFAULT_EXEC_TIMEOUT_SECONDS));
+  route(router, { method: 'post', template: `${t.node}/exec`, body: DOCKER_EXEC_SCHEMA }, ({ params, body }) => compute.execInNode(params.project_id, 'docker', params.node_id, body));
 
   route(router, { method: 'get', template: DOCKER_IMAGES_ROUTE }, async () => {
     await engine.ready();

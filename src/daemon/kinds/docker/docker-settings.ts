@@ -52,8 +52,11 @@ export function checkConsoleType(type: string): void {
   if (type !== 'telnet' && type !== 'none') throw new ConflictError(`console_type ${type} is not supported for docker nodes by this compute (telnet or none)`);
 }
 
-/** Docker's reference grammar, less loose: [registry[:port]/]path[:tag][@digest], lower-case path components. */
-const IMAGE_NAME = /^(?:[a-zA-Z0-9][a-zA-Z0-9.-]*(?::[0-9]{1,5})?\/)?[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*(?::[\w][\w.-]{0,127})?(?:@sha256:[a-f0-9]{64})?$/;
+/**
+ * Docker's reference grammar, less loose: [registry/]path[:tag][@digest], lower-case path components.
+ * A first component is a registry only when it has a dot or a port, or is localhost (Docker's rule).
+ */
+const IMAGE_NAME = /^(?:(?:localhost|[a-zA-Z0-9-]+(?:\.[a-zA-Z0-9-]+)+|[a-zA-Z0-9.-]+:[0-9]{1,5})(?::[0-9]{1,5})?\/)?[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*(?::[\w][\w.-]{0,127})?(?:@sha256:[a-f0-9]{64})?$/;
 
 /** An image reference Docker will take as a name, never as an option or a path (400 otherwise). */
 export function checkImageName(image: string): string {
