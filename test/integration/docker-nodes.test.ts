@@ -12,6 +12,7 @@ import Docker from 'dockerode';
 import { startTestDaemon, removeHome, type TestDaemon } from '../helpers/daemon.js';
 import { testImage } from '../helpers/docker-images.js';
 import { createNode, createProject } from '../helpers/lab.js';
+import { sleep, udpEndpoint } from '../helpers/udp.js';
 
 const run = promisify(execFile);
 const docker = new Docker({ socketPath: '/var/run/docker.sock' });
@@ -21,6 +22,17 @@ const ENV = { EMUCTL_UDP_PORT_RANGE: '31300-31399', EMUCTL_CONSOLE_PORT_RANGE: '
 const made = new Set<string>();
 async function removeMade(): Promise<void> {
   for (const id of made) await docker.getContainer(id).remove({ force: true }).catch(() => undefined);
+}
+
+/** `promise`, or a failure naming `what` after `ms`. */
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function containerExists(id: string): Promise<boolean> {
@@ -345,7 +357,7 @@ describe('docker nodes: supervision after kill -9', () => {
       assert.equal(await containerExists(left.container_id), true, 'kill -9 leaves the container');
       assert.deepEqual(await leftoverTaps(left.node_id), [], 'the TAPs went with the dead daemon\'s fds');
       d = await startTestDaemon({ home, env: ENV });
-      await d.waitForLog(/removed leftover container/);
+      await within(d.waitForLog(/removed leftover container/), 30_000, 'the leftover container removed');
       assert.equal(await containerExists(left.container_id), false, 'the restarted daemon removed it');
       assert.equal((await docker.getContainer(kept.container_id).inspect()).State.Running, true, 'a running daemon\'s container is left alone');
     } finally {
@@ -353,6 +365,45 @@ describe('docker nodes: supervision after kill -9', () => {
       await other.stop();
       await removeMade();
       removeHome(home);
+    }
+  });
+});
+
+describe('docker nodes: the dataplane worker restarts', () => {
+  it('the TAPs the restarted worker makes again are moved into the container again, and frames from eth0 reach the link', async () => {
+    // The failpoint kills the dataplane worker on its first stats call.
+    const d = await startTestDaemon({ env: { ...ENV, EMUCTL_FAILPOINTS: 'dataplane.worker.crash=1' } });
+    const peer = await udpEndpoint();
+    try {
+      const projectId = randomUUID();
+      const base = `/v2/compute/projects/${projectId}`;
+      await d.api('POST', '/v2/compute/projects', { project_id: projectId, name: 'dp-restart' });
+      const r = await d.api('POST', `${base}/docker/nodes`, { name: 'h', image: await testImage('host'), adapters: 1, start_command: 'sleep 100000' });
+      assert.equal(r.status, 201, r.text);
+      made.add(r.body.container_id);
+      const node = `${base}/docker/nodes/${r.body.node_id}`;
+      const lport = (await d.api('POST', `${base}/ports/udp`, {})).body.udp_port;
+      assert.equal((await d.api('POST', `${node}/adapters/0/ports/0/nio`, { type: 'nio_udp', lport, rhost: '127.0.0.1', rport: peer.port })).status, 201);
+      assert.equal((await d.api('POST', `${node}/start`, {})).status, 200);
+
+      assert.equal((await d.api('GET', `${node}/stats`)).status, 503);
+      // The rebuilt worker makes the TAP again in the daemon's namespace; the node moves it in.
+      const deadline = Date.now() + 30_000;
+      while ((await d.api('GET', `${node}/stats`)).status === 503 && Date.now() < deadline) await sleep(50);
+      while ((await leftoverTaps(r.body.node_id)).length && Date.now() < deadline) await sleep(100);
+      assert.deepEqual(await leftoverTaps(r.body.node_id), [], 'no TAP is left in the daemon\'s namespace');
+      const sent = await d.api('POST', `${node}/exec`, { command: ['sh', '-c', 'ip addr add 198.18.3.1/24 dev eth0 && ping -c 2 -W 1 198.18.3.2'] });
+      assert.equal(sent.status, 200, sent.text);
+      // IPv6 neighbour discovery may come first: the ARP request for the peer must come.
+      let ethertype = 0;
+      for (let frames = 0; ethertype !== 0x0806 && frames < 50; frames++) ethertype = (await peer.next(10_000)).readUInt16BE(12);
+      assert.equal(ethertype, 0x0806, 'an ARP request for the peer came out of eth0 onto the link');
+      assert.equal((await d.api('DELETE', node)).status, 204);
+    } finally {
+      await peer.close();
+      await d.stop();
+      await removeMade();
+      removeHome(d.home);
     }
   });
 });

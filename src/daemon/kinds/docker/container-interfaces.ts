@@ -11,12 +11,16 @@ export function tapName(nodeId: string, adapter: number): string {
 
 /**
  * Moves a TAP into the network namespace of process `pid` as `ethN` and brings it up. The dataplane
- * keeps its fd: the TAP still carries frames, and it goes with the fd or the namespace.
+ * keeps its fd: the TAP still carries frames, and it goes with the fd or the namespace. `replace`
+ * first deletes an interface of that name in the container.
  */
-export async function moveIntoContainer(tap: string, pid: number, name: string): Promise<void> {
+export async function moveIntoContainer(tap: string, pid: number, name: string, { replace = false } = {}): Promise<void> {
+  const netns = `--net=/proc/${pid}/ns/net`;
+  // The old interface of that name, if the kernel has not removed it with its fd.
+  if (replace) await run('nsenter', [netns, 'ip', 'link', 'delete', 'dev', name]).catch(() => undefined);
   try {
     await run('ip', ['link', 'set', 'dev', tap, 'netns', String(pid), 'name', name]);
-    await run('nsenter', [`--net=/proc/${pid}/ns/net`, 'ip', 'link', 'set', 'dev', name, 'up']);
+    await run('nsenter', [netns, 'ip', 'link', 'set', 'dev', name, 'up']);
   } catch (err) {
     const e = err as { stderr?: string; message: string };
     throw new ConflictError(`cannot move interface ${tap} into the container as ${name}: ${(e.stderr || e.message).trim()}`);

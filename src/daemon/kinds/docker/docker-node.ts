@@ -47,6 +47,8 @@ export class DockerNode extends DataplaneNode {
   /** Set while a stop the daemon asked for runs, so the container's exit is not reported as a crash. */
   private stopping = false;
   private stale = false;
+  /** Stops following dataplane restarts (set while the container runs). */
+  private unfollow?: () => void;
 
   private constructor(id: string, name: string, ctx: NodeContext, private readonly shared: DockerShared, public settings: DockerSettings,
     public consolePort: number | null, public auxPort: number | null, public containerId = '') {
@@ -152,6 +154,7 @@ export class DockerNode extends DataplaneNode {
         throw err;
       }
       this.watchExit();
+      this.unfollow = this.ctx.dataplane.onRestarted?.(() => void this.lock.run(() => this.replug()));
       this.status = 'started';
     });
   }
@@ -240,6 +243,8 @@ export class DockerNode extends DataplaneNode {
   /** Stops the consoles, the wires' TAPs and the container; the node is stopped after, whatever failed. */
   private async halt(): Promise<void> {
     this.stopping = true;
+    this.unfollow?.();
+    this.unfollow = undefined;
     try {
       await this.console?.close();
       await this.auxServer?.close();
@@ -254,6 +259,18 @@ export class DockerNode extends DataplaneNode {
     } finally {
       this.stopping = false;
       this.status = 'stopped';
+    }
+  }
+
+  /** A restarted dataplane made the TAPs again in the daemon's namespace: they go into the container again, in place of the dead ones. */
+  private async replug(): Promise<void> {
+    if (this.status === 'stopped') return;
+    try {
+      const { State } = await this.container.inspect();
+      for (let a = 0; a < this.settings.adapters; a++) await moveIntoContainer(tapName(this.id, a), State.Pid, `eth${a}`, { replace: true });
+      this.ctx.log.info(`docker node ${this.name}: interfaces moved into its container again after the dataplane restart`);
+    } catch (err) {
+      this.ctx.log.error(`docker node ${this.name}: cannot move its interfaces in again after the dataplane restart: ${(err as Error).message}`);
     }
   }
 
