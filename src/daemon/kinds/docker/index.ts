@@ -1,5 +1,6 @@
 import { standardPorts } from '../../controller/standard-ports.js';
 import type { TemplateField } from '../../controller/template-types.js';
+import { InvalidError } from '../../errors.js';
 import type { NodeKind } from '../kind.js';
 import { DaemonIdentity, removeLeftovers } from './container-labels.js';
 import { DockerEngine } from './docker-engine.js';
@@ -40,7 +41,10 @@ export const DOCKER_KIND: NodeKind = {
       cap_add: { type: 'array', items: { enum: ALLOWED_CAPABILITIES }, uniqueItems: true, default: DEFAULT_CAPABILITIES },
       privileged: { type: 'boolean', default: false },
     },
-    check: (t) => void applySettings(defaultSettings(typeof t.image === 'string' ? t.image : 'image'), t),
+    check: (t) => {
+      if (typeof t.image !== 'string' || !t.image) throw new InvalidError('a docker template needs an image');
+      applySettings(defaultSettings(t.image), t);
+    },
   },
   compute(deps) {
     const engine = new DockerEngine(deps.env);
