@@ -213,6 +213,26 @@ describe('docker nodes: compute routes on the real Docker engine', () => {
     assert.equal((await d.api('DELETE', node)).status, 204);
   });
 
+  it('a container whose command ends leaves the node stopped (and says so); a paused one stops too', async () => {
+    const r = await create({ adapters: 1, start_command: 'sh -c "sleep 1; exit 3"' });
+    const node = `${base}/docker/nodes/${r.body.node_id}`;
+    assert.equal((await d.api('POST', `${node}/start`, {})).status, 200);
+    const deadline = Date.now() + 30_000;
+    while ((await d.api('GET', node)).body.status !== 'stopped' && Date.now() < deadline) await sleep(100);
+    assert.equal((await d.api('GET', node)).body.status, 'stopped');
+    await within(d.waitForLog(new RegExp(`docker node ${r.body.name} stopped on its own \\(exit code 3\\)`)), 10_000, 'the exit logged');
+    assert.deepEqual(await leftoverTaps(r.body.node_id), []);
+
+    const p = await create({ adapters: 1, start_command: 'sleep 100000' });
+    const paused = `${base}/docker/nodes/${p.body.node_id}`;
+    assert.equal((await d.api('POST', `${paused}/start`, {})).status, 200);
+    assert.equal((await d.api('POST', `${paused}/suspend`, {})).status, 204);
+    assert.equal((await d.api('POST', `${paused}/stop`, {})).status, 204);
+    assert.equal((await d.api('GET', paused)).body.status, 'stopped');
+    assert.equal((await docker.getContainer(p.body.container_id).inspect()).State.Running, false);
+    for (const n of [node, paused]) assert.equal((await d.api('DELETE', n)).status, 204);
+  });
+
   it('a container Docker refuses to start is a 409 quoting Docker', async () => {
     const r = await create({ adapters: 0, start_command: '/no/such/binary' });
     assert.equal(r.status, 201, r.text);

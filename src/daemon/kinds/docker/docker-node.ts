@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
 import type Docker from 'dockerode';
 import { AdapterWires, LINK_SIDE } from '../../compute/qemu/adapter-wires.js';
 import { DataplaneNode, nodeIdOr } from '../../compute/nodes/dataplane-node.js';
@@ -11,7 +12,7 @@ import { makeDirs, relativeBelow } from '../../safe-fs.js';
 import type { FromSchema } from '../../schemas/validation.js';
 import { reachableHost } from '../../../util/reachable-host.js';
 import { moveIntoContainer, tapName } from './container-interfaces.js';
-import type { DaemonIdentity } from './container-labels.js';
+import { LABEL, type DaemonIdentity } from './container-labels.js';
 import { containerSpec, type VolumeMount } from './container-spec.js';
 import { dockerReason, isDockerNotFound, type DockerEngine } from './docker-engine.js';
 import { DEFAULT_EXEC_TIMEOUT_SECONDS, runExec, type ExecResult } from './docker-exec.js';
@@ -44,8 +45,8 @@ export class DockerNode extends DataplaneNode {
   private readonly wires: AdapterWires;
   private console?: TelnetServer;
   private auxServer?: TelnetServer;
-  /** Set while a stop the daemon asked for runs, so the container's exit is not reported as a crash. */
-  private stopping = false;
+  /** Counts the container's runs: an exit seen late (after a reload's new start) is not taken for the new run's. */
+  private run = 0;
   private stale = false;
   /** Stops following dataplane restarts (set while the container runs). */
   private unfollow?: () => void;
@@ -75,6 +76,7 @@ export class DockerNode extends DataplaneNode {
     try {
       await node.createContainer();
     } catch (err) {
+      await node.removeContainer().catch(() => undefined);
       await node.wires.resize(0);
       throw err;
     }
@@ -153,7 +155,7 @@ export class DockerNode extends DataplaneNode {
         await this.halt();
         throw err;
       }
-      this.watchExit();
+      this.watchExit(++this.run);
       this.unfollow = this.ctx.dataplane.onRestarted?.(() => void this.lock.run(() => this.replug()));
       this.status = 'started';
     });
@@ -242,7 +244,7 @@ export class DockerNode extends DataplaneNode {
 
   /** Stops the consoles, the wires' TAPs and the container; the node is stopped after, whatever failed. */
   private async halt(): Promise<void> {
-    this.stopping = true;
+    this.run++;
     this.unfollow?.();
     this.unfollow = undefined;
     try {
@@ -257,7 +259,6 @@ export class DockerNode extends DataplaneNode {
         });
       }
     } finally {
-      this.stopping = false;
       this.status = 'stopped';
     }
   }
@@ -275,24 +276,26 @@ export class DockerNode extends DataplaneNode {
   }
 
   /** A container that ends on its own (its command exited) leaves the node stopped, as a crashed VM does. */
-  private watchExit(): void {
-    const id = this.containerId;
+  private watchExit(run: number): void {
     void this.container.wait().then((result: { StatusCode?: number }) => {
-      if (this.stopping || id !== this.containerId || this.status === 'stopped') return;
+      if (run !== this.run) return;
       this.ctx.log.warn(`docker node ${this.name} stopped on its own (exit code ${result.StatusCode})`);
       this.ctx.events.log('error', `docker node ${this.name} has stopped (exit code ${result.StatusCode})`, this.ctx.projectId);
-      void this.lock.run(() => this.halt());
+      void this.lock.run(async () => {
+        if (run === this.run) await this.halt();
+      });
     }, () => undefined);
   }
 
-  private async attach(): Promise<NodeJS.ReadWriteStream & import('node:stream').Duplex> {
-    return (await this.container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as NodeJS.ReadWriteStream & import('node:stream').Duplex;
+  /** The main process's TTY (one stream: a TTY has no separate stderr). */
+  private async attach(): Promise<Duplex> {
+    return (await this.container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as Duplex;
   }
 
   /** GNS3's aux console: a shell by `docker exec`, one per client. */
-  private async shell(): Promise<import('node:stream').Duplex> {
+  private async shell(): Promise<Duplex> {
     const exec = await this.container.exec({ Cmd: ['/bin/sh'], AttachStdin: true, AttachStdout: true, AttachStderr: true, Tty: true });
-    return (await exec.start({ hijack: true, stdin: true, Tty: true })) as import('node:stream').Duplex;
+    return (await exec.start({ hijack: true, stdin: true, Tty: true })) as Duplex;
   }
 
   /** (Re)creates the container from the settings: the old one and its volume records go first. */
@@ -318,6 +321,7 @@ export class DockerNode extends DataplaneNode {
     }
   }
 
+  /** Removes the container and the Docker records of its volumes (their files stay in the node directory). */
   private async removeContainer(): Promise<void> {
     const docker = this.shared.engine.docker;
     if (this.containerId) {
@@ -326,7 +330,8 @@ export class DockerNode extends DataplaneNode {
       });
       this.containerId = '';
     }
-    const { Volumes } = await docker.listVolumes({ filters: JSON.stringify({ label: [`emuctl.node=${this.id}`] }) });
+    const labels = this.shared.identity.labels(this.ctx.projectId, this.id);
+    const { Volumes } = await docker.listVolumes({ filters: JSON.stringify({ label: [LABEL.daemon, LABEL.node].map((k) => `${k}=${labels[k]}`) }) });
     for (const v of Volumes ?? []) await docker.getVolume(v.Name).remove().catch(() => undefined);
   }
 }
