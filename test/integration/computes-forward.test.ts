@@ -104,7 +104,7 @@ describe('computes registry and the forward route', () => {
     const images = await controller.api('GET', `/v2/computes/${computeId}/vpcs/images`);
     assert.equal(images.status, 200);
     assert.deepEqual(images.body, [], 'VPCS needs no image');
-    assert.equal((await controller.api('GET', `/v2/computes/${computeId}/docker/images`)).status, 404, 'an emulator the compute lacks');
+    assert.equal((await controller.api('GET', `/v2/computes/${computeId}/iou/images`)).status, 404, 'an emulator the compute lacks');
   });
 
   it("passes the compute's own error status and message, naming the compute", async () => {

@@ -60,4 +60,18 @@ export interface ComputeApi {
   openConsole(projectId: string, nodeType: string, nodeId: string): Promise<Duplex>;
   /** The port's capture from its first byte, following it while it grows; ends when the capture stops. */
   pcapStream(at: PortAddress): Promise<Readable>;
+  /** Runs a command in a started node that can (docker): its output and exit status. */
+  execInNode(projectId: string, nodeType: string, nodeId: string, command: ExecCommand): Promise<ExecOutcome>;
+}
+
+/** A command to run in a node (argv, no shell) and how long it may take, in seconds. */
+export interface ExecCommand {
+  command: string[];
+  timeout?: number;
+}
+
+/** What a command run in a node gave: stdout and stderr as they came, and its exit status. */
+export interface ExecOutcome {
+  output: string;
+  exit_code: number;
 }

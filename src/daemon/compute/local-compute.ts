@@ -8,7 +8,7 @@ import { ConflictError, diskProblem, ForbiddenError, InvalidError, NotFoundError
 import type { Logger } from '../logger.js';
 import { validate } from '../schemas/validation.js';
 import { captureFilePath, followFile, type CaptureState } from './capture-files.js';
-import type { CaptureStart, ComputeApi, Json, NodeAction, PortAddress } from './compute-api.js';
+import type { CaptureStart, ComputeApi, ExecCommand, ExecOutcome, Json, NodeAction, PortAddress } from './compute-api.js';
 import { ComputeEvents } from './compute-events.js';
 import { connectNodeConsole } from './console-connection.js';
 import { ComputeProject } from './compute-project.js';
@@ -205,6 +205,13 @@ export class LocalCompute implements ComputeApi {
 
   async nodeAction(projectId: string, nodeType: string, nodeId: string, action: NodeAction): Promise<void> {
     await this.project(projectId).node(nodeType, nodeId)[action]();
+  }
+
+  /** A node kind without exec (everything but docker) is a 409 pointing at its console. */
+  async execInNode(projectId: string, nodeType: string, nodeId: string, { command, timeout }: ExecCommand): Promise<ExecOutcome> {
+    const node = this.project(projectId).node(nodeType, nodeId);
+    if (!node.exec) throw new ConflictError(`node ${node.name} (${nodeType}) has no exec; use its console`);
+    return node.exec(command, timeout);
   }
 
   openConsole(projectId: string, nodeType: string, nodeId: string): Promise<Duplex> {

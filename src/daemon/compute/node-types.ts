@@ -10,6 +10,8 @@ export interface ComputeNode extends DataplaneNode {
   copyFilesTo?(destination: ComputeNode): Promise<void>;
   /** Where the node's telnet console listens on this machine; undefined when it has none (another console type, or none). */
   telnetConsole?(): TelnetConsole | undefined;
+  /** Runs a command in the started node (a container), as `execInNode` gives it. */
+  exec?(command: string[], timeoutSeconds?: number): Promise<{ output: string; exit_code: number }>;
 }
 
 /** A telnet console's listening address, as the compute itself reaches it. */

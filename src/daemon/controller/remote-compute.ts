@@ -1,5 +1,5 @@
 import type { Duplex, Readable } from 'node:stream';
-import type { CaptureStart, ComputeApi, Json, NodeAction, PortAddress } from '../compute/compute-api.js';
+import type { CaptureStart, ComputeApi, ExecCommand, ExecOutcome, Json, NodeAction, PortAddress } from '../compute/compute-api.js';
 import type { NioJson } from '../compute/node-context.js';
 import type { ProjectFile } from '../compute/project-files.js';
 import { BadGatewayError, UpstreamError } from '../errors.js';
@@ -95,6 +95,15 @@ export class RemoteCompute implements ComputeApi {
   async stopCapture(at: PortAddress): Promise<void> {
     await this.call('POST', `${portPath(at)}/stop_capture`, {});
   }
+  /** emuctl's exec route; the call may take the command's own timeout, beyond the compute timeout. */
+  async execInNode(projectId: string, nodeType: string, nodeId: string, command: ExecCommand): Promise<ExecOutcome> {
+    const c = this.endpoint();
+    const timeoutMs = Math.max(this.timeoutMs, ((command.timeout ?? 30) + 10) * 1000);
+    const answer = await computeRequest(c, 'POST', `/v2/compute/projects/${projectId}/${nodeType}/nodes/${nodeId}/exec`, { body: command, timeoutMs, signal: this.enter() });
+    if (answer.status >= 400) throw new UpstreamError(`${computeLabel(c)}: ${errorMessageOf(answer)}`, answer.status);
+    return JSON.parse(answer.body.toString('utf8')) as ExecOutcome;
+  }
+
   /** GNS3's controller relays the web console through the compute's own console websocket. */
   openConsole(projectId: string, nodeType: string, nodeId: string): Promise<Duplex> {
     return openComputeWebSocket(this.endpoint(), `/v2/compute/projects/${projectId}/${nodeType}/nodes/${nodeId}/console/ws`, this.timeoutMs);

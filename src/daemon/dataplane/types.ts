@@ -156,6 +156,12 @@ export interface DataplaneApi {
   captureInfo(nodeId: string, port: number): Promise<CaptureInfo | null>;
   /** Calls `listener` when a failed write (full disk) stopped a capture: its file ends on its last whole record. */
   onCaptureFailed?(listener: (failure: CaptureFailure) => void): void;
+  /**
+   * Calls `listener` each time a restarted worker has rebuilt every node and NIO: a TAP it made again
+   * is a new interface in the daemon's namespace (a docker node moves it into its container again).
+   * Returns the function that removes the listener.
+   */
+  onRestarted?(listener: () => void): () => void;
 
   stats(nodeId: string): Promise<PortCounters[]>;
   macTable(nodeId: string): Promise<MacTableEntry[]>;

@@ -43,7 +43,14 @@ describe('templates', () => {
     assert.equal(sw.default_name_format, 'Switch{0}');
     assert.equal(sw.console_type, 'none');
     assert.equal((sw.ports_mapping as unknown[]).length, 8);
-    await assert.rejects(templates.create({ name: 'X', template_type: 'docker', compute_id: 'local' }), InvalidError);
+    await assert.rejects(templates.create({ name: 'X', template_type: 'iou', compute_id: 'local' }), InvalidError);
+    await assert.rejects(templates.create({ name: 'X', template_type: 'docker', compute_id: 'local' }), /image/, 'a docker template names its image');
+    await assert.rejects(templates.create({ name: 'X', template_type: 'docker', compute_id: 'local', image: 'frr', environment: 'A B=1' }), /variable name/);
+    const frr = await templates.create({ name: 'FRR', template_type: 'docker', compute_id: 'local', image: 'frrouting/frr:v8.4.0' });
+    assert.equal(frr.category, 'guest');
+    assert.equal(frr.adapters, 1);
+    assert.equal(frr.console_type, 'telnet');
+    assert.deepEqual(frr.cap_add, ['NET_ADMIN', 'NET_RAW', 'SYS_ADMIN']);
     await assert.rejects(templates.create({ name: 'X', template_type: 'vpcs' }), /compute_id/);
     await assert.rejects(templates.create({ name: 'X', template_type: 'vpcs', compute_id: 'local', ram: 256 }), /additional property 'ram'/);
     await assert.rejects(templates.create({ name: 'X', template_type: 'ethernet_hub', compute_id: 'local', ports_mapping: [{ name: 'e0' }] }), InvalidError);

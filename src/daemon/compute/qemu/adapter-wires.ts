@@ -1,9 +1,10 @@
+import type { NioSpec } from '../../dataplane/types.js';
 import { failpoint } from '../../failpoints.js';
 import type { NodeContext } from '../node-context.js';
 import { nodeOwner, type Owner } from '../ownership.js';
 import { TUNNEL_HOST } from './qemu-command.js';
 
-/** Port numbers of a wire: QEMU's side and the link's side. */
+/** Port numbers of a wire: the emulator's side (QEMU's tunnel, a container's TAP) and the link's side. */
 export const QEMU_SIDE = 0;
 export const LINK_SIDE = 1;
 
@@ -14,9 +15,10 @@ export interface Tunnel {
 }
 
 /**
- * One 2-port dataplane wire per adapter of a VM. The link's NIO sits on the link side whether the
- * VM runs or not; while it runs, the QEMU side is a NIO to QEMU's `-netdev socket` tunnel. So
- * captures, filters and NIO changes on a VM's port are dataplane operations, as on any node.
+ * One 2-port dataplane wire per adapter of a VM or container. The link's NIO sits on the link side
+ * whether the node runs or not; while it runs, the emulator side is a NIO to it (QEMU's `-netdev
+ * socket` tunnel, a container's TAP). So captures, filters and NIO changes on the node's port are
+ * dataplane operations, as on any node.
  */
 export class AdapterWires {
   private count = 0;
@@ -49,6 +51,21 @@ export class AdapterWires {
     this.count = count;
   }
 
+  /** How many adapters (wires) there are. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Connects adapter N's wire to the emulator's end of it. */
+  async connect(adapter: number, nio: NioSpec): Promise<void> {
+    await this.ctx.dataplane.addNio(this.id(adapter), QEMU_SIDE, nio);
+  }
+
+  /** Disconnects adapter N's wire from the emulator (nothing when it was not connected). */
+  async disconnect(adapter: number): Promise<void> {
+    await this.ctx.dataplane.removeNio(this.id(adapter), QEMU_SIDE).catch(() => undefined);
+  }
+
   /** Allocates each adapter's tunnel ports and connects the wires' QEMU side to them (before QEMU starts). */
   async plug(): Promise<Tunnel[]> {
     for (let a = 0; a < this.count; a++) {
@@ -58,7 +75,7 @@ export class AdapterWires {
         throw err;
       });
       this.tunnels[a] = { qemuPort, wirePort };
-      await this.ctx.dataplane.addNio(this.id(a), QEMU_SIDE, { bindHost: TUNNEL_HOST, lport: wirePort, rhost: TUNNEL_HOST, rport: qemuPort });
+      await this.connect(a, { bindHost: TUNNEL_HOST, lport: wirePort, rhost: TUNNEL_HOST, rport: qemuPort });
     }
     return this.tunnels;
   }
@@ -67,7 +84,7 @@ export class AdapterWires {
   async unplug(): Promise<void> {
     for (const [a, t] of this.tunnels.entries()) {
       if (!t) continue;
-      await this.ctx.dataplane.removeNio(this.id(a), QEMU_SIDE).catch(() => undefined);
+      await this.disconnect(a);
       this.ctx.resources.udpPorts.release(t.qemuPort, this.owner);
       this.ctx.resources.udpPorts.release(t.wirePort, this.owner);
     }

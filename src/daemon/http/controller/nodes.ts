@@ -4,6 +4,7 @@ import type { Labs } from '../../controller/lab.js';
 import type { NodeManager } from '../../controller/nodes.js';
 import type { ProjectManager } from '../../controller/projects.js';
 import { savedNodesJSON } from '../../controller/saved-topology.js';
+import { DOCKER_EXEC_SCHEMA } from '../../kinds/docker/docker-schemas.js';
 import { route } from '../route.js';
 import { NODE_CREATE_SCHEMA, NODE_UPDATE_SCHEMA } from '../../schemas/lab.js';
 import { EMPTY_SCHEMA } from '../../schemas/project.js';
@@ -51,6 +52,12 @@ export function nodeRoutes(router: Router, deps: { projects: ProjectManager; lab
   route(router, { method: 'post', template: `${NODE_ROUTE}/duplicate`, body: NODE_DUPLICATE_SCHEMA, status: 201 }, async ({ params, body }) => {
     const lab = labOf(params.project_id);
     return (await nodes.duplicate(lab, lab.node(params.node_id), body)).toJSON();
+  });
+  // emuctl: runs a command in a docker node on its compute (local or remote); other kinds answer 409.
+  route(router, { method: 'post', template: `${NODE_ROUTE}/exec`, body: DOCKER_EXEC_SCHEMA }, ({ params, body }) => {
+    const lab = labOf(params.project_id);
+    const node = lab.node(params.node_id);
+    return node.compute.execInNode(lab.project.id, node.nodeType, node.id, body);
   });
   route(router, { method: 'get', template: `${NODE_ROUTE}/links` }, ({ params }) => {
     const lab = labOf(params.project_id);

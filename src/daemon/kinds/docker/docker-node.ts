@@ -1,0 +1,347 @@
+import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
+import type Docker from 'dockerode';
+import { AdapterWires, LINK_SIDE } from '../../compute/qemu/adapter-wires.js';
+import { DataplaneNode, nodeIdOr } from '../../compute/nodes/dataplane-node.js';
+import type { NodeContext } from '../../compute/node-context.js';
+import type { CreateOptions, TelnetConsole } from '../../compute/node-types.js';
+import { nodeOwner } from '../../compute/ownership.js';
+import { ConflictError, NotFoundError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import { makeDirs, relativeBelow } from '../../safe-fs.js';
+import type { FromSchema } from '../../schemas/validation.js';
+import { reachableHost } from '../../../util/reachable-host.js';
+import { moveIntoContainer, tapName } from './container-interfaces.js';
+import { LABEL, type DaemonIdentity } from './container-labels.js';
+import { containerSpec, type VolumeMount } from './container-spec.js';
+import { dockerReason, isDockerNotFound, type DockerEngine } from './docker-engine.js';
+import { DEFAULT_EXEC_TIMEOUT_SECONDS, runExec, type ExecResult } from './docker-exec.js';
+import type { DOCKER_CREATE_SCHEMA, DOCKER_UPDATE_SCHEMA } from './docker-schemas.js';
+import { applySettings, checkConsoleType, defaultSettings, volumePath, type DockerSettings } from './docker-settings.js';
+import { TelnetServer } from './telnet-server.js';
+
+type DockerCreate = FromSchema<typeof DOCKER_CREATE_SCHEMA>;
+type DockerUpdate = FromSchema<typeof DOCKER_UPDATE_SCHEMA>;
+
+/** What every docker node of a compute shares. */
+export interface DockerShared {
+  engine: DockerEngine;
+  identity: DaemonIdentity;
+  log: Logger;
+}
+
+/** Seconds Docker gives the main process to end on SIGTERM before SIGKILL. */
+const STOP_GRACE_SECONDS = 3;
+/** Settings that live in the container: a change makes a new one at the next start. */
+const CONTAINER_SETTINGS: (keyof DockerSettings)[] = ['image', 'adapters', 'start_command', 'environment', 'extra_hosts', 'extra_volumes', 'cap_add', 'privileged'];
+
+/**
+ * A GNS3 docker node: a container on the compute's Docker engine, without a Docker network. Each
+ * adapter is a 2-port dataplane wire whose emulator side is a TAP moved into the container as ethN,
+ * so captures, filters and suspend on its ports are the dataplane's, as on any node.
+ */
+export class DockerNode extends DataplaneNode {
+  readonly nodeType = 'docker';
+  private readonly wires: AdapterWires;
+  private console?: TelnetServer;
+  private auxServer?: TelnetServer;
+  /** Counts the container's runs: an exit seen late (after a reload's new start) is not taken for the new run's. */
+  private run = 0;
+  private stale = false;
+  /** Stops following dataplane restarts (set while the container runs). */
+  private unfollow?: () => void;
+
+  private constructor(id: string, name: string, ctx: NodeContext, private readonly shared: DockerShared, public settings: DockerSettings,
+    public consolePort: number | null, public auxPort: number | null, public containerId = '') {
+    super(id, name, ctx, 'stopped');
+    this.wires = new AdapterWires(id, ctx);
+  }
+
+  /**
+   * Creates the node and its container (not started). Docker must answer and hold the image (409
+   * otherwise). A restored node's console type is checked at start, so its project opens.
+   */
+  static async create(body: DockerCreate, ctx: NodeContext, shared: DockerShared, { restoring = false }: CreateOptions = {}): Promise<DockerNode> {
+    const settings = applySettings(defaultSettings(body.image), body);
+    if (!restoring) checkConsoleType(settings.console_type);
+    await shared.engine.ready();
+    await imageOf(shared.engine.docker, settings.image);
+    const id = nodeIdOr(body.node_id);
+    const owner = nodeOwner(ctx.projectId, id);
+    const consolePort = settings.console_type === 'telnet' ? await ctx.resources.consolePorts.allocate(owner, body.console ?? undefined) : null;
+    const auxPort = await ctx.resources.consolePorts.allocate(owner, body.aux ?? undefined);
+    const node = new DockerNode(id, body.name, ctx, shared, settings, consolePort, auxPort);
+    await makeDirs(ctx.projectDir, relativeBelow(ctx.projectDir, node.dir));
+    await node.wires.resize(settings.adapters);
+    try {
+      await node.createContainer();
+    } catch (err) {
+      await node.removeContainer().catch(() => undefined);
+      await node.wires.resize(0);
+      throw err;
+    }
+    return node;
+  }
+
+  get dir(): string {
+    return join(this.ctx.projectDir, 'project-files', 'docker', this.id);
+  }
+
+  private get container(): Docker.Container {
+    return this.shared.engine.docker.getContainer(this.containerId);
+  }
+
+  /** Changes settings; adapters and console ports only while stopped. What the container holds applies at the next start. */
+  update(body: DockerUpdate): Promise<void> {
+    return this.lock.run(async () => {
+      const next = applySettings(this.settings, body);
+      if (body.console_type !== undefined) checkConsoleType(next.console_type);
+      const running = this.status !== 'stopped';
+      const movesConsole = (body.console != null && body.console !== this.consolePort) || (body.aux != null && body.aux !== this.auxPort) || next.console_type !== this.settings.console_type;
+      if (running && (next.adapters !== this.settings.adapters || movesConsole)) throw new ConflictError(`Stop ${this.name} before changing its adapters or console`);
+      if (next.adapters < this.settings.adapters) for (const a of this.nios.keys()) if (a >= next.adapters) throw new ConflictError(`Adapter ${a} of ${this.name} has a link: remove it before removing the adapter`);
+      if (next.console_type !== this.settings.console_type) {
+        if (this.consolePort !== null) this.ctx.resources.consolePorts.release(this.consolePort, this.owner);
+        this.consolePort = next.console_type === 'telnet' ? await this.ctx.resources.consolePorts.allocate(this.owner, body.console ?? undefined) : null;
+      } else if (body.console != null && body.console !== this.consolePort) this.consolePort = await this.moveConsolePort(this.consolePort, body.console);
+      if (body.aux != null && body.aux !== this.auxPort) this.auxPort = await this.moveConsolePort(this.auxPort, body.aux);
+      if (next.adapters !== this.settings.adapters) await this.wires.resize(next.adapters);
+      if (CONTAINER_SETTINGS.some((k) => JSON.stringify(next[k]) !== JSON.stringify(this.settings[k])) || (body.name !== undefined && body.name !== this.name)) this.stale = true;
+      if (body.name !== undefined) this.name = body.name;
+      this.settings = next;
+    });
+  }
+
+  protected dataplanePort(adapter: number, port: number): number {
+    if (port !== 0 || adapter < 0 || adapter >= this.settings.adapters) throw new NotFoundError(`Port ${adapter}/${port} doesn't exist on docker node ${this.name} (adapters 0-${this.settings.adapters - 1}, port 0)`);
+    return adapter;
+  }
+
+  protected override dataplaneTarget(adapter: number): { node: string; port: number } {
+    return { node: this.wires.id(adapter), port: LINK_SIDE };
+  }
+
+  protected portList() {
+    return Array.from({ length: this.settings.adapters }, (_, a) => ({ adapter: a, port: 0, name: `Ethernet${a}` }));
+  }
+
+  /** Starts the container (a paused one resumes, as GNS3 does), its console, and moves its interfaces in. */
+  override start(): Promise<void> {
+    return this.lock.run(async () => {
+      checkConsoleType(this.settings.console_type);
+      await this.shared.engine.ready();
+      const state = await this.inspectState();
+      if (state?.Paused) return void (await this.unpauseUnlocked());
+      if (state?.Running) return;
+      if (!state || this.stale) await this.createContainer();
+      try {
+        if (this.consolePort !== null) {
+          this.console = new TelnetServer(() => this.attach(), false);
+          await this.console.listen(this.ctx.bindHost, this.consolePort);
+        }
+        await this.container.start().catch((err) => {
+          throw new ConflictError(`Docker could not start ${this.name}: ${dockerReason(err)}`);
+        });
+        const { State } = await this.container.inspect();
+        for (let a = 0; a < this.settings.adapters; a++) {
+          await this.wires.connect(a, { kind: 'tap', ifname: tapName(this.id, a) });
+          await moveIntoContainer(tapName(this.id, a), State.Pid, `eth${a}`);
+        }
+        if (this.auxPort !== null) {
+          this.auxServer = new TelnetServer(() => this.shell(), true);
+          await this.auxServer.listen(this.ctx.bindHost, this.auxPort);
+        }
+      } catch (err) {
+        await this.halt();
+        throw err;
+      }
+      this.watchExit(++this.run);
+      this.unfollow = this.ctx.dataplane.onRestarted?.(() => void this.lock.run(() => this.replug()));
+      this.status = 'started';
+    });
+  }
+
+  override stop(): Promise<void> {
+    return this.lock.run(() => this.halt());
+  }
+
+  /** GNS3's docker suspend: the container is paused (its interfaces stay, its frames wait). */
+  override suspend(): Promise<void> {
+    return this.lock.run(async () => {
+      if (this.status === 'stopped') throw new ConflictError(`docker node ${this.name} is not running`);
+      if (this.status === 'suspended') return;
+      await this.container.pause().catch((err) => {
+        throw new ConflictError(`Docker could not pause ${this.name}: ${dockerReason(err)}`);
+      });
+      this.status = 'suspended';
+    });
+  }
+
+  /** Resumes a paused container (GNS3's unpause). */
+  resume(): Promise<void> {
+    return this.lock.run(() => this.unpauseUnlocked());
+  }
+
+  /** GNS3 restarts the container. */
+  override async reload(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  /** Runs a command in the running container through Docker's exec API: its output and real exit status. */
+  async exec(command: string[], timeoutSeconds = DEFAULT_EXEC_TIMEOUT_SECONDS): Promise<ExecResult> {
+    if (this.status !== 'started') throw new ConflictError(`docker node ${this.name} is not started`);
+    return runExec(this.container, command, timeoutSeconds);
+  }
+
+  /** Stops the container and removes it with its volumes' Docker records (their files stay in the node directory). */
+  override async destroy(): Promise<void> {
+    await this.lock.run(async () => {
+      await this.halt();
+      await this.removeContainer();
+      this.nios.clear();
+      await this.wires.resize(0);
+    });
+  }
+
+  telnetConsole(): TelnetConsole | undefined {
+    if (this.settings.console_type !== 'telnet' || this.consolePort === null) return undefined;
+    return { host: reachableHost(this.ctx.bindHost), port: this.consolePort };
+  }
+
+  toJSON(): Record<string, unknown> {
+    return {
+      node_id: this.id,
+      project_id: this.ctx.projectId,
+      name: this.name,
+      status: this.status,
+      console: this.consolePort,
+      aux: this.auxPort,
+      container_id: this.containerId,
+      node_directory: this.dir,
+      ...this.settings,
+    };
+  }
+
+  private async unpauseUnlocked(): Promise<void> {
+    if (this.status !== 'suspended') return;
+    await this.container.unpause().catch((err) => {
+      throw new ConflictError(`Docker could not unpause ${this.name}: ${dockerReason(err)}`);
+    });
+    this.status = 'started';
+  }
+
+  /** The container's state, or undefined when Docker no longer has it. */
+  private async inspectState(): Promise<Docker.ContainerInspectInfo['State'] | undefined> {
+    if (!this.containerId) return undefined;
+    try {
+      return (await this.container.inspect()).State;
+    } catch (err) {
+      if (isDockerNotFound(err)) return undefined;
+      throw new ConflictError(`Docker could not inspect ${this.name}: ${dockerReason(err)}`);
+    }
+  }
+
+  /** Stops the consoles, the wires' TAPs and the container; the node is stopped after, whatever failed. */
+  private async halt(): Promise<void> {
+    this.run++;
+    this.unfollow?.();
+    this.unfollow = undefined;
+    try {
+      await this.console?.close();
+      await this.auxServer?.close();
+      this.console = this.auxServer = undefined;
+      for (let a = 0; a < this.wires.size; a++) await this.wires.disconnect(a);
+      if (this.containerId) {
+        await this.container.stop({ t: STOP_GRACE_SECONDS }).catch((err) => {
+          const code = (err as { statusCode?: number }).statusCode;
+          if (code !== 304 && code !== 404) this.shared.log.warn(`stopping container of ${this.name}: ${dockerReason(err)}`);
+        });
+      }
+    } finally {
+      this.status = 'stopped';
+    }
+  }
+
+  /** A restarted dataplane made the TAPs again in the daemon's namespace: they go into the container again, in place of the dead ones. */
+  private async replug(): Promise<void> {
+    if (this.status === 'stopped') return;
+    try {
+      const { State } = await this.container.inspect();
+      for (let a = 0; a < this.settings.adapters; a++) await moveIntoContainer(tapName(this.id, a), State.Pid, `eth${a}`, { replace: true });
+      this.ctx.log.info(`docker node ${this.name}: interfaces moved into its container again after the dataplane restart`);
+    } catch (err) {
+      this.ctx.log.error(`docker node ${this.name}: cannot move its interfaces in again after the dataplane restart: ${(err as Error).message}`);
+    }
+  }
+
+  /** A container that ends on its own (its command exited) leaves the node stopped, as a crashed VM does. */
+  private watchExit(run: number): void {
+    void this.container.wait().then((result: { StatusCode?: number }) => {
+      if (run !== this.run) return;
+      this.ctx.log.warn(`docker node ${this.name} stopped on its own (exit code ${result.StatusCode})`);
+      this.ctx.events.log('error', `docker node ${this.name} has stopped (exit code ${result.StatusCode})`, this.ctx.projectId);
+      void this.lock.run(async () => {
+        if (run === this.run) await this.halt();
+      });
+    }, () => undefined);
+  }
+
+  /** The main process's TTY (one stream: a TTY has no separate stderr). */
+  private async attach(): Promise<Duplex> {
+    return (await this.container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as Duplex;
+  }
+
+  /** GNS3's aux console: a shell by `docker exec`, one per client. */
+  private async shell(): Promise<Duplex> {
+    const exec = await this.container.exec({ Cmd: ['/bin/sh'], AttachStdin: true, AttachStdout: true, AttachStderr: true, Tty: true });
+    return (await exec.start({ hijack: true, stdin: true, Tty: true })) as Duplex;
+  }
+
+  /** (Re)creates the container from the settings: the old one and its volume records go first. */
+  private async createContainer(): Promise<void> {
+    const docker = this.shared.engine.docker;
+    await this.removeContainer();
+    const image = await imageOf(docker, this.settings.image);
+    const labels = this.shared.identity.labels(this.ctx.projectId, this.id);
+    const volumes: VolumeMount[] = [];
+    for (const [i, v] of this.settings.extra_volumes.map(volumePath).entries()) {
+      const device = join(this.dir, v);
+      await makeDirs(this.ctx.projectDir, relativeBelow(this.ctx.projectDir, device));
+      // A named volume bound to the node's directory: Docker copies the image's files at that path into it while it is empty (GNS3's init does the same).
+      const volume = await docker.createVolume({ Name: `emuctl-${this.id}-v${i}`, Driver: 'local', DriverOpts: { type: 'none', o: 'bind', device }, Labels: labels });
+      volumes.push({ volume: volume.name, target: v });
+    }
+    try {
+      const container = await docker.createContainer(containerSpec({ name: this.name, settings: this.settings, image, labels, volumes }));
+      this.containerId = container.id;
+      this.stale = false;
+    } catch (err) {
+      throw new ConflictError(`Docker could not create the container of ${this.name}: ${dockerReason(err)}`);
+    }
+  }
+
+  /** Removes the container and the Docker records of its volumes (their files stay in the node directory). */
+  private async removeContainer(): Promise<void> {
+    const docker = this.shared.engine.docker;
+    if (this.containerId) {
+      await this.container.remove({ force: true }).catch((err) => {
+        if (!isDockerNotFound(err)) throw new ConflictError(`Docker could not remove the container of ${this.name}: ${dockerReason(err)}`);
+      });
+      this.containerId = '';
+    }
+    const labels = this.shared.identity.labels(this.ctx.projectId, this.id);
+    const { Volumes } = await docker.listVolumes({ filters: JSON.stringify({ label: [LABEL.daemon, LABEL.node].map((k) => `${k}=${labels[k]}`) }) });
+    for (const v of Volumes ?? []) await docker.getVolume(v.Name).remove().catch(() => undefined);
+  }
+}
+
+/** The image's description; a missing image is a 409 saying how to get it. */
+async function imageOf(docker: Docker, image: string): Promise<Docker.ImageInspectInfo> {
+  try {
+    return await docker.getImage(image).inspect();
+  } catch (err) {
+    if (isDockerNotFound(err)) throw new ConflictError(`Docker image ${image} is not on this compute: load it (emuctl image import FILE.tar, or docker load/pull)`);
+    throw new ConflictError(`Docker could not inspect image ${image}: ${dockerReason(err)}`);
+  }
+}

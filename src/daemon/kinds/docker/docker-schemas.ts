@@ -1,0 +1,50 @@
+import { schema, UUID_SCHEMA, updateSchemaOf } from '../../schemas/validation.js';
+
+/** Capabilities a node may ask for in `cap_add`; the default set is what FRR needs. */
+export const ALLOWED_CAPABILITIES = [
+  'NET_ADMIN', 'NET_RAW', 'SYS_ADMIN', 'NET_BIND_SERVICE', 'NET_BROADCAST', 'SYS_PTRACE', 'SYS_NICE', 'SYS_TIME', 'IPC_LOCK', 'SYS_MODULE', 'AUDIT_WRITE',
+  'CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'KILL', 'SETGID', 'SETUID', 'SETPCAP', 'SYS_CHROOT', 'MKNOD', 'SETFCAP',
+] as const;
+export const DEFAULT_CAPABILITIES = ['NET_ADMIN', 'NET_RAW', 'SYS_ADMIN'];
+
+/** GNS3 2.2's docker console types; emuctl runs telnet and none (the others are refused at create, update and start). */
+export const DOCKER_CONSOLE_TYPES = ['telnet', 'vnc', 'http', 'https', 'none'] as const;
+
+/** GNS3 2.2 DOCKER_CREATE_SCHEMA, plus emuctl's `cap_add` and `privileged`. */
+export const DOCKER_CREATE_SCHEMA = schema({
+  type: 'object',
+  properties: {
+    name: { type: 'string', minLength: 1 },
+    node_id: UUID_SCHEMA,
+    image: { type: 'string', minLength: 1 },
+    console: { type: ['integer', 'null'], minimum: 1, maximum: 65535 },
+    console_type: { enum: DOCKER_CONSOLE_TYPES },
+    console_resolution: { type: 'string', pattern: '^[0-9]+x[0-9]+$' },
+    console_http_port: { type: 'integer', minimum: 1, maximum: 65535 },
+    console_http_path: { type: 'string' },
+    aux: { type: ['integer', 'null'], minimum: 1, maximum: 65535 },
+    usage: { type: 'string' },
+    start_command: { type: ['string', 'null'] },
+    environment: { type: ['string', 'null'] },
+    adapters: { type: ['integer', 'null'], minimum: 0, maximum: 99 },
+    extra_hosts: { type: ['string', 'null'] },
+    extra_volumes: { type: ['array', 'null'], items: { type: 'string' } },
+    container_id: { type: 'string' },
+    cap_add: { type: 'array', items: { enum: ALLOWED_CAPABILITIES }, uniqueItems: true },
+    privileged: { type: 'boolean' },
+  },
+  required: ['name', 'image'],
+  additionalProperties: false,
+});
+export const DOCKER_UPDATE_SCHEMA = updateSchemaOf(DOCKER_CREATE_SCHEMA);
+
+/** `POST .../docker/nodes/{node_id}/exec` (emuctl): a command as argv, run without a shell. */
+export const DOCKER_EXEC_SCHEMA = schema({
+  type: 'object',
+  properties: {
+    command: { type: 'array', items: { type: 'string' }, minItems: 1 },
+    timeout: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
+  },
+  required: ['command'],
+  additionalProperties: false,
+});

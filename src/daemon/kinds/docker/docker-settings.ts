@@ -1,0 +1,147 @@
+import { posix } from 'node:path';
+import { ConflictError, InvalidError } from '../../errors.js';
+import type { FromSchema } from '../../schemas/validation.js';
+import { DEFAULT_CAPABILITIES, type DOCKER_CREATE_SCHEMA } from './docker-schemas.js';
+
+type DockerCreate = FromSchema<typeof DOCKER_CREATE_SCHEMA>;
+
+/** A docker node's settings, as its JSON shows them (GNS3 2.2's names, plus `cap_add` and `privileged`). */
+export interface DockerSettings {
+  image: string;
+  adapters: number;
+  start_command: string | null;
+  environment: string | null;
+  console_type: 'telnet' | 'vnc' | 'http' | 'https' | 'none';
+  console_resolution: string;
+  console_http_port: number;
+  console_http_path: string;
+  extra_hosts: string | null;
+  extra_volumes: string[];
+  usage: string;
+  cap_add: string[];
+  privileged: boolean;
+}
+
+/** GNS3 2.2's defaults for a new docker node. */
+export function defaultSettings(image: string): DockerSettings {
+  return {
+    image, adapters: 1, start_command: null, environment: null, console_type: 'telnet', console_resolution: '1024x768',
+    console_http_port: 80, console_http_path: '/', extra_hosts: null, extra_volumes: [], usage: '', cap_add: [...DEFAULT_CAPABILITIES], privileged: false,
+  };
+}
+
+/** The settings with a client's changes applied, every value that reaches Docker checked (InvalidError). */
+export function applySettings(current: DockerSettings, body: Partial<DockerCreate>): DockerSettings {
+  const next = { ...current };
+  for (const key of Object.keys(current) as (keyof DockerSettings)[]) {
+    const value = body[key];
+    if (value === undefined) continue;
+    if (value === null && (key === 'adapters' || key === 'extra_volumes')) continue;
+    (next as Record<string, unknown>)[key] = value;
+  }
+  checkImageName(next.image);
+  parseEnvironment(next.environment);
+  parseExtraHosts(next.extra_hosts);
+  for (const v of next.extra_volumes) volumePath(v);
+  if (next.start_command) splitCommand(next.start_command);
+  return next;
+}
+
+/** A console type this compute cannot serve is a 409 naming what it can. */
+export function checkConsoleType(type: string): void {
+  if (type !== 'telnet' && type !== 'none') throw new ConflictError(`console_type ${type} is not supported for docker nodes by this compute (telnet or none)`);
+}
+
+/**
+ * Docker's reference grammar, less loose: [registry/]path[:tag][@digest], lower-case path components.
+ * A first component is a registry only when it has a dot or a port, or is localhost (Docker's rule).
+ */
+const IMAGE_NAME = /^(?:(?:localhost|[a-zA-Z0-9-]+(?:\.[a-zA-Z0-9-]+)+|[a-zA-Z0-9.-]+:[0-9]{1,5})(?::[0-9]{1,5})?\/)?[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*(?::[\w][\w.-]{0,127})?(?:@sha256:[a-f0-9]{64})?$/;
+
+/** An image reference Docker will take as a name, never as an option or a path (400 otherwise). */
+export function checkImageName(image: string): string {
+  if (image.length > 255 || !IMAGE_NAME.test(image)) throw new InvalidError(`image '${image}' is not a valid Docker image name`);
+  return image;
+}
+
+const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+
+/** GNS3's `environment`: KEY=VALUE lines (blank lines ignored); a key must be a plain name. */
+export function parseEnvironment(environment: string | null): string[] {
+  const out: string[] = [];
+  for (const line of (environment ?? '').split('\n')) {
+    const trimmed = line.replace(/\r$/, '');
+    if (!trimmed.trim()) continue;
+    const eq = trimmed.indexOf('=');
+    const key = eq < 0 ? trimmed : trimmed.slice(0, eq);
+    if (!ENV_KEY.test(key)) throw new InvalidError(`environment: '${key}' is not a valid variable name (letters, digits, _ . -; not starting with a digit)`);
+    if (trimmed.includes('\0')) throw new InvalidError(`environment: the value of ${key} holds a NUL byte`);
+    out.push(eq < 0 ? `${key}=` : trimmed);
+  }
+  return out;
+}
+
+const HOST_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$/;
+const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)$/;
+const IPV6 = /^[0-9A-Fa-f:.]{2,45}$/;
+
+/** GNS3's `extra_hosts`: `host:ip` lines, the /etc/hosts entries Docker writes (its ExtraHosts). */
+export function parseExtraHosts(extraHosts: string | null): string[] {
+  const out: string[] = [];
+  for (const line of (extraHosts ?? '').split('\n')) {
+    const trimmed = line.trim();
+    if (!trimmed) continue;
+    const colon = trimmed.indexOf(':');
+    const host = trimmed.slice(0, colon).trim();
+    const ip = trimmed.slice(colon + 1).trim();
+    if (colon < 0 || !HOST_NAME.test(host) || !(IPV4.test(ip) || (IPV6.test(ip) && ip.includes(':')))) {
+      throw new InvalidError(`extra_hosts: '${trimmed}' is not host:address (a host name, then an IPv4 or IPv6 address)`);
+    }
+    out.push(`${host}:${ip}`);
+  }
+  return out;
+}
+
+const VOLUME_SEGMENT = /^[A-Za-z0-9_@+.,-]+$/;
+
+/** An `extra_volumes` entry as a clean absolute container path (`/etc/frr`): no `..`, no odd characters, not `/`. */
+export function volumePath(volume: string): string {
+  const segments = volume.split('/').filter((s) => s !== '' && s !== '.');
+  if (!volume.startsWith('/') || segments.length === 0 || segments.some((s) => s === '..' || !VOLUME_SEGMENT.test(s))) {
+    throw new InvalidError(`extra_volumes: '${volume}' must be an absolute path inside the container, of plain names (no '..', not '/')`);
+  }
+  return posix.join('/', ...segments);
+}
+
+/**
+ * Splits a command line as a POSIX shell would split words (Python's shlex.split, which GNS3 uses):
+ * quotes and backslashes, no expansion. Nothing runs a shell over it.
+ */
+export function splitCommand(command: string): string[] {
+  const words: string[] = [];
+  let word: string | null = null;
+  let quote: '"' | "'" | null = null;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i];
+    if (quote === "'") {
+      if (c === "'") quote = null;
+      else word += c;
+    } else if (quote === '"') {
+      if (c === '"') quote = null;
+      else if (c === '\\' && i + 1 < command.length && '\\"$`\n'.includes(command[i + 1])) word += command[++i];
+      else word += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      word ??= '';
+    } else if (c === '\\') {
+      if (i + 1 >= command.length) throw new InvalidError(`start_command ends with a lone backslash`);
+      word = (word ?? '') + command[++i];
+    } else if (/\s/.test(c)) {
+      if (word !== null) words.push(word);
+      word = null;
+    } else word = (word ?? '') + c;
+  }
+  if (quote) throw new InvalidError(`start_command has an unterminated ${quote} quote`);
+  if (word !== null) words.push(word);
+  return words;
+}

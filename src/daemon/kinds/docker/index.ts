@@ -1,0 +1,67 @@
+import { standardPorts } from '../../controller/node-ports.js';
+import type { TemplateField } from '../../controller/template-types.js';
+import { InvalidError } from '../../errors.js';
+import type { NodeKind } from '../kind.js';
+import { DaemonIdentity, removeLeftovers } from './container-labels.js';
+import { DockerEngine } from './docker-engine.js';
+import { DockerNode } from './docker-node.js';
+import { DOCKER_IMAGES_ROUTE, dockerRoutes } from './docker-routes.js';
+import { ALLOWED_CAPABILITIES, DEFAULT_CAPABILITIES, DOCKER_CREATE_SCHEMA, DOCKER_UPDATE_SCHEMA } from './docker-schemas.js';
+import { applySettings, defaultSettings } from './docker-settings.js';
+
+const text = (value = ''): TemplateField => ({ type: 'string', default: value });
+
+/** GNS3 2.2's docker node type, on the compute's Docker engine. */
+export const DOCKER_KIND: NodeKind = {
+  type: 'docker',
+  controller: {
+    alwaysRunning: false,
+    ports: standardPorts,
+    // A remote compute may be a GNS3 server that checks nothing: what would reach Docker is checked here too.
+    checkProperties: (p) => void applySettings(defaultSettings(typeof p.image === 'string' ? p.image : 'image'), p),
+  },
+  template: {
+    category: 'guest',
+    default_name_format: '{name}-{0}',
+    symbol: ':/symbols/docker_guest.svg',
+    fields: {
+      image: { type: 'string', minLength: 1 },
+      usage: text(),
+      adapters: { type: 'integer', minimum: 0, maximum: 99, default: 1 },
+      start_command: text(),
+      environment: text(),
+      console_type: { enum: ['telnet', 'vnc', 'http', 'https', 'none'], default: 'telnet' },
+      console_auto_start: { type: 'boolean', default: false },
+      console_resolution: { type: 'string', pattern: '^[0-9]+x[0-9]+$', default: '1024x768' },
+      console_http_port: { type: 'integer', minimum: 1, maximum: 65535, default: 80 },
+      console_http_path: text('/'),
+      extra_hosts: text(),
+      extra_volumes: { type: 'array', items: { type: 'string' }, default: [] },
+      custom_adapters: { type: 'array', default: [] },
+      cap_add: { type: 'array', items: { enum: ALLOWED_CAPABILITIES }, uniqueItems: true, default: DEFAULT_CAPABILITIES },
+      privileged: { type: 'boolean', default: false },
+    },
+    check: (t) => {
+      if (typeof t.image !== 'string' || !t.image) throw new InvalidError('a docker template needs an image');
+      applySettings(defaultSettings(t.image), t);
+    },
+  },
+  compute(deps) {
+    const engine = new DockerEngine(deps.env);
+    const identity = new DaemonIdentity(deps.settings.paths.runDir);
+    const shared = { engine, identity, log: deps.log };
+    return {
+      createSchema: DOCKER_CREATE_SCHEMA,
+      updateSchema: DOCKER_UPDATE_SCHEMA,
+      create: (body, ctx, opts) => DockerNode.create(body as never, ctx, shared, opts),
+      available: () => engine.available(),
+      startAnswersNode: true,
+      routes: (router, compute) => dockerRoutes(router, compute, engine, deps.settings.maxImageBytes),
+      streamedRoutes: [DOCKER_IMAGES_ROUTE],
+      async cleanupLeftovers() {
+        if (!(await engine.ready().then(() => true, () => false))) return;
+        for (const name of await removeLeftovers(engine.docker, identity)) deps.log.warn(`removed leftover container ${name} from a previous run`);
+      },
+    };
+  },
+};
