@@ -17,6 +17,8 @@ export interface InspectedNode {
   ip: string | null;
   gateway: string | null;
   dns: string | null;
+  /** docker: the container's image. */
+  image: string | null;
 }
 
 /** One link of `lab inspect`. */
@@ -48,6 +50,7 @@ export function inspectLab(state: LabState, serverUrl: string): Inspection {
       compute: computeName.get(node.compute_id) ?? node.compute_id,
       console: where ? `${where.host.includes(':') ? `[${where.host}]` : where.host}:${where.port}` : null,
       ip: settings.ip ?? null, gateway: settings.gateway ?? null, dns: settings.dns ?? null,
+      image: node.node_type === 'docker' && typeof node.properties.image === 'string' ? node.properties.image : null,
     };
   });
   const links = state.links.map((link): InspectedLink => ({

@@ -59,7 +59,7 @@ function human(inspection: Inspection, ctx: Context): string {
     `${style.bold(`Lab ${inspection.lab}`)} (project ${inspection.project_id})\n`,
     renderTable(inspection.nodes, [
       { header: 'node', value: (n) => n.name },
-      { header: 'type', value: (n) => n.type },
+      { header: 'type', value: (n) => (n.image ? `${n.type} ${n.image}` : n.type) },
       { header: 'status', value: (n) => n.status, color: (cell, n, s) => (n.status === 'started' ? s.green(cell) : s.yellow(cell)) },
       { header: 'compute', value: (n) => n.compute },
       { header: 'console', value: (n) => n.console ?? '-' },

@@ -102,7 +102,7 @@ describe('lab files', () => {
     assert.match(errorOf('10.0.10.1/24', '10.0.10.1', '10.0.10.1,').message, /: bad CIDR "10\.0\.10\.1": expected an IPv4 address\/prefix length/);
     assert.match(errorOf('gateway: 10.0.10.254', 'gateway: 10.0.10', '10.0.10,').message, /: bad nodes\.PC1\.gateway "10\.0\.10"$/);
     assert.match(errorOf('7: {type: dot1q}', '3: {type: dot1q}', '3: {type').message, /: port 3 is set twice$/);
-    assert.match(errorOf('type: ethernet_hub, port_count: 4', 'type: ethernet_hub, ip: 10.0.0.1/24', 'ip: 10.0.0.1').message, /: ip: is for vpcs nodes, not ethernet_hub$/);
+    assert.match(errorOf('type: ethernet_hub, port_count: 4', 'type: ethernet_hub, ip: 10.0.0.1/24', 'ip: 10.0.0.1').message, /: ip: is for vpcs and docker nodes, not ethernet_hub$/);
     assert.match(errorOf('PC2: {type: vpcs,', 'PC2: {', 'PC2').message, /: node PC2 needs a type: or a template:$/);
   });
 
