@@ -86,7 +86,8 @@ let checkSchema: ReturnType<Ajv['compile']> | undefined;
  */
 export function parseLab(text: string, file: string, env: Readonly<Record<string, string | undefined>> = process.env): LabSpec {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
+  // merge: `<<: *router` shares settings between nodes, as in compose files (aliases stay capped).
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true, merge: true });
   if (doc.errors.length) {
     const err = doc.errors[0];
     const at = err.linePos?.[0] ?? { line: 1, col: 1 };
@@ -156,7 +157,8 @@ class LabReader {
       if (/[\n\0]/.test(String(value))) throw this.where.error([...path, 'env', key], `env ${key}: a value is one line (GNS3 keeps the environment as KEY=VALUE lines)`);
       env[key] = String(value);
     }
-    const files = this.where.keys([...path, 'files']).map((target) => startupFile(target, raw.files![target], this.where, [...path, 'files']));
+    // The raw keys, not the document's: a merged (`<<`) node has them only there.
+    const files = Object.keys(raw.files ?? {}).map((target) => startupFile(target, raw.files![target], this.where, [...path, 'files']));
     return { image, ip: raw.ip, adapters: raw.adapters, cmd: raw.cmd, ...(raw.env ? { env } : {}), ...(files.length ? { files } : {}) };
   }
 

@@ -65,6 +65,11 @@ describe('docker nodes in a lab file', () => {
     assert.match(err.message, /^lab\.yml:3:\d+: \$\{NOPE\} is not set in the environment and has no default/);
   });
 
+  it('a node may share another\'s settings with a YAML merge key (<<: *router), files included', () => {
+    const lab = parseLab('name: x\nnodes:\n  R1: &r {type: docker, image: frr, adapters: 2, files: {/etc/frr/daemons: d}}\n  R2: {<<: *r, adapters: 3}\n', 'lab.yml', {});
+    assert.deepEqual(lab.nodes.map((n) => [n.name, n.image, n.adapters, n.files?.map((f) => f.path)]), [['R1', 'frr', 2, ['/etc/frr/daemons']], ['R2', 'frr', 3, ['/etc/frr/daemons']]]);
+  });
+
   it('image tags: an untagged image gets :latest as GNS3 gives it; a registry port is not a tag', () => {
     assert.deepEqual(['frr', 'frr:8', 'host:5000/frr', 'host:5000/frr:8', 'frr@sha256:ab'].map(taggedImage),
       ['frr:latest', 'frr:8', 'host:5000/frr:latest', 'host:5000/frr:8', 'frr@sha256:ab']);

@@ -114,7 +114,7 @@ describe('lab files', () => {
   // node -e "import('./dist/src/lab/file-schema.js').then(m=>require('fs').writeFileSync('schemas/lab.schema.json', JSON.stringify(m.LAB_FILE_SCHEMA,null,2)+'\n'))"
   it('the shipped schemas/lab.schema.json is the schema the CLI checks with; the examples pass it', () => {
     assert.deepEqual(JSON.parse(readFileSync(repo('schemas/lab.schema.json'), 'utf8')), JSON.parse(JSON.stringify(LAB_FILE_SCHEMA)));
-    for (const example of ['vlans-trunk', 'two-computes', 'qemu-router']) {
+    for (const example of ['vlans-trunk', 'two-computes', 'qemu-router', 'ospf-triangle']) {
       const text = readFileSync(repo(`examples/${example}.yml`), 'utf8');
       assert.match(text, /^# yaml-language-server: \$schema=\.\.\/schemas\/lab\.schema\.json\n/);
       assert.equal(parseLab(text, example).name, example);
