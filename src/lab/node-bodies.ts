@@ -52,10 +52,9 @@ function dockerProperties(spec: NodeSpec): Record<string, unknown> {
   return properties;
 }
 
-/** `frr` → `frr:latest`; a tag or digest is kept (`host:5000/frr` has no tag: the colon is the registry's port). */
+/** `frr` → `frr:latest`, GNS3's rule (docker_vm.py: no `:` anywhere in the name means no tag); a server that keeps the name as given compares equal. */
 export function taggedImage(image: string): string {
-  const last = image.slice(image.lastIndexOf('/') + 1);
-  return last.includes(':') || image.includes('@') ? image : `${image}:latest`;
+  return image.includes(':') ? image : `${image}:latest`;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Node } from '../client/nodes.js';
 import { applyStartupSettings } from '../util/vpcs-script.js';
 import { LabFileError } from './locate.js';
 import { endLabel, linkKey, linkLabel, type LabSpec, type LinkSpec, type NodeSpec, type StartupFile } from './model.js';
-import { nodeCreateProperties, switchPortsOf, type SwitchPortsMapping } from './node-bodies.js';
+import { nodeCreateProperties, switchPortsOf, taggedImage, type SwitchPortsMapping } from './node-bodies.js';
 import { filterValue, filterWords, normalFilters } from './filters.js';
 import { vpcsSettings, type LabState } from './state.js';
 
@@ -181,7 +181,8 @@ function nodeUpdate(spec: NodeSpec, node: Node, state: LabState): Step | undefin
   }
   for (const [key, value] of Object.entries(nodeCreateProperties(spec))) {
     if (key === 'ports_mapping') continue;
-    if (JSON.stringify(node.properties[key]) !== JSON.stringify(value)) {
+    const have = key === 'image' && spec.type === 'docker' && typeof node.properties.image === 'string' ? taggedImage(node.properties.image) : node.properties[key];
+    if (JSON.stringify(have) !== JSON.stringify(value)) {
       words.push(propertyWords(key, node.properties[key], value));
       properties[key] = value;
     }

@@ -24,7 +24,7 @@ export function labInspectCommand(f: Factory, run = runLabInspect): Command {
 
 /** Reads the lab's project from the server and shows it. */
 export async function runLabInspect(opts: LabInspectOptions, ctx: Context): Promise<void> {
-  const { name } = await labTarget(opts.lab);
+  const { name } = await labTarget(opts.lab, ctx.env);
   const api = await ctx.api();
   const { readLabState } = await import('../../lab/state.js');
   const { inspectLab } = await import('../../lab/inspect.js');

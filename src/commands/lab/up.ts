@@ -32,7 +32,7 @@ export function planSummary(plan: Plan): string {
 /** Reads the file and the server, prints the plan, then (unless --dry-run) applies it with a line per step. */
 export async function runLabUp(opts: LabUpOptions, ctx: Context): Promise<void> {
   const { readStartupFiles } = await import('../../lab/startup-files.js');
-  const spec = await readStartupFiles(await readLabFile(opts.file));
+  const spec = await readStartupFiles(await readLabFile(opts.file, ctx.env));
   const api = await ctx.api();
   const { readLabState, readStartupFileState } = await import('../../lab/state.js');
   const { planLab } = await import('../../lab/plan.js');

@@ -30,7 +30,7 @@ export async function runLabWait(opts: LabWaitOptions, ctx: Context): Promise<vo
   const { parsePingPair, pingFailure, waitForPings } = await import('../../lab/wait.js');
   const pairs = opts.pings.map(parsePingPair);
   if (!pairs.length) throw new UsageError('give at least one --ping A:B');
-  const { name, spec } = await labTarget(opts.lab);
+  const { name, spec } = await labTarget(opts.lab, ctx.env);
   const api = await ctx.api();
   const { readLabState, vpcsSettings } = await import('../../lab/state.js');
   const state = await readLabState(api, name);
