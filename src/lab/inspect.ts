@@ -39,12 +39,16 @@ export interface Inspection {
   links: InspectedLink[];
 }
 
-/** What a lab is on the server: its nodes (with console and addresses) and links (with filters and captures). */
-export function inspectLab(state: LabState, serverUrl: string): Inspection {
+/**
+ * What a lab is on the server: its nodes (with console and addresses) and links (with filters and
+ * captures). A VPCS's addresses come from its startup script, a docker node's from `fileAddresses`
+ * (the lab file's `ip:`, when the lab was named by its file).
+ */
+export function inspectLab(state: LabState, serverUrl: string, fileAddresses: ReadonlyMap<string, string> = new Map()): Inspection {
   const computeName = new Map(state.computes.map((c) => [c.compute_id, c.name]));
   const nodes = sortedByName(state.nodes, (n) => n.name).map((node): InspectedNode => {
     const where = consoleAddress(node, serverUrl);
-    const settings = node.node_type === 'vpcs' ? vpcsSettings(state, node) : {};
+    const settings = node.node_type === 'vpcs' ? vpcsSettings(state, node) : { ip: node.node_type === 'docker' ? fileAddresses.get(node.name) : undefined };
     return {
       name: node.name, node_id: node.node_id, type: node.node_type, status: node.status,
       compute: computeName.get(node.compute_id) ?? node.compute_id,

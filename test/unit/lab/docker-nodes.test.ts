@@ -11,6 +11,7 @@ import { LabFileError } from '../../../src/lab/locate.js';
 import { nodeCreateBody, startupVolumes, taggedImage } from '../../../src/lab/node-bodies.js';
 import { parseLab } from '../../../src/lab/parse.js';
 import { planLab } from '../../../src/lab/plan.js';
+import { inspectLab } from '../../../src/lab/inspect.js';
 import { DOCKER_FILES_NOTE, saveLab } from '../../../src/lab/save.js';
 import { MAX_STARTUP_FILE_BYTES, readStartupFiles } from '../../../src/lab/startup-files.js';
 import type { LabState } from '../../../src/lab/state.js';
@@ -161,6 +162,11 @@ describe('docker nodes on a server', () => {
     for (const stored of ['busybox', 'busybox:latest']) {
       assert.deepEqual(planLab(parseLab(host, 'lab.yml', {}), server([docker(2, 'H1', { image: stored })])).steps, [], stored);
     }
+  });
+
+  it('are inspected with their image, and the address the lab file gives them', () => {
+    const inspection = inspectLab(server([docker(1, 'H1', { image: 'busybox:latest' }), docker(2, 'R1', { image: 'frr:8' })]), 'http://127.0.0.1:3080', new Map([['H1', '198.18.101.10/24']]));
+    assert.deepEqual(inspection.nodes.map((n) => [n.name, n.type, n.image, n.ip]), [['H1', 'docker', 'busybox:latest', '198.18.101.10/24'], ['R1', 'docker', 'frr:8', null]]);
   });
 
   it('are saved with image, adapters, env, cmd and the properties a lab file has no key for; a comment says files are not saved', () => {
