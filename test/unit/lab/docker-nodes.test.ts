@@ -104,6 +104,7 @@ describe('startup files', () => {
   writeFileSync(join(dir, 'secret'), 'not for the lab\n');
   symlinkSync(join(dir, 'secret'), join(dir, 'lab', 'r1', 'link.conf'));
   symlinkSync(join(dir, 'lab', 'r1', 'frr.conf'), join(dir, 'lab', 'inside.conf'));
+  symlinkSync(dir, join(dir, 'lab', 'up'));
   writeFileSync(join(dir, 'lab', 'big.conf'), Buffer.alloc(MAX_STARTUP_FILE_BYTES + 1, 0x61));
   writeFileSync(join(dir, 'lab', 'binary.bin'), Buffer.from([0xff, 0xfe, 0x00]));
 
@@ -115,6 +116,7 @@ describe('startup files', () => {
   it('a link out of the lab directory, a missing file, a directory, an oversized or binary file: a lab file error at the line', async () => {
     const cases: [string, RegExp][] = [
       ['r1/link.conf', /leads outside the lab file's directory/],
+      ['up/secret', /leads outside the lab file's directory/],
       ['r1/none.conf', /does not exist/],
       ['r1', /is not a regular file/],
       ['big.conf', /over the 1048576-byte limit/],
