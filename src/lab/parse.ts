@@ -165,7 +165,9 @@ class LabReader {
   /** Every port of a switch: the ones listed with their settings, the others access ports in VLAN 1. */
   private switchPorts(path: YamlPath, raw: RawNode): SwitchPortSpec[] {
     const set = new Map<number, SwitchPortSpec>();
-    for (const key of this.where.keys([...path, 'ports'])) {
+    // File order where the document has the keys; a switch that merged its ports (`<<: *sw`) has them only in the raw value.
+    const keys = this.where.keys([...path, 'ports']);
+    for (const key of keys.length ? keys : Object.keys(raw.ports ?? {})) {
       const settings = raw.ports![key];
       const [first, last = first] = key.split('-').map(Number);
       if (last < first) throw this.where.keyError([...path, 'ports'], key, `port range ${key} runs backwards`);

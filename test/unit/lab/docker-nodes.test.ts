@@ -69,6 +69,8 @@ describe('docker nodes in a lab file', () => {
   it('a node may share another\'s settings with a YAML merge key (<<: *router), files included', () => {
     const lab = parseLab('name: x\nnodes:\n  R1: &r {type: docker, image: frr, adapters: 2, files: {/etc/frr/daemons: d}}\n  R2: {<<: *r, adapters: 3}\n', 'lab.yml', {});
     assert.deepEqual(lab.nodes.map((n) => [n.name, n.image, n.adapters, n.files?.map((f) => f.path)]), [['R1', 'frr', 2, ['/etc/frr/daemons']], ['R2', 'frr', 3, ['/etc/frr/daemons']]]);
+    const switches = parseLab('name: x\nnodes:\n  SW1: &sw {type: ethernet_switch, ports: {0-1: {vlan: 10}}}\n  SW2: {<<: *sw}\n', 'lab.yml', {});
+    assert.deepEqual(switches.nodes.map((n) => n.switchPorts!.slice(0, 3).map((p) => p.vlan)), [[10, 10, 1], [10, 10, 1]], 'merged switch ports are kept');
   });
 
   it('image tags: an untagged image gets :latest as GNS3 gives it (any colon counts, as in GNS3)', () => {
