@@ -48,7 +48,8 @@ export interface ApiClient {
   /** Server root URL, without /v2. */
   readonly url: string;
   get<T>(path: string, searchParams?: SearchParams): Promise<T>;
-  post<T>(path: string, body?: unknown): Promise<T>;
+  /** `timeoutMs` overrides the client's timeout for this call (a command run on a node). */
+  post<T>(path: string, body?: unknown, options?: { timeoutMs?: number }): Promise<T>;
   put<T>(path: string, body?: unknown): Promise<T>;
   delete(path: string): Promise<void>;
   /** GET of a file's bytes (GNS3's …/files/{path} routes answer application/octet-stream), as UTF-8 text. */

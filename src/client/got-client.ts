@@ -35,16 +35,17 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     } : {},
   });
 
-  const call = async <T>(method: Method, path: string, body?: unknown, searchParams?: SearchParams): Promise<T> => {
+  const call = async <T>(method: Method, path: string, body?: unknown, searchParams?: SearchParams, callTimeoutMs = timeoutMs): Promise<T> => {
     try {
       const response = await http(path.replace(/^\/+/, ''), {
         method,
         json: body === undefined ? undefined : body,
         searchParams,
+        ...(callTimeoutMs !== timeoutMs ? { timeout: { request: callTimeoutMs } } : {}),
       });
       return response.body as T;
     } catch (err) {
-      throw toCliError(err, url, timeoutMs, options.unreachableHint);
+      throw toCliError(err, url, callTimeoutMs, options.unreachableHint);
     }
   };
 
@@ -65,7 +66,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   return {
     url,
     get: (path, searchParams) => call('GET', path, undefined, searchParams),
-    post: (path, body) => call('POST', path, body ?? {}),
+    post: (path, body, callOptions) => call('POST', path, body ?? {}, undefined, callOptions?.timeoutMs),
     put: (path, body) => call('PUT', path, body ?? {}),
     delete: async (path) => {
       await call('DELETE', path);

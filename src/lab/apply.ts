@@ -6,8 +6,8 @@ import { VPCS_STARTUP_FILE, writeNodeFile } from '../client/node-files.js';
 import { createNode, deleteNode, listNodes, nodeAction, updateNode, type Node } from '../client/nodes.js';
 import { createProject, type Project } from '../client/projects.js';
 import { createNodeFromTemplate, findTemplate } from '../client/templates.js';
-import { linkKey, type LinkSpec } from './model.js';
-import { nodeCreateBody, vpcsScriptOf } from './node-bodies.js';
+import { linkKey, type LinkSpec, type StartupFile } from './model.js';
+import { nodeCreateBody, startupNodeFile, vpcsScriptOf } from './node-bodies.js';
 import type { Plan, Step } from './plan.js';
 import { startAndWait } from './start.js';
 
@@ -81,6 +81,7 @@ class Applier {
       case 'update-node':
         if (step.put) await updateNode(api, this.pid, step.nodeId, step.put);
         if (step.script !== undefined) await writeNodeFile(api, this.pid, step.nodeId, VPCS_STARTUP_FILE, step.script);
+        for (const file of step.files ?? []) await writeNodeFile(api, this.pid, step.nodeId, startupNodeFile(file), startupText(file));
         if (step.restart) await nodeAction(api, this.pid, step.nodeId, 'stop');
         return;
       case 'create-node': {
@@ -91,6 +92,8 @@ class Applier {
         if (node.name !== spec.name) throw new OperationError(`the server named the node ${node.name}, not ${spec.name}`);
         this.ids.set(spec.name, node.node_id);
         if (spec.type === 'vpcs') await writeNodeFile(api, this.pid, node.node_id, VPCS_STARTUP_FILE, vpcsScriptOf(spec));
+        // Below the node directory, in a volume of the container: there when it first starts (the last step).
+        for (const file of spec.files ?? []) await writeNodeFile(api, this.pid, node.node_id, startupNodeFile(file), startupText(file));
         return;
       }
       case 'create-link': {
@@ -141,4 +144,10 @@ class Applier {
     if (!found) throw new OperationError(`no link ${spec.ends.map((e) => `${e.node}:${e.adapter}/${e.port}`).join('-')}`);
     return found.link_id;
   }
+}
+
+/** A startup file's text, read from beside the lab file before planning (readStartupFiles). */
+function startupText(file: StartupFile): string {
+  if (file.text === undefined) throw new OperationError(`startup file ${file.source} was not read`);
+  return file.text;
 }

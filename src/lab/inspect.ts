@@ -17,6 +17,8 @@ export interface InspectedNode {
   ip: string | null;
   gateway: string | null;
   dns: string | null;
+  /** docker: the container's image. */
+  image: string | null;
 }
 
 /** One link of `lab inspect`. */
@@ -37,17 +39,22 @@ export interface Inspection {
   links: InspectedLink[];
 }
 
-/** What a lab is on the server: its nodes (with console and addresses) and links (with filters and captures). */
-export function inspectLab(state: LabState, serverUrl: string): Inspection {
+/**
+ * What a lab is on the server: its nodes (with console and addresses) and links (with filters and
+ * captures). A VPCS's addresses come from its startup script, a docker node's from `fileAddresses`
+ * (the lab file's `ip:`, when the lab was named by its file).
+ */
+export function inspectLab(state: LabState, serverUrl: string, fileAddresses: ReadonlyMap<string, string> = new Map()): Inspection {
   const computeName = new Map(state.computes.map((c) => [c.compute_id, c.name]));
   const nodes = sortedByName(state.nodes, (n) => n.name).map((node): InspectedNode => {
     const where = consoleAddress(node, serverUrl);
-    const settings = node.node_type === 'vpcs' ? vpcsSettings(state, node) : {};
+    const settings = node.node_type === 'vpcs' ? vpcsSettings(state, node) : { ip: node.node_type === 'docker' ? fileAddresses.get(node.name) : undefined };
     return {
       name: node.name, node_id: node.node_id, type: node.node_type, status: node.status,
       compute: computeName.get(node.compute_id) ?? node.compute_id,
       console: where ? `${where.host.includes(':') ? `[${where.host}]` : where.host}:${where.port}` : null,
       ip: settings.ip ?? null, gateway: settings.gateway ?? null, dns: settings.dns ?? null,
+      image: node.node_type === 'docker' && typeof node.properties.image === 'string' ? node.properties.image : null,
     };
   });
   const links = state.links.map((link): InspectedLink => ({

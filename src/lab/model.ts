@@ -26,6 +26,17 @@ export interface PortName {
   short: string;
 }
 
+/** A docker node's startup file: copied from beside the lab file into the container before it starts. */
+export interface StartupFile {
+  /** Absolute path in the container, normalised (`/etc/frr/frr.conf`). */
+  path: string;
+  /** The file it comes from, relative to the lab file's directory, as written. */
+  source: string;
+  pos: Pos;
+  /** Its text, once read (see startup-files.ts); the planner and applier need it. */
+  text?: string;
+}
+
 /** One node of the file. */
 export interface NodeSpec {
   name: string;
@@ -47,7 +58,7 @@ export interface NodeSpec {
   ip?: string;
   gateway?: string;
   dns?: string;
-  /** qemu: disk image, RAM (MB), adapters, vCPUs, kernel boot, NIC model. */
+  /** qemu: disk image, RAM (MB), adapters, vCPUs, kernel boot, NIC model; docker: image and adapters. */
   image?: string;
   ram?: number;
   adapters?: number;
@@ -56,6 +67,10 @@ export interface NodeSpec {
   initrd?: string;
   kernelCommandLine?: string;
   adapterType?: string;
+  /** docker: environment variables, start command, startup files. */
+  env?: Record<string, string>;
+  cmd?: string;
+  files?: StartupFile[];
   /** Any other GNS3 node properties, sent as they are at creation. */
   properties?: Record<string, unknown>;
 }
@@ -122,6 +137,9 @@ export function portsOf(node: NodeSpec): PortName[] | undefined {
       return [ethernet(0, 0, 0)];
     case 'qemu':
       return Array.from({ length: node.adapters ?? 1 }, (_, i) => ethernet(i, 0, i));
+    case 'docker':
+      // GNS3 names a container's ports after its interfaces: adapter N is ethN.
+      return Array.from({ length: node.adapters ?? 1 }, (_, i) => ethernet(i, 0, i, `eth${i}`));
     default:
       return undefined;
   }

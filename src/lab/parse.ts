@@ -3,7 +3,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import { LAB_FILE_SCHEMA } from './file-schema.js';
 import { LabFileError, Locator, type YamlPath } from './locate.js';
 import { schemaError } from './schema-errors.js';
-import { DEFAULT_SWITCH_PORTS, endLabel, linkKey, portsOf, type EndSpec, type LabSpec, type LinkSpec, type NodeSpec, type SwitchPortSpec } from './model.js';
+import { DEFAULT_SWITCH_PORTS, endLabel, linkKey, portsOf, type EndSpec, type LabSpec, type LinkSpec, type NodeSpec, type StartupFile, type SwitchPortSpec } from './model.js';
 
 /** The lab file's content as JSON (what the schema checks). */
 interface RawLab {
@@ -32,6 +32,9 @@ interface RawNode {
   initrd?: string;
   kernel_command_line?: string;
   adapter_type?: string;
+  env?: Record<string, string | number | boolean>;
+  cmd?: string;
+  files?: Record<string, string>;
   properties?: Record<string, unknown>;
 }
 interface RawLink {
@@ -45,17 +48,20 @@ interface RawLink {
 const TYPE_KEYS: Record<string, string[]> = {
   ports: ['ethernet_switch'],
   port_count: ['ethernet_switch', 'ethernet_hub'],
-  ip: ['vpcs'],
+  ip: ['vpcs', 'docker'],
   gateway: ['vpcs'],
   dns: ['vpcs'],
-  image: ['qemu'],
+  image: ['qemu', 'docker'],
   ram: ['qemu'],
-  adapters: ['qemu'],
+  adapters: ['qemu', 'docker'],
   cpus: ['qemu'],
   kernel: ['qemu'],
   initrd: ['qemu'],
   kernel_command_line: ['qemu'],
   adapter_type: ['qemu'],
+  env: ['docker'],
+  cmd: ['docker'],
+  files: ['docker'],
 };
 
 /** How many aliases (`*name`) a lab file may use: enough for shared settings, too few for an alias bomb ("billion laughs"). */
@@ -78,9 +84,10 @@ let checkSchema: ReturnType<Ajv['compile']> | undefined;
  * links, ports that do not exist or are used twice, bad addresses). Any mistake is a LabFileError
  * naming the file, line and column; nothing here talks to a server.
  */
-export function parseLab(text: string, file: string): LabSpec {
+export function parseLab(text: string, file: string, env: Readonly<Record<string, string | undefined>> = process.env): LabSpec {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
+  // merge: `<<: *router` shares settings between nodes, as in compose files (aliases stay capped).
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true, merge: true });
   if (doc.errors.length) {
     const err = doc.errors[0];
     const at = err.linePos?.[0] ?? { line: 1, col: 1 };
@@ -91,13 +98,13 @@ export function parseLab(text: string, file: string): LabSpec {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw where.error([], 'a lab file is a YAML mapping with at least name: and nodes:');
   checkSchema ??= new Ajv({ allErrors: true, strict: false }).compile(LAB_FILE_SCHEMA);
   if (!checkSchema(raw)) throw schemaError(checkSchema.errors ?? [], where);
-  return new LabReader(raw as RawLab, where).read();
+  return new LabReader(raw as RawLab, where, env).read();
 }
 
 class LabReader {
   private readonly nodes = new Map<string, NodeSpec>();
 
-  constructor(private readonly raw: RawLab, private readonly where: Locator) {}
+  constructor(private readonly raw: RawLab, private readonly where: Locator, private readonly env: Readonly<Record<string, string | undefined>>) {}
 
   read(): LabSpec {
     const defaultCompute = this.raw.defaults?.compute ?? 'local';
@@ -136,13 +143,31 @@ class LabReader {
       Object.assign(spec, { image: raw.image, ram: raw.ram, adapters: raw.adapters, cpus: raw.cpus, kernel: raw.kernel, initrd: raw.initrd,
         kernelCommandLine: raw.kernel_command_line, adapterType: raw.adapter_type });
     }
+    if (raw.type === 'docker') Object.assign(spec, this.docker(path, raw));
     return spec;
+  }
+
+  /** A docker node: its image (with `${VAR}` taken from the environment), address, environment, command and startup files. */
+  private docker(path: YamlPath, raw: RawNode): Partial<NodeSpec> {
+    if (raw.image === undefined) throw this.where.keyError(['nodes'], path[1] as string, `docker node ${path[1]} needs an image:`);
+    const image = expandVariables(raw.image, this.env, (reason) => this.where.error([...path, 'image'], reason));
+    if (raw.ip !== undefined) this.addresses(path, raw);
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(raw.env ?? {})) {
+      if (/[\n\0]/.test(String(value))) throw this.where.error([...path, 'env', key], `env ${key}: a value is one line (GNS3 keeps the environment as KEY=VALUE lines)`);
+      env[key] = String(value);
+    }
+    // The raw keys, not the document's: a merged (`<<`) node has them only there.
+    const files = Object.keys(raw.files ?? {}).map((target) => startupFile(target, raw.files![target], this.where, [...path, 'files']));
+    return { image, ip: raw.ip, adapters: raw.adapters, cmd: raw.cmd, ...(raw.env ? { env } : {}), ...(files.length ? { files } : {}) };
   }
 
   /** Every port of a switch: the ones listed with their settings, the others access ports in VLAN 1. */
   private switchPorts(path: YamlPath, raw: RawNode): SwitchPortSpec[] {
     const set = new Map<number, SwitchPortSpec>();
-    for (const key of this.where.keys([...path, 'ports'])) {
+    // File order where the document has the keys; a switch that merged its ports (`<<: *sw`) has them only in the raw value.
+    const keys = this.where.keys([...path, 'ports']);
+    for (const key of keys.length ? keys : Object.keys(raw.ports ?? {})) {
       const settings = raw.ports![key];
       const [first, last = first] = key.split('-').map(Number);
       if (last < first) throw this.where.keyError([...path, 'ports'], key, `port range ${key} runs backwards`);
@@ -278,6 +303,33 @@ export function gns3Filters(filters: Record<string, unknown>): Record<string, un
     }
   }
   return out;
+}
+
+/** `${NAME}` and `${NAME:-default}` replaced by the environment's values; an unset one without a default is an error. */
+export function expandVariables(text: string, env: Readonly<Record<string, string | undefined>>, error: (reason: string) => Error): string {
+  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, name: string, fallback: string | undefined) => {
+    const value = env[name] || fallback;
+    if (value === undefined) throw error(`\${${name}} is not set in the environment and has no default (write \${${name}:-DEFAULT})`);
+    return value;
+  });
+}
+
+/**
+ * One `files:` entry: the container path must be absolute and plain (no `.`/`..` segment, not a
+ * directory), the source a relative path below the lab file's directory (a lab file is untrusted
+ * input: it may not name files elsewhere; startup-files.ts also refuses a link out when reading).
+ */
+function startupFile(target: string, source: string, where: Locator, path: YamlPath): StartupFile {
+  const segments = target.split('/').slice(1);
+  if (!target.startsWith('/') || segments.some((s) => s === '' || s === '.' || s === '..') || /[\0\n\r\\]/.test(target)) {
+    throw where.keyError(path, target, `files: ${JSON.stringify(target)} is not a plain absolute file path in the container (no //, . or .. segment, trailing / or backslash)`);
+  }
+  if (segments.length < 2) throw where.keyError(path, target, `files: ${target} must be inside a directory (the directory becomes a volume of the node), not at /`);
+  const parts = source.split(/[/\\]/);
+  if (source.startsWith('/') || /^[A-Za-z]:/.test(source) || parts.includes('..') || source.includes('\0')) {
+    throw where.error([...path, target], `files: source ${JSON.stringify(source)} must be a relative path below the lab file's directory (no absolute path, no ..)`);
+  }
+  return { path: target, source, pos: where.at([...path, target]) };
 }
 
 /** `0x88A8` as GNS3 writes it, whether the YAML held the text or (unquoted) the number. */

@@ -3,8 +3,8 @@ import type { Link, LinkFilters } from '../client/links.js';
 import type { Node } from '../client/nodes.js';
 import { applyStartupSettings } from '../util/vpcs-script.js';
 import { LabFileError } from './locate.js';
-import { endLabel, linkKey, linkLabel, type LabSpec, type LinkSpec, type NodeSpec } from './model.js';
-import { nodeCreateProperties, switchPortsOf, type SwitchPortsMapping } from './node-bodies.js';
+import { endLabel, linkKey, linkLabel, type LabSpec, type LinkSpec, type NodeSpec, type StartupFile } from './model.js';
+import { nodeCreateProperties, switchPortsOf, taggedImage, type SwitchPortsMapping } from './node-bodies.js';
 import { filterValue, filterWords, normalFilters } from './filters.js';
 import { vpcsSettings, type LabState } from './state.js';
 
@@ -13,7 +13,7 @@ export type Step = { text: string } & (
   | { kind: 'create-project'; name: string }
   | { kind: 'delete-link'; linkId: string }
   | { kind: 'delete-node'; nodeId: string }
-  | { kind: 'update-node'; node: string; nodeId: string; put?: Record<string, unknown>; script?: string; restart: boolean }
+  | { kind: 'update-node'; node: string; nodeId: string; put?: Record<string, unknown>; script?: string; files?: StartupFile[]; restart: boolean }
   | { kind: 'create-node'; spec: NodeSpec; computeId: string }
   | { kind: 'create-link'; spec: LinkSpec }
   | { kind: 'update-link'; linkId: string; put: { filters?: LinkFilters; suspend?: boolean } }
@@ -181,8 +181,9 @@ function nodeUpdate(spec: NodeSpec, node: Node, state: LabState): Step | undefin
   }
   for (const [key, value] of Object.entries(nodeCreateProperties(spec))) {
     if (key === 'ports_mapping') continue;
-    if (JSON.stringify(node.properties[key]) !== JSON.stringify(value)) {
-      words.push(`${key} ${node.properties[key] ?? '-'}→${value}`);
+    const have = key === 'image' && spec.type === 'docker' && typeof node.properties.image === 'string' ? taggedImage(node.properties.image) : node.properties[key];
+    if (JSON.stringify(have) !== JSON.stringify(value)) {
+      words.push(propertyWords(key, node.properties[key], value));
       properties[key] = value;
     }
   }
@@ -195,10 +196,26 @@ function nodeUpdate(spec: NodeSpec, node: Node, state: LabState): Step | undefin
       script = applyStartupSettings(state.scripts.get(node.node_id) ?? '', { name: spec.name, ip: spec.ip ?? null, gateway: spec.gateway, dns: spec.dns ?? null });
     }
   }
+  const files = changedStartupFiles(spec, node, state);
+  for (const file of files) words.push(`file ${file.path} ${state.startupFiles?.get(node.node_id)?.get(file.path) === undefined ? 'added' : 'changed'}`);
   if (!words.length) return undefined;
-  const restart = script !== undefined && node.status === 'started';
-  return { kind: 'update-node', node: spec.name, nodeId: node.node_id, put: Object.keys(put).length ? put : undefined, script, restart,
+  // A new script or startup file is read when the node starts.
+  const restart = (script !== undefined || files.length > 0) && node.status === 'started';
+  return { kind: 'update-node', node: spec.name, nodeId: node.node_id, put: Object.keys(put).length ? put : undefined, script, ...(files.length ? { files } : {}), restart,
     text: `~ node ${node.name} ${words.join(', ')}${restart ? ' (restarts it)' : ''}` };
+}
+
+/** `ram 256→512`; a multi-line or structured value (a docker environment) just `environment changed`. */
+function propertyWords(key: string, have: unknown, want: unknown): string {
+  const plain = (v: unknown) => v === undefined || v === null || (typeof v !== 'object' && !String(v).includes('\n'));
+  return plain(have) && plain(want) ? `${key} ${have ?? '-'}→${want}` : `${key} changed`;
+}
+
+/** The startup files of a docker node whose text differs from the server's copy (all of them when the server's was not read). */
+function changedStartupFiles(spec: NodeSpec, node: Node, state: LabState): StartupFile[] {
+  if (spec.type !== 'docker' || !spec.files) return [];
+  const have = state.startupFiles?.get(node.node_id);
+  return spec.files.filter((f) => f.text !== undefined && (!have || have.get(f.path) !== f.text));
 }
 
 /** `port 0 vlan 1→10`, `port 7 access→dot1q`, `ports 8→12`. */

@@ -41,7 +41,8 @@ export function saveLab(state: LabState, schemaRef?: string): string {
   if (links.length) doc.links = links;
   if (captures.length) doc.captures = captures;
   const yaml = stringify(doc, { lineWidth: 0, flowCollectionPadding: false, collectionStyle: 'any' });
-  return `${schemaRef ? `# yaml-language-server: $schema=${schemaRef}\n` : ''}${compactLinks(yaml)}`;
+  const note = state.nodes.some((n) => n.node_type === 'docker') ? `${DOCKER_FILES_NOTE}\n` : '';
+  return `${schemaRef ? `# yaml-language-server: $schema=${schemaRef}\n` : ''}${note}${compactLinks(yaml)}`;
 }
 
 /** The file keys of a node's type: switch ports, hub port count, VPCS addresses, qemu settings. */
@@ -70,10 +71,40 @@ function typeSettings(node: Node, state: LabState): Json {
         ...(p.adapter_type && p.adapter_type !== 'e1000' ? { adapter_type: p.adapter_type } : {}),
       };
     }
+    case 'docker':
+      return dockerSettings(node.properties);
     default:
       return {};
   }
 }
+
+/**
+ * A docker node's image, adapters, env and cmd, and the GNS3 properties a lab file has no key for
+ * (volumes, hosts, console, privileged). Startup files cannot be told from what the container
+ * wrote into its volumes, so `files:` is not saved (the header comment says so).
+ */
+function dockerSettings(p: Json): Json {
+  const lines = typeof p.environment === 'string' ? p.environment.split('\n').filter(Boolean) : [];
+  const asEnv = lines.every((line) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(line));
+  const env = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+  const properties: Json = {
+    ...(Array.isArray(p.extra_volumes) && p.extra_volumes.length ? { extra_volumes: p.extra_volumes } : {}),
+    ...(p.extra_hosts ? { extra_hosts: p.extra_hosts } : {}),
+    ...(p.console_type && p.console_type !== 'telnet' ? { console_type: p.console_type } : {}),
+    ...(p.privileged === true ? { privileged: true } : {}),
+    ...(lines.length && !asEnv ? { environment: p.environment } : {}),
+  };
+  return {
+    ...(p.image ? { image: p.image } : {}),
+    ...(typeof p.adapters === 'number' && p.adapters !== 1 ? { adapters: p.adapters } : {}),
+    ...(lines.length && asEnv ? { env } : {}),
+    ...(p.start_command ? { cmd: p.start_command } : {}),
+    ...(Object.keys(properties).length ? { properties } : {}),
+  };
+}
+
+/** Said at the top of a saved lab with docker nodes. */
+export const DOCKER_FILES_NOTE = '# docker nodes: startup files (files:) are not saved; their volumes (properties.extra_volumes) keep what the containers hold';
 
 /** `ports:` with consecutive ports of the same settings as ranges; access ports in VLAN 1 left out. */
 function switchSettings(mapping: SwitchPortsMapping): Json {

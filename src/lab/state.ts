@@ -5,6 +5,8 @@ import { readNodeFile, VPCS_STARTUP_FILE } from '../client/node-files.js';
 import { listNodes, type Node } from '../client/nodes.js';
 import { listProjects, openProject, type Project } from '../client/projects.js';
 import { parseStartupConfig, type StartupSettings } from '../util/vpcs-script.js';
+import type { LabSpec } from './model.js';
+import { startupNodeFile } from './node-bodies.js';
 
 /** What a server has of one lab: its project, nodes, links and the VPCS startup scripts. */
 export interface LabState {
@@ -14,6 +16,8 @@ export interface LabState {
   /** node_id → the VPCS's startup script ('' when it has none). */
   scripts: Map<string, string>;
   computes: Compute[];
+  /** node_id → startup file path → its text on the server (undefined: it has none); read for docker nodes the lab file gives files. */
+  startupFiles?: Map<string, Map<string, string | undefined>>;
 }
 
 /** The project named `name` (exact name, as GNS3 keeps project names unique), if the server has it. */
@@ -44,6 +48,23 @@ export async function readProjectState(api: ApiClient, found: Project, computes?
     scripts.set(n.node_id, (await readNodeFile(api, project.project_id, n.node_id, VPCS_STARTUP_FILE)) ?? '');
   }));
   return { project, nodes, links, scripts, computes: known };
+}
+
+/**
+ * Reads, for each docker node of the file that the server has by name, the startup files the file
+ * gives it, from the node's files (where `lab up` wrote them), so that the planner sees a changed one.
+ */
+export async function readStartupFileState(api: ApiClient, state: LabState, spec: LabSpec): Promise<LabState> {
+  const startupFiles = new Map<string, Map<string, string | undefined>>();
+  if (!state.project) return { ...state, startupFiles };
+  await Promise.all(spec.nodes.filter((n) => n.type === 'docker' && n.files?.length).map(async (wanted) => {
+    const node = state.nodes.find((n) => n.name === wanted.name && n.node_type === 'docker');
+    if (!node) return;
+    const texts = new Map<string, string | undefined>();
+    for (const file of wanted.files!) texts.set(file.path, await readNodeFile(api, state.project!.project_id, node.node_id, startupNodeFile(file)));
+    startupFiles.set(node.node_id, texts);
+  }));
+  return { ...state, startupFiles };
 }
 
 /** The addresses in a VPCS's startup script. */

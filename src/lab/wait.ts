@@ -1,3 +1,4 @@
+import type { ApiClient } from '../client/api.js';
 import { OperationError, UsageError } from '../client/errors.js';
 import { openCommandConsole, type CommandConsole } from '../client/node-exec.js';
 import type { Node } from '../client/nodes.js';
@@ -32,11 +33,11 @@ const IPV4 = /^(\d{1,3}\.){3}\d{1,3}$/;
 const RETRY_PAUSE_MS = 300;
 
 /**
- * Pings each pair's target from its source node's console until a reply comes back or the
+ * Pings each pair's target from its source node (a docker node's container, else its console) until a reply comes back or the
  * deadline passes; pairs run in parallel, one console per source node (its commands queue).
  * `addressOf` gives a node's IPv4 address (from the lab file or its startup script).
  */
-export async function waitForPings(nodes: readonly Node[], serverUrl: string, pairs: readonly PingPair[], addressOf: (name: string) => string | undefined, timeoutMs: number): Promise<PingOutcome[]> {
+export async function waitForPings(nodes: readonly Node[], api: ApiClient, pairs: readonly PingPair[], addressOf: (name: string) => string | undefined, timeoutMs: number): Promise<PingOutcome[]> {
   const byName = new Map(nodes.map((n) => [n.name, n]));
   const targets = pairs.map((pair) => {
     if (!byName.has(pair.from)) throw new UsageError(`no node ${pair.from} in the lab (in --ping ${pair.from}:${pair.to})`);
@@ -47,7 +48,7 @@ export async function waitForPings(nodes: readonly Node[], serverUrl: string, pa
   const deadline = Date.now() + timeoutMs;
   const consoles = new Map<string, Promise<CommandConsole>>();
   const consoleOf = (name: string) => {
-    if (!consoles.has(name)) consoles.set(name, openCommandConsole(byName.get(name)!, serverUrl, timeoutMs));
+    if (!consoles.has(name)) consoles.set(name, openCommandConsole(byName.get(name)!, api, timeoutMs));
     return consoles.get(name)!;
   };
   try {

@@ -84,8 +84,8 @@ describe('end to end: QEMU guests in a lab', () => {
     const again = await runBin(['image', 'upload', guest.kernel, '--name', 'vmlinuz'], env);
     assert.equal(again.code, 0);
     assert.match(again.stdout, /already on compute local .*nothing to upload/);
-    const list = JSON.parse(await cli('image', 'list', '--json'));
-    assert.deepEqual(list.map((i: any) => i.filename).sort(), ['disk.qcow2', 'initrd.img', 'vmlinuz']);
+    const list = JSON.parse(await cli('image', 'list', '--kind', 'qemu', '--json'));
+    assert.deepEqual(list.map((i: any) => [i.kind, i.filename]).sort(), [['qemu', 'disk.qcow2'], ['qemu', 'initrd.img'], ['qemu', 'vmlinuz']]);
     assert.equal(list.find((i: any) => i.filename === 'vmlinuz').md5sum, md5(guest.kernel));
     assert.ok(existsSync(join(controllerHome, 'images', 'QEMU', 'vmlinuz.md5sum')), 'md5 cached beside the image, as GNS3 does');
     const onRemote = await remote.api('GET', '/v2/compute/qemu/images');

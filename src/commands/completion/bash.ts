@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { completionValues } from '../shared/completion-values.js';
 
 /** The long and short flags of a command's own options, and whether any of them take a value. */
 function flagsOf(command: Command): string[] {
@@ -13,6 +14,16 @@ function pathOf(command: Command): string {
   const names: string[] = [];
   for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
   return names.join(' ');
+}
+
+/** `"node create --type"|"node create -t") echo "vpcs qemu …" ;;` for each option that has values to offer. */
+function valueLines(commands: Command[]): string {
+  return commands.flatMap((c) => c.options.flatMap((option) => {
+    const values = completionValues(option);
+    if (!values.length) return [];
+    const keys = [option.long, option.short].filter(Boolean).map((flag) => `"${[pathOf(c), flag].filter(Boolean).join(' ')}"`);
+    return [`    ${keys.join('|')}) echo "${values.join(' ')}" ;;`];
+  })).join('\n');
 }
 
 function all(command: Command): Command[] {
@@ -35,6 +46,11 @@ ${caseLines(children)}
 ${fn}_options() {
   case "$1" in
 ${caseLines((c) => [...flagsOf(c), '--help'])}
+  esac
+}
+${fn}_values() {
+  case "$1" in
+${valueLines(commands)}
   esac
 }
 # Inside lab verbs: lab files for the first argument, then the nodes and links that file names
@@ -76,7 +92,11 @@ ${fn}() {
     ${fn}_lab "$cur" "$verb"
     return
   fi
-  if [[ "$cur" == -* ]]; then
+  local values="" prev="\${COMP_WORDS[COMP_CWORD-1]}"
+  [[ "$prev" == -* ]] && values=$(${fn}_values "\${path:+$path }$prev")
+  if [[ -n "$values" ]]; then
+    COMPREPLY=( $(compgen -W "$values" -- "$cur") )
+  elif [[ "$cur" == -* ]]; then
     COMPREPLY=( $(compgen -W "$(${fn}_options "$path") $(${fn}_options "")" -- "$cur") )
   else
     COMPREPLY=( $(compgen -W "$(${fn}_children "$path")" -- "$cur") )

@@ -37,7 +37,7 @@ export async function runCompletion(opts: CompletionOptions, ctx: Context): Prom
   const { readLabFile } = await import('../lab/shared.js');
   const { linkLabel } = await import('../../lab/model.js');
   // A file that cannot be read completes to nothing: completion must stay quiet.
-  const spec = await readLabFile(lab).catch(() => undefined);
+  const spec = await readLabFile(lab, ctx.env).catch(() => undefined);
   const names = !spec ? [] : opts.labNodes !== undefined ? spec.nodes.map((n) => n.name) : spec.links.map(linkLabel);
   if (names.length) ctx.out.writeOut(`${names.join('\n')}\n`);
 }

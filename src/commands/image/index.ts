@@ -1,14 +1,16 @@
 import { Command } from 'commander';
 import type { Factory } from '../../cli/context.js';
 import { imageDeleteCommand } from './delete.js';
+import { imageImportCommand } from './import.js';
 import { imageListCommand } from './list.js';
 import { imageUploadCommand } from './upload.js';
 
-/** `emuctl image …`: QEMU disk, kernel and initrd images on a compute. */
+/** `emuctl image …`: QEMU disk, kernel and initrd images, and docker images, on a compute. */
 export function imageCommand(f: Factory): Command {
   return new Command('image')
-    .description('list, upload and delete QEMU images on a compute')
+    .description('list images on a compute; upload and delete QEMU images, import docker images')
     .addCommand(imageListCommand(f))
     .addCommand(imageUploadCommand(f))
+    .addCommand(imageImportCommand(f))
     .addCommand(imageDeleteCommand(f));
 }

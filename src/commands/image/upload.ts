@@ -3,10 +3,9 @@ import { basename } from 'node:path';
 import type { Context, Factory } from '../../cli/context.js';
 import { OperationError } from '../../cli/errors.js';
 import { fileMd5, listImages, uploadImage } from '../../client/images.js';
-import { spinWithProgress } from '../../render/output.js';
 import { formatBytes } from '../../render/progress.js';
 import { streamServer } from '../shared/streams.js';
-import { imageComputeId, imageComputeOption } from './shared.js';
+import { imageComputeId, imageComputeOption, withProgress } from './shared.js';
 
 /** Options of `image upload`. */
 export interface ImageUploadOptions {
@@ -55,17 +54,4 @@ export async function runImageUpload(opts: ImageUploadOptions, ctx: Context): Pr
   const seconds = Math.max((Date.now() - started) / 1000, 0.001);
   ctx.out.result(stored);
   ctx.out.success(`Uploaded ${name} to compute ${computeId}: ${formatBytes(stored.filesize)} in ${seconds.toFixed(1)} s (${formatBytes(stored.filesize / seconds)}/s), md5 ${md5} checked`);
-}
-
-/** A progress line (bytes sent, total, percent, rate) behind an ora spinner, on a terminal only. */
-function withProgress(ctx: Context, label: string, task: (progress: (sent: number, total: number) => void) => Promise<void>): Promise<void> {
-  const started = Date.now();
-  let last = 0;
-  return spinWithProgress(ctx.out, label, (update) => task((sent, total) => {
-    const now = Date.now();
-    if (now - last < 100 && sent < total) return;
-    last = now;
-    const rate = sent / Math.max((now - started) / 1000, 0.001);
-    update(`${label}: ${formatBytes(sent)} of ${formatBytes(total)} (${Math.floor((sent / Math.max(total, 1)) * 100)}%), ${formatBytes(rate)}/s`);
-  }));
 }

@@ -24,7 +24,7 @@ export function labDownCommand(f: Factory, run = runLabDown): Command {
 
 /** Stops every node that runs (one by one, each reported), then deletes the project unless --keep. */
 export async function runLabDown(opts: LabDownOptions, ctx: Context): Promise<void> {
-  const { name } = await labTarget(opts.lab);
+  const { name } = await labTarget(opts.lab, ctx.env);
   const api = await ctx.api();
   const { findLabProject } = await import('../../lab/state.js');
   const found = await findLabProject(api, name);

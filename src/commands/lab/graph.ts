@@ -29,7 +29,7 @@ export function labGraphCommand(f: Factory, run = runLabGraph): Command {
 /** Draws the lab: from the file when one is named (no server needed), else from the server's project. */
 export async function runLabGraph(opts: LabGraphOptions, ctx: Context): Promise<void> {
   if (ctx.out.json) throw new UsageError('lab graph draws pictures: use --format dot or mermaid for text, lab inspect --json for data');
-  const { name, spec } = await labTarget(opts.lab);
+  const { name, spec } = await labTarget(opts.lab, ctx.env);
   const graph = await import('../../lab/graph.js');
   let topology;
   if (spec) {

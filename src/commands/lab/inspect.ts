@@ -24,13 +24,15 @@ export function labInspectCommand(f: Factory, run = runLabInspect): Command {
 
 /** Reads the lab's project from the server and shows it. */
 export async function runLabInspect(opts: LabInspectOptions, ctx: Context): Promise<void> {
-  const { name } = await labTarget(opts.lab);
+  const { name, spec } = await labTarget(opts.lab, ctx.env);
   const api = await ctx.api();
   const { readLabState } = await import('../../lab/state.js');
   const { inspectLab } = await import('../../lab/inspect.js');
   const state = await readLabState(api, name);
   if (!state.project) throw new NoMatchError(`no lab ${name} on ${api.url} (no project of that name); bring it up with 'emuctl lab up FILE'`);
-  const inspection = only(inspectLab(state, api.url), opts.only);
+  // A docker node's address is the one its container sets; only the lab file says it (ip:).
+  const fileAddresses = new Map((spec?.nodes ?? []).filter((n) => n.type === 'docker' && n.ip).map((n) => [n.name, n.ip!]));
+  const inspection = only(inspectLab(state, api.url, fileAddresses), opts.only);
   ctx.out.result(inspection, () => human(inspection, ctx));
 }
 
@@ -59,7 +61,7 @@ function human(inspection: Inspection, ctx: Context): string {
     `${style.bold(`Lab ${inspection.lab}`)} (project ${inspection.project_id})\n`,
     renderTable(inspection.nodes, [
       { header: 'node', value: (n) => n.name },
-      { header: 'type', value: (n) => n.type },
+      { header: 'type', value: (n) => (n.image ? `${n.type} ${n.image}` : n.type) },
       { header: 'status', value: (n) => n.status, color: (cell, n, s) => (n.status === 'started' ? s.green(cell) : s.yellow(cell)) },
       { header: 'compute', value: (n) => n.compute },
       { header: 'console', value: (n) => n.console ?? '-' },

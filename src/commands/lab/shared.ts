@@ -6,8 +6,8 @@ import { ByteCount } from '../../util/byte-limit.js';
 /** A lab file is text a person writes: 4 MiB holds thousands of nodes, and a bigger one is a mistake or an attack. */
 const MAX_LAB_FILE_BYTES = 4 * 1024 * 1024;
 
-/** Reads and checks a lab file (a mistake in it is a usage error naming FILE:LINE:COL). */
-export async function readLabFile(path: string): Promise<LabSpec> {
+/** Reads and checks a lab file (a mistake in it is a usage error naming FILE:LINE:COL); `env` fills `${VAR}` in images. */
+export async function readLabFile(path: string, env: NodeJS.ProcessEnv = process.env): Promise<LabSpec> {
   let text: string;
   try {
     text = await readCapped(path, MAX_LAB_FILE_BYTES);
@@ -17,7 +17,7 @@ export async function readLabFile(path: string): Promise<LabSpec> {
     throw new UsageError(`cannot read lab file ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (err as Error).message}`);
   }
   const { parseLab } = await import('../../lab/parse.js');
-  return parseLab(text, path);
+  return parseLab(text, path, env);
 }
 
 /** The file's text, read up to `limit` bytes (a pipe such as `<(make-lab)` too); more is a UsageError, so `/dev/zero` ends. */
@@ -37,8 +37,8 @@ export function isLabFile(ref: string): boolean {
 }
 
 /** `FILE|NAME`: the lab file read (when a file is named) and the project name it gives. */
-export async function labTarget(ref: string): Promise<{ name: string; spec?: LabSpec }> {
+export async function labTarget(ref: string, env: NodeJS.ProcessEnv = process.env): Promise<{ name: string; spec?: LabSpec }> {
   if (!isLabFile(ref)) return { name: ref };
-  const spec = await readLabFile(ref);
+  const spec = await readLabFile(ref, env);
   return { name: spec.name, spec };
 }

@@ -31,11 +31,12 @@ export function planSummary(plan: Plan): string {
 
 /** Reads the file and the server, prints the plan, then (unless --dry-run) applies it with a line per step. */
 export async function runLabUp(opts: LabUpOptions, ctx: Context): Promise<void> {
-  const spec = await readLabFile(opts.file);
+  const { readStartupFiles } = await import('../../lab/startup-files.js');
+  const spec = await readStartupFiles(await readLabFile(opts.file, ctx.env));
   const api = await ctx.api();
-  const { readLabState } = await import('../../lab/state.js');
+  const { readLabState, readStartupFileState } = await import('../../lab/state.js');
   const { planLab } = await import('../../lab/plan.js');
-  const state = await readLabState(api, spec.name);
+  const state = await readStartupFileState(api, await readLabState(api, spec.name), spec);
   const plan = planLab(spec, state);
   const lines = plan.steps.map((s) => s.text);
   const result = (applied: boolean, projectId?: string) => ({ lab: spec.name, project_id: projectId ?? null, changed: lines.length > 0, applied, plan: lines });

@@ -30,7 +30,7 @@ export async function runLabWait(opts: LabWaitOptions, ctx: Context): Promise<vo
   const { parsePingPair, pingFailure, waitForPings } = await import('../../lab/wait.js');
   const pairs = opts.pings.map(parsePingPair);
   if (!pairs.length) throw new UsageError('give at least one --ping A:B');
-  const { name, spec } = await labTarget(opts.lab);
+  const { name, spec } = await labTarget(opts.lab, ctx.env);
   const api = await ctx.api();
   const { readLabState, vpcsSettings } = await import('../../lab/state.js');
   const state = await readLabState(api, name);
@@ -43,7 +43,7 @@ export async function runLabWait(opts: LabWaitOptions, ctx: Context): Promise<vo
   };
   const timeoutMs = opts.timeoutSeconds * 1000;
   const outcomes = await ctx.out.spin(`Waiting for ${pairs.map((p) => `${p.from} → ${p.to}`).join(', ')}`,
-    () => waitForPings(state.nodes, api.url, pairs, addressOf, timeoutMs));
+    () => waitForPings(state.nodes, api, pairs, addressOf, timeoutMs));
   ctx.out.result(outcomes);
   for (const o of outcomes.filter((x) => x.ok)) ctx.out.success(`${o.from} pings ${o.to} (${o.address}) after ${(o.elapsed_ms / 1000).toFixed(1)} s`);
   if (outcomes.some((o) => !o.ok)) throw pingFailure(outcomes, timeoutMs);

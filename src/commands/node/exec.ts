@@ -11,7 +11,8 @@ import { projectOption, resolveProject } from '../shared/project.js';
 export interface NodeExecOptions {
   /** The nodes to run the command on (one, or several with -n). */
   nodes: string[];
-  command: string;
+  /** The command's words as given after `--`: a container gets them as argv, a console line joined by spaces. */
+  words: string[];
   timeoutSeconds: number;
   project?: string;
 }
@@ -21,7 +22,7 @@ export const DEFAULT_EXEC_TIMEOUT_S = 30;
 /** `emuctl node exec (NODE | -n N1,N2) [--timeout S] [-p P] -- COMMAND…`. */
 export function nodeExecCommand(f: Factory, run = runNodeExec): Command {
   return new Command('exec')
-    .description("run a command on a node's console and print its output (several nodes at once with -n, in parallel)")
+    .description("run a command on a node (a docker node's container, else its console) and print its output (several nodes at once with -n, in parallel)")
     .argument('[node]', 'node name, UUID or unique UUID prefix (not with -n)')
     .argument('[command...]', 'the command, after --')
     .option('-n, --nodes <nodes>', 'comma-separated nodes to run it on in parallel; output lines get the node name in front')
@@ -30,21 +31,21 @@ export function nodeExecCommand(f: Factory, run = runNodeExec): Command {
     .action(async (node: string | undefined, words: string[], flags: { nodes?: string; timeout?: number; project?: string }, cmd: Command) => {
       const nodes = flags.nodes !== undefined ? flags.nodes.split(',').map((n) => n.trim()).filter(Boolean) : node !== undefined ? [node] : [];
       const commandWords = flags.nodes !== undefined && node !== undefined ? [node, ...words] : words;
-      await run({ nodes, command: commandWords.join(' '), timeoutSeconds: flags.timeout ?? DEFAULT_EXEC_TIMEOUT_S, project: flags.project }, await f.context(cmd));
+      await run({ nodes, words: commandWords, timeoutSeconds: flags.timeout ?? DEFAULT_EXEC_TIMEOUT_S, project: flags.project }, await f.context(cmd));
     });
 }
 
 /** Runs the command on each node's console at once; exits with the highest status (1 when a node could not run it). */
 export async function runNodeExec(opts: NodeExecOptions, ctx: Context): Promise<void> {
   if (!opts.nodes.length) throw new UsageError('missing node: give NODE, or -n N1,N2');
-  if (!opts.command.trim()) throw new UsageError('missing command: give it after --, e.g. emuctl node exec PC1 -- ping 10.0.0.2');
+  if (!opts.words.join(' ').trim()) throw new UsageError('missing command: give it after --, e.g. emuctl node exec PC1 -- ping 10.0.0.2');
   const project = await resolveProject(ctx, opts.project);
   const api = await ctx.api();
   const all = await listNodes(api, project.project_id);
   const nodes = opts.nodes.map((ref) => resolveOne(all, ref, NODE_KIND));
   const { execOnNode } = await import('../../client/node-exec.js');
   const several = opts.nodes.length > 1;
-  const outcomes = await Promise.all(nodes.map((node) => execOnNode(node, api.url, opts.command, opts.timeoutSeconds * 1000)
+  const outcomes = await Promise.all(nodes.map((node) => execOnNode(node, api, opts.words, opts.timeoutSeconds * 1000)
     .then((result) => ({ node: node.name, result }), (error: Error) => ({ node: node.name, error }))));
   const results = outcomes.flatMap((o) => ('result' in o ? [o.result] : []));
   const failures = outcomes.flatMap((o) => ('error' in o ? [o] : []));

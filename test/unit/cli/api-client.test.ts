@@ -90,6 +90,15 @@ describe('API client (got)', () => {
     assert.equal(seen.length - before, 1, 'a timeout is not retried');
   });
 
+  it('a POST may take longer than the client\'s timeout when the call says so (a command run on a node)', async () => {
+    handler = (_req, res) => void setTimeout(() => res.end('{"output":"","exit_code":0}'), 600);
+    const client = createApiClient({ url, timeoutMs: 300 });
+    assert.deepEqual(await client.post('projects/p/nodes/n/exec', { command: ['sleep', '1'] }, { timeoutMs: 5000 }), { output: '', exit_code: 0 });
+    const err = await rejection(client.post('projects/p/nodes/n/exec', {}, { timeoutMs: 350 }));
+    assert.ok(err instanceof UnreachableError, String(err));
+    assert.match(err.message, /no answer within 0\.35 s/);
+  });
+
   it('turns a refused connection into UnreachableError at once, with the hint', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));

@@ -38,6 +38,15 @@ describe('bash completion', () => {
     assert.ok(complete(['emuctl', 'daemon', 'start', '--']).includes('--json'), 'global options everywhere');
     assert.deepEqual(complete(['emuctl', 'profile', 'add', 'lab', '--pa']), ['--password-stdin']);
   });
+
+  it('knows the docker kind: node types after --type, docker options, image kinds and image import', () => {
+    assert.deepEqual(complete(['emuctl', 'node', 'create', 'R1', '--type', '']), ['docker', 'ethernet_hub', 'ethernet_switch', 'qemu', 'vpcs']);
+    assert.deepEqual(complete(['emuctl', 'node', 'create', 'R1', '-t', 'd']), ['docker']);
+    assert.deepEqual(complete(['emuctl', 'node', 'create', 'R1', '--st']), ['--start-command']);
+    assert.deepEqual(complete(['emuctl', 'image', 'list', '--kind', '']), ['docker', 'qemu']);
+    assert.deepEqual(complete(['emuctl', 'image', 'i']), ['import']);
+    assert.deepEqual(complete(['emuctl', 'node', 'create', 'R1', '--image', '']), [], 'an option without values completes nothing');
+  });
 });
 
 describe('bash completion inside lab verbs', () => {

@@ -63,11 +63,16 @@ describe('lab verbs parse', () => {
 describe('node exec parses', () => {
   it('NODE -- COMMAND…: the words after -- are the command, options among them included', async () => {
     const { opts } = await parseWithSpy('node', nodeExecCommand, ['node', 'exec', 'PC1', '-p', 'lab', '--', 'ping', '10.0.0.2', '-c', '3']);
-    assert.deepEqual(opts, { nodes: ['PC1'], command: 'ping 10.0.0.2 -c 3', timeoutSeconds: 30, project: 'lab' });
+    assert.deepEqual(opts, { nodes: ['PC1'], words: ['ping', '10.0.0.2', '-c', '3'], timeoutSeconds: 30, project: 'lab' });
+  });
+
+  it('the words stay words: an argument with spaces (vtysh -c "show ip ospf neighbor") is one word, not split again', async () => {
+    const { opts } = await parseWithSpy('node', nodeExecCommand, ['node', 'exec', 'R1', '--', 'vtysh', '-c', 'show ip ospf neighbor']);
+    assert.deepEqual(opts.words, ['vtysh', '-c', 'show ip ospf neighbor']);
   });
 
   it('-n N1,N2 -- COMMAND…: every word is the command; --timeout', async () => {
     const { opts } = await parseWithSpy('node', nodeExecCommand, ['node', 'exec', '-n', 'PC1, PC2', '--timeout', '4', '--', 'show', 'ip']);
-    assert.deepEqual(opts, { nodes: ['PC1', 'PC2'], command: 'show ip', timeoutSeconds: 4, project: undefined });
+    assert.deepEqual(opts, { nodes: ['PC1', 'PC2'], words: ['show', 'ip'], timeoutSeconds: 4, project: undefined });
   });
 });

@@ -42,6 +42,10 @@ describe('node verbs', () => {
     { name: 'R1', type: 'qemu', template: undefined, compute: undefined, project: undefined, image: 'vyos.qcow2', ram: 512, cpus: 2, adapters: 4, adapterType: 'virtio-net-pci',
       kernel: 'k', initrd: 'i', append: 'console=ttyS0', option: ['-cpu max', '-smp 2'] });
     await assert.rejects(parseWithSpy('node', nodeCreateCommand, ['node', 'create', 'R1', '-t', 'qemu', '--ram', '0']), isUsage);
+    assert.deepEqual((await parseWithSpy('node', nodeCreateCommand, ['node', 'create', 'R1', '-t', 'docker', '--image', 'frrouting/frr:v8.4.0', '--adapters', '3',
+      '--start-command', 'sh -c "run it"', '--env', 'A=1', '--env', 'B=x y'])).opts,
+    { name: 'R1', type: 'docker', template: undefined, compute: undefined, project: undefined, image: 'frrouting/frr:v8.4.0', adapters: 3,
+      startCommand: 'sh -c "run it"', env: ['A=1', 'B=x y'] });
     assert.deepEqual((await parseWithSpy('node', nodeCreateCommand, ['node', 'create', 'PC9', '--template', 'VPCS'])).opts,
       { name: 'PC9', type: undefined, template: 'VPCS', compute: undefined, project: undefined });
     assert.deepEqual((await parseWithSpy('node', nodeCreateCommand, ['node', 'create', 'R1', '-T', '19021f99', '-p', 'lab'])).opts,

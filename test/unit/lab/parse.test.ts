@@ -102,7 +102,7 @@ describe('lab files', () => {
     assert.match(errorOf('10.0.10.1/24', '10.0.10.1', '10.0.10.1,').message, /: bad CIDR "10\.0\.10\.1": expected an IPv4 address\/prefix length/);
     assert.match(errorOf('gateway: 10.0.10.254', 'gateway: 10.0.10', '10.0.10,').message, /: bad nodes\.PC1\.gateway "10\.0\.10"$/);
     assert.match(errorOf('7: {type: dot1q}', '3: {type: dot1q}', '3: {type').message, /: port 3 is set twice$/);
-    assert.match(errorOf('type: ethernet_hub, port_count: 4', 'type: ethernet_hub, ip: 10.0.0.1/24', 'ip: 10.0.0.1').message, /: ip: is for vpcs nodes, not ethernet_hub$/);
+    assert.match(errorOf('type: ethernet_hub, port_count: 4', 'type: ethernet_hub, ip: 10.0.0.1/24', 'ip: 10.0.0.1').message, /: ip: is for vpcs and docker nodes, not ethernet_hub$/);
     assert.match(errorOf('PC2: {type: vpcs,', 'PC2: {', 'PC2').message, /: node PC2 needs a type: or a template:$/);
   });
 
@@ -114,7 +114,7 @@ describe('lab files', () => {
   // node -e "import('./dist/src/lab/file-schema.js').then(m=>require('fs').writeFileSync('schemas/lab.schema.json', JSON.stringify(m.LAB_FILE_SCHEMA,null,2)+'\n'))"
   it('the shipped schemas/lab.schema.json is the schema the CLI checks with; the examples pass it', () => {
     assert.deepEqual(JSON.parse(readFileSync(repo('schemas/lab.schema.json'), 'utf8')), JSON.parse(JSON.stringify(LAB_FILE_SCHEMA)));
-    for (const example of ['vlans-trunk', 'two-computes', 'qemu-router']) {
+    for (const example of ['vlans-trunk', 'two-computes', 'qemu-router', 'ospf-triangle']) {
       const text = readFileSync(repo(`examples/${example}.yml`), 'utf8');
       assert.match(text, /^# yaml-language-server: \$schema=\.\.\/schemas\/lab\.schema\.json\n/);
       assert.equal(parseLab(text, example).name, example);
