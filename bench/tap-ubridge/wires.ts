@@ -25,11 +25,16 @@ export interface TapWire {
   stop(): Promise<void>;
 }
 
-/** An emuctl wire on the given engine (native or js). */
-export async function emuctlWire(engine: string, tap: string, udpPort: number, peerPort: number): Promise<TapWire> {
+/** The command line that runs `bin` on CPU `cpu` only (taskset), or as it is when `cpu` is undefined. */
+export function onCpu(cpu: number | undefined, bin: string, args: string[]): [string, string[]] {
+  return cpu === undefined ? [bin, args] : ['taskset', ['-c', String(cpu), bin, ...args]];
+}
+
+/** An emuctl wire on the given engine (native or js), its process (all its threads) on `cpu` if given. */
+export async function emuctlWire(engine: string, tap: string, udpPort: number, peerPort: number, cpu?: number): Promise<TapWire> {
   const config: HostConfig = { engine, nodes: [{ kind: 'hub', ports: [{ port: 0, lport: udpPort, rport: peerPort }, { port: 1, tap }] }] };
   const script = fileURLToPath(new URL('../lib/dataplane-host.js', import.meta.url));
-  const child = spawn(process.execPath, [script, JSON.stringify(config)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(...onCpu(cpu, process.execPath, [script, JSON.stringify(config)]), { stdio: ['pipe', 'pipe', 'inherit'] });
   await ready(child, 'dataplane host');
   return { name: `emuctl ${engine}`, tap, udpPort, peerPort, pid: child.pid!, stop: () => stopAndWaitGone(child, tap) };
 }
@@ -102,10 +107,10 @@ async function hypervisor(port: number): Promise<{ send(cmd: string): Promise<st
   };
 }
 
-/** ubridge -H on a free port, one bridge: UDP NIO udpPort → 127.0.0.1:peerPort, TAP NIO on `tap`, started; the TAP set up (a container would). */
-export async function ubridgeWire(bin: string, tap: string, udpPort: number, peerPort: number): Promise<TapWire> {
+/** ubridge -H on a free port (on `cpu` if given), one bridge: UDP NIO udpPort → 127.0.0.1:peerPort, TAP NIO on `tap`, started; the TAP set up (a container would). */
+export async function ubridgeWire(bin: string, tap: string, udpPort: number, peerPort: number, cpu?: number): Promise<TapWire> {
   const port = await freeTcpPort();
-  const child = spawn(bin, ['-H', `127.0.0.1:${port}`], { stdio: ['ignore', 'ignore', process.env.BENCH_VERBOSE ? 'inherit' : 'ignore'] });
+  const child = spawn(...onCpu(cpu, bin, ['-H', `127.0.0.1:${port}`]), { stdio: ['ignore', 'ignore', process.env.BENCH_VERBOSE ? 'inherit' : 'ignore'] });
   const exited = once(child, 'exit').then(([code, signal]) => Promise.reject(new Error(`ubridge exited (${code ?? signal})`)));
   exited.catch(() => undefined);
   try {
