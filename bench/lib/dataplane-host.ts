@@ -1,5 +1,5 @@
 // Runs an emuctl dataplane (its worker thread, and the native engine's threads) in a process
-// of its own, for the benches: nodes wired to UDP ports from a JSON config given as argv[2].
+// of its own, for the benches: nodes wired to UDP ports (or TAPs) from a JSON config given as argv[2].
 // Prints "ready" once frames can flow. stdin commands: "stats" prints node 0's port counters
 // as JSON; "probe MS" times a stats() round trip to the worker every 5 ms (as API calls
 // would come) for MS ms and prints p50/p99.
@@ -11,7 +11,8 @@ import { createDataplane, type DataplaneNodeKind, type LinkFilters } from '../..
 
 export interface HostNode {
   kind: DataplaneNodeKind;
-  ports: { port: number; lport: number; rport: number; filters?: LinkFilters }[];
+  /** Each port a UDP NIO (lport connected to rport on 127.0.0.1) or a TAP NIO on the named TAP. */
+  ports: ({ port: number; lport: number; rport: number; filters?: LinkFilters } | { port: number; tap: string })[];
   capture?: { port: number; path: string };
 }
 
@@ -27,7 +28,8 @@ for (const [i, node] of config.nodes.entries()) {
   const id = `bench${i}`;
   await dp.createNode(id, node.kind, node.ports.map(({ port }) => ({ port, type: 'access' as const, vlan: 1 })));
   for (const p of node.ports) {
-    await dp.addNio(id, p.port, { bindHost: '127.0.0.1', lport: p.lport, rhost: '127.0.0.1', rport: p.rport }, { filters: p.filters });
+    if ('tap' in p) await dp.addNio(id, p.port, { kind: 'tap', ifname: p.tap });
+    else await dp.addNio(id, p.port, { bindHost: '127.0.0.1', lport: p.lport, rhost: '127.0.0.1', rport: p.rport }, { filters: p.filters });
   }
   if (node.capture) await dp.startCapture(id, node.capture.port, node.capture.path, 1);
 }

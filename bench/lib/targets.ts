@@ -37,7 +37,7 @@ async function block(): Promise<Ports> {
 }
 
 /** Waits for a child's "ready" line (which may say more after a space). */
-async function ready(child: ChildProcess, what: string): Promise<void> {
+export async function ready(child: ChildProcess, what: string): Promise<void> {
   const lines = createInterface({ input: child.stdout! });
   const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
   try {
@@ -134,7 +134,7 @@ async function teachSinkMac(ports: Ports): Promise<void> {
   s.close();
 }
 
-async function kill(child: ChildProcess): Promise<void> {
+export async function kill(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
   child.kill('SIGTERM');

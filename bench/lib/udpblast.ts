@@ -4,9 +4,9 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import dgram from 'node:dgram';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
@@ -28,6 +28,21 @@ export function buildTools(): string {
   const out = join(tmpdir(), 'udpblast-build');
   execFileSync('make', ['-s', '-C', src, `O=${out}`], { stdio: ['ignore', 'ignore', 'inherit'] });
   return out;
+}
+
+/**
+ * Builds a load tool whose C source is in the repository (`bench/...`) next to udpblast's
+ * binaries, with udpblast's common.h (frame layout, helpers) on the include path; rebuilt
+ * when the source is newer. Returns the binary's path.
+ */
+export function buildBenchTool(source: string): string {
+  const tools = buildTools();
+  const src = join(REPO, source);
+  const bin = join(tools, basename(source, '.c'));
+  if (!existsSync(bin) || statSync(bin).mtimeMs < statSync(src).mtimeMs) {
+    execFileSync('cc', ['-O2', '-Wall', '-Wextra', '-std=gnu11', '-I', toolSources(), '-o', bin, src], { stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  return bin;
 }
 
 /** Parses the last `key=value ...` line a tool printed. */

@@ -2,7 +2,7 @@
 // the TAP: counted by the kernel as the interface's rx_packets) beside the same port with a
 // UDP NIO to udpsink, in the same run, on both engines. Load: udpblast into a UDP NIO on
 // port 0 of a hub, unthrottled. Needs root (CAP_NET_ADMIN) for the TAP; only 127.0.0.1 and a
-// TAP this bench creates (deleted with its NIO). ubridge is not measured (not on this machine).
+// TAP this bench creates (deleted with its NIO). bench/tap-ubridge compares the TAP path with ubridge.
 // Usage: npx tsc -p tsconfig.json && node dist/bench/tap/run.js [--seconds 3] [--reps 3]
 import { readFile } from 'node:fs/promises';
 import { createDataplane, type DataplaneApi } from '../../src/daemon/dataplane/index.js';
