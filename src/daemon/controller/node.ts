@@ -29,6 +29,9 @@ export type NodeLayout = typeof NODE_LAYOUT_DEFAULTS;
 export type ConsoleType = Exclude<FromSchema<typeof NODE_CREATE_SCHEMA>['console_type'], undefined>;
 
 /** Fields of the compute's node JSON that are not settable properties (GNS3 keeps them out of `properties` too). */
+/** Node types GNS3's controller never sends a console_type to (controller/node.py). */
+const CONSOLELESS_TYPES = ['cloud', 'nat', 'ethernet_hub', 'frame_relay_switch', 'atm_switch'];
+
 const NOT_PROPERTIES = ['node_id', 'project_id', 'name', 'status', 'console', 'console_type', 'node_directory', 'command_line'];
 
 /** A node as the controller knows it: where it runs, its properties and the compute's last answer. */
@@ -84,7 +87,9 @@ export class ControllerNode {
 
   /** The body the compute gets to create this node. */
   computeBody(): Record<string, unknown> {
-    return { name: this.name, node_id: this.id, ...this.properties, ...findNodeType(this.nodeType)?.computeFields?.(this.view()) };
+    // As GNS3's controller: a console type the node has goes to the compute, except for kinds that have none.
+    const consoleType = this.consoleType && !CONSOLELESS_TYPES.includes(this.nodeType) ? { console_type: this.consoleType } : {};
+    return { name: this.name, node_id: this.id, ...consoleType, ...this.properties, ...findNodeType(this.nodeType)?.computeFields?.(this.view()) };
   }
 
   /** Takes the compute's answer: its type-specific fields become properties. */

@@ -67,7 +67,7 @@ export class NodeManager {
     const properties = { ...(body.properties ?? {}) };
     for (const key of CONTROLLER_ONLY_PROPERTIES) delete properties[key];
     if (body.console !== undefined && body.console !== null) properties.console = body.console;
-    return new ControllerNode(body.node_id, lab.project.id, body.node_type, computeId, body.name, properties, layout as NodeLayout, body.console_type ?? null, compute, this.deps.computes.hostOf(computeId));
+    return new ControllerNode(body.node_id, lab.project.id, body.node_type, computeId, body.name, properties, layout as NodeLayout, body.console_type ?? findNodeType(body.node_type)?.defaultConsoleType ?? null, compute, this.deps.computes.hostOf(computeId));
   }
 
   /**

@@ -72,6 +72,11 @@ export interface ControllerRules {
    */
   checkProperties?(properties: Record<string, unknown>, opts: { unsafeOptions: boolean }): void;
   /**
+   * The console type a node made without one gets, sent to its compute. GNS3 2.2's docker compute
+   * needs one: without it, it creates the container and then refuses its own answer (400).
+   */
+  defaultConsoleType?: 'telnet' | 'vnc' | 'spice' | 'spice+agent' | 'http' | 'https' | 'none';
+  /**
    * The symbol a node of this type made through the API without one gets. GNS3 gives every such node
    * `:/symbols/computer.svg` (DEFAULT_SYMBOL, used when this is absent); emuctl keeps its device symbol for switches and hubs.
    */

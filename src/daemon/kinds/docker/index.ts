@@ -1,7 +1,7 @@
-import { standardPorts } from '../../controller/node-ports.js';
+import { ethernetPort, type NodePort } from '../../controller/node-ports.js';
 import type { TemplateField } from '../../controller/template-types.js';
 import { InvalidError } from '../../errors.js';
-import type { NodeKind } from '../kind.js';
+import type { NodeKind, NodeView } from '../kind.js';
 import { DaemonIdentity, removeLeftovers } from './container-labels.js';
 import { DockerEngine } from './docker-engine.js';
 import { DockerNode } from './docker-node.js';
@@ -11,12 +11,23 @@ import { applySettings, defaultSettings } from './docker-settings.js';
 
 const text = (value = ''): TemplateField => ({ type: 'string', default: value });
 
+/** GNS3 2.2's docker ports: adapter N is the container's ethN (short name too), unless custom_adapters renames it. */
+function dockerPorts(node: NodeView): NodePort[] {
+  const adapters = Number(node.computeState.adapters ?? node.properties.adapters ?? 1);
+  const custom = (node.layout.custom_adapters ?? []) as { adapter_number?: number; port_name?: string }[];
+  return Array.from({ length: adapters }, (_, a) => {
+    const name = custom.find((c) => c.adapter_number === a)?.port_name ?? `eth${a}`;
+    return { ...ethernetPort(name, a, 0), short_name: name };
+  });
+}
+
 /** GNS3 2.2's docker node type, on the compute's Docker engine. */
 export const DOCKER_KIND: NodeKind = {
   type: 'docker',
   controller: {
     alwaysRunning: false,
-    ports: standardPorts,
+    ports: dockerPorts,
+    defaultConsoleType: 'telnet',
     // A remote compute may be a GNS3 server that checks nothing: what would reach Docker is checked here too.
     checkProperties: (p) => void applySettings(defaultSettings(typeof p.image === 'string' ? p.image : 'image'), p),
   },
