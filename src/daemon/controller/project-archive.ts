@@ -8,6 +8,7 @@ import { ConflictError, InvalidError, PayloadTooLargeError } from '../errors.js'
 import { jsonShapeProblem } from '../schemas/json-shape.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import { filenameFor } from './project.js';
+import { findNodeType } from './node-types.js';
 
 /**
  * The layout of a GNS3 2.2 portable project (`.gns3project`, a ZIP): the topology as `project.gns3`
@@ -51,22 +52,21 @@ export interface ExportTopologyOptions {
   resetMacAddresses: boolean;
 }
 
-/** Node properties only emuctl's computes take (GNS3's VPCS schema refuses a `mac_address`): left out of portable archives. */
-const EMUCTL_ONLY_PROPERTIES: Record<string, string[]> = { vpcs: ['mac_address'] };
 
 /** The topology file content as it goes into an archive (a copy; GNS3's _patch_project_file). */
 export function archiveTopology(topology: Record<string, unknown>, opts: ExportTopologyOptions): Record<string, unknown> {
   const copy = structuredClone(topology) as { topology?: { nodes?: Record<string, unknown>[]; computes?: unknown[] } };
   for (const node of copy.topology?.nodes ?? []) {
     const properties = node.properties as Record<string, unknown> | undefined;
+    const kind = findNodeType(String(node.node_type));
     if (!opts.keepComputeId) {
       node.compute_id = 'local';
-      for (const key of EMUCTL_ONLY_PROPERTIES[String(node.node_type)] ?? []) delete properties?.[key];
+      for (const key of kind?.emuctlOnlyProperties ?? []) delete properties?.[key];
     }
     for (const key of Object.keys(properties ?? {})) {
       if (opts.resetMacAddresses && (key === 'mac_address' || key === 'mac_addr')) properties![key] = null;
       // A portable archive names images by file name only: the importing server has its own images directory.
-      if (!opts.keepComputeId && key.endsWith('image') && typeof properties![key] === 'string') properties![key] = String(properties![key]).split('/').pop();
+      if (!opts.keepComputeId && !kind?.imageIsReference && key.endsWith('image') && typeof properties![key] === 'string') properties![key] = String(properties![key]).split('/').pop();
     }
   }
   if (!opts.keepComputeId && copy.topology) copy.topology.computes = [];

@@ -71,6 +71,10 @@ export interface ControllerRules {
    * check nothing; the local compute holds its nodes to the full rules itself.
    */
   checkProperties?(properties: Record<string, unknown>, opts: { unsafeOptions: boolean }): void;
+  /** Properties only emuctl's computes take (GNS3's schema refuses them): left out of portable archives. */
+  emuctlOnlyProperties?: string[];
+  /** The node's `image` names an image of the compute's engine (docker), not a file: portable archives keep it whole. */
+  imageIsReference?: boolean;
   /**
    * The console type a node made without one gets, sent to its compute. GNS3 2.2's docker compute
    * needs one: without it, it creates the container and then refuses its own answer (400).

@@ -34,6 +34,13 @@ describe('project archives (GNS3 2.2 .gns3project)', () => {
     assert.equal(kept.topology.nodes[0].properties.mac_address, '00:50:79:66:68:01');
   });
 
+  it('a docker node goes to GNS3 as GNS3 takes it: its image reference whole (not a file name), without the capability extensions GNS3\'s schema refuses', () => {
+    const topology = { topology: { computes: [], nodes: [{ node_type: 'docker', compute_id: 'local', properties: { image: 'registry.example:5000/team/frr:8.4', cap_add: ['NET_ADMIN'], privileged: false, adapters: 2 } }] } };
+    assert.deepEqual((archiveTopology(topology, { keepComputeId: false, resetMacAddresses: false }) as any).topology.nodes[0].properties, { image: 'registry.example:5000/team/frr:8.4', adapters: 2 });
+    const snapshot = (archiveTopology(topology, { keepComputeId: true, resetMacAddresses: false }) as any).topology.nodes[0].properties;
+    assert.deepEqual(snapshot.cap_add, ['NET_ADMIN'], 'snapshots keep them');
+  });
+
   it("a VPCS's MAC (an emuctl extension GNS3's VPCS schema refuses) stays out of portable archives, not out of snapshots", () => {
     const topology = { topology: { computes: [], nodes: [{ node_type: 'vpcs', compute_id: 'local', properties: { mac_address: '00:50:79:66:68:07' } }] } };
     assert.deepEqual((archiveTopology(topology, { keepComputeId: false, resetMacAddresses: false }) as any).topology.nodes[0].properties, {});

@@ -28,6 +28,8 @@ export const DOCKER_KIND: NodeKind = {
     alwaysRunning: false,
     ports: dockerPorts,
     defaultConsoleType: 'telnet',
+    emuctlOnlyProperties: ['cap_add', 'privileged'],
+    imageIsReference: true,
     // A remote compute may be a GNS3 server that checks nothing: what would reach Docker is checked here too.
     checkProperties: (p) => void applySettings(defaultSettings(typeof p.image === 'string' ? p.image : 'image'), p),
   },

@@ -47,6 +47,8 @@ export const VPCS_KIND: NodeKind = {
     alwaysRunning: false,
     ports: () => [ethernetPort('Ethernet0', 0, 0)],
     prepare: freeVpcsMac,
+    // GNS3's VPCS schema refuses a mac_address.
+    emuctlOnlyProperties: ['mac_address'],
     checkProperties: (p) => void (typeof p.startup_script === 'string' && checkStartupScript(p.startup_script)),
   },
   template: TEMPLATE,
