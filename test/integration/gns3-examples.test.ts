@@ -6,11 +6,13 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { startTestDaemon, removeHome, type TestDaemon } from '../helpers/daemon.js';
+import { testImage } from '../helpers/docker-images.js';
 import { createLink, createNode, createProject } from '../helpers/lab.js';
 import { RECORDED_EXAMPLES, type RecordedExample } from './fixtures/gns3-examples.js';
 
 const ENV = { EMUCTL_UDP_PORT_RANGE: '34200-34299', EMUCTL_CONSOLE_PORT_RANGE: '28300-28349' };
 const FREE_CONSOLE = 28349;
+const FREE_CONSOLE_DOCKER = 28348;
 
 describe('GNS3 2.2 recorded API examples, replayed against emuctl', () => {
   let d: TestDaemon;
@@ -26,7 +28,7 @@ describe('GNS3 2.2 recorded API examples, replayed against emuctl', () => {
     d = await startTestDaemon({ env: ENV });
     roles.set('localCompute', 'local');
     roles.set('serverVersion', (await ok('GET', '/v2/version')).version);
-    roles.set('freeConsole', FREE_CONSOLE);
+    roles.set('freeConsole', FREE_CONSOLE).set('freeConsoleDocker', FREE_CONSOLE_DOCKER);
     roles.set('freshProject', randomUUID());
     roles.set('freshComputeProject', randomUUID());
 
@@ -46,6 +48,9 @@ describe('GNS3 2.2 recorded API examples, replayed against emuctl', () => {
     const computeProject = (await ok('POST', '/v2/compute/projects', { name: 'compute-examples' })).project_id;
     roles.set('computeProject', computeProject);
     roles.set('computeVpcs', (await ok('POST', `/v2/compute/projects/${computeProject}/vpcs/nodes`, { name: 'PC-A' })).node_id);
+    const image = await testImage('host');
+    roles.set('computeDocker', (await ok('POST', `/v2/compute/projects/${computeProject}/docker/nodes`, { name: 'D-A', image })).node_id);
+    roles.set('newComputeDocker', (await ok('POST', `/v2/compute/projects/${computeProject}/docker/nodes`, { name: 'D-B', image })).node_id);
     roles.set('lport', (await ok('POST', `/v2/compute/projects/${computeProject}/ports/udp`, {})).udp_port);
     roles.set('rport', (await ok('POST', `/v2/compute/projects/${computeProject}/ports/udp`, {})).udp_port);
   });
