@@ -318,6 +318,21 @@ describe('docker nodes: controller exec, and other kinds without it', () => {
     const r = await d.api('POST', `/v2/projects/${pid}/nodes/${h.node_id}/exec`, { command: ['sh', '-c', 'hostname; exit 4'], timeout: 20 });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body, { output: 'H1\n', exit_code: 4 });
+    // Duplicate (GNS3's, of a stopped node): a container of its own, its own aux port, a copy of the volume files.
+    const vol = await createNode(d, pid, 'V1', 'docker', { compute_id: 'local', properties: { image: await testImage('host'), start_command: 'sleep 100000', extra_volumes: ['/keep'] } });
+    const vState = async (id: string) => (await d.api('GET', `/v2/compute/projects/${pid}/docker/nodes/${id}`)).body;
+    made.add((await vState(vol.node_id)).container_id);
+    assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes/${vol.node_id}/start`, {})).status, 200);
+    assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes/${vol.node_id}/exec`, { command: ['sh', '-c', 'echo copied > /keep/f'] })).body.exit_code, 0);
+    assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes/${vol.node_id}/stop`, {})).status, 200);
+    const dup = await d.api('POST', `/v2/projects/${pid}/nodes/${vol.node_id}/duplicate`, { x: 10, y: 10 });
+    assert.equal(dup.status, 201, dup.text);
+    const [orig, copy] = [await vState(vol.node_id), await vState(dup.body.node_id)];
+    made.add(copy.container_id);
+    assert.notEqual(copy.container_id, orig.container_id);
+    assert.notEqual(copy.aux, orig.aux);
+    assert.equal(readFileSync(join(copy.node_directory, 'keep/f'), 'utf8'), 'copied\n');
+
     const pc = await createNode(d, pid, 'PC1', 'vpcs', { compute_id: 'local' });
     const v = await d.api('POST', `/v2/projects/${pid}/nodes/${pc.node_id}/exec`, { command: ['ping'] });
     assert.equal(v.status, 409, v.text);

@@ -69,7 +69,8 @@ export class DockerNode extends DataplaneNode {
     const id = nodeIdOr(body.node_id);
     const owner = nodeOwner(ctx.projectId, id);
     const consolePort = settings.console_type === 'telnet' ? await ctx.resources.consolePorts.allocate(owner, body.console ?? undefined) : null;
-    const auxPort = await ctx.resources.consolePorts.allocate(owner, body.aux ?? undefined);
+    // A restored node whose aux port went to another node gets a free one (the console is what its project names).
+    const auxPort = await ctx.resources.consolePorts.allocate(owner, body.aux ?? undefined).catch((err) => (restoring && body.aux != null ? ctx.resources.consolePorts.allocate(owner) : Promise.reject(err)));
     const node = new DockerNode(id, body.name, ctx, shared, settings, consolePort, auxPort);
     await makeDirs(ctx.projectDir, relativeBelow(ctx.projectDir, node.dir));
     await node.wires.resize(settings.adapters);
