@@ -342,6 +342,44 @@ describe('docker nodes: controller exec, and other kinds without it', () => {
   });
 });
 
+describe('docker nodes: export and import', () => {
+  it('a .gns3project with a docker node imports with its volume files, and the imported node starts in a container of its own', async () => {
+    const d = await startTestDaemon({ env: ENV });
+    try {
+      const pid = await createProject(d, `export-${randomUUID().slice(0, 8)}`);
+      const h = await createNode(d, pid, 'H1', 'docker', { compute_id: 'local', properties: { image: await testImage('host'), start_command: 'sleep 100000', extra_volumes: ['/keep'], adapters: 2 } });
+      const state = async (project: string, id: string) => (await d.api('GET', `/v2/compute/projects/${project}/docker/nodes/${id}`)).body;
+      made.add((await state(pid, h.node_id)).container_id);
+      assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes/${h.node_id}/start`, {})).status, 200);
+      assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes/${h.node_id}/exec`, { command: ['sh', '-c', 'echo exported > /keep/f'] })).body.exit_code, 0);
+      assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes/${h.node_id}/stop`, {})).status, 200);
+      const exported = await fetch(`${d.url}/v2/projects/${pid}/export`);
+      assert.equal(exported.status, 200);
+      const archive = new Uint8Array(await exported.arrayBuffer());
+
+      const imported = randomUUID();
+      const r = await fetch(`${d.url}/v2/projects/${imported}/import?name=imported-${imported.slice(0, 8)}`, { method: 'POST', body: archive });
+      assert.equal(r.status, 201, await r.text());
+      assert.equal((await d.api('POST', `/v2/projects/${imported}/open`, {})).status, 201);
+      const nodes = (await d.api('GET', `/v2/projects/${imported}/nodes`)).body;
+      assert.equal(nodes.length, 1);
+      assert.equal(nodes[0].node_type, 'docker');
+      const copy = await state(imported, nodes[0].node_id);
+      made.add(copy.container_id);
+      assert.notEqual(copy.container_id, (await state(pid, h.node_id)).container_id);
+      assert.equal(copy.adapters, 2, JSON.stringify(copy));
+      assert.equal((await d.api('POST', `/v2/projects/${imported}/nodes/${nodes[0].node_id}/start`, {})).status, 200);
+      const seen = await d.api('POST', `/v2/projects/${imported}/nodes/${nodes[0].node_id}/exec`, { command: ['cat', '/keep/f'] });
+      assert.deepEqual(seen.body, { output: 'exported\n', exit_code: 0 });
+      for (const p of [pid, imported]) assert.equal((await d.api('DELETE', `/v2/projects/${p}`)).status, 204);
+    } finally {
+      await d.stop();
+      await removeMade();
+      removeHome(d.home);
+    }
+  });
+});
+
 describe('docker nodes: no Docker engine', () => {
   it('create and start answer 409 saying Docker is missing; the compute does not list docker; other kinds keep working', async () => {
     const d = await startTestDaemon({ env: { ...ENV, DOCKER_HOST: `unix://${join(tmpdir(), `no-docker-${randomUUID()}.sock`)}` } });

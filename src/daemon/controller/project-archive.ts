@@ -66,7 +66,8 @@ export function archiveTopology(topology: Record<string, unknown>, opts: ExportT
     for (const key of Object.keys(properties ?? {})) {
       if (opts.resetMacAddresses && (key === 'mac_address' || key === 'mac_addr')) properties![key] = null;
       // A portable archive names images by file name only: the importing server has its own images directory.
-      if (!opts.keepComputeId && key.endsWith('image') && typeof properties![key] === 'string') properties![key] = String(properties![key]).split('/').pop();
+      // A docker image is a name in the engine (`frrouting/frr:v8.4.0`), kept whole, as GNS3 does.
+      if (!opts.keepComputeId && node.node_type !== 'docker' && key.endsWith('image') && typeof properties![key] === 'string') properties![key] = String(properties![key]).split('/').pop();
     }
   }
   if (!opts.keepComputeId && copy.topology) copy.topology.computes = [];
