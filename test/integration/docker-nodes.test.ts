@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Docker from 'dockerode';
+import { openConsoleClient } from '../helpers/console-ws.js';
 import { startTestDaemon, removeHome, type TestDaemon } from '../helpers/daemon.js';
 import { testImage } from '../helpers/docker-images.js';
 import { createNode, createProject } from '../helpers/lab.js';
@@ -315,6 +316,22 @@ describe('docker nodes: controller exec, and other kinds without it', () => {
     const cid = (await d.api('GET', `/v2/compute/projects/${pid}/docker/nodes/${h.node_id}`)).body.container_id;
     made.add(cid);
     assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes/${h.node_id}/start`, {})).status, 200);
+    // The web console (GNS3's console websocket) reaches the container's TTY through the telnet console.
+    const h2 = await createNode(d, pid, 'T1', 'docker', { compute_id: 'local', properties: { image: await testImage('host'), start_command: 'sh' } });
+    made.add((await d.api('GET', `/v2/compute/projects/${pid}/docker/nodes/${h2.node_id}`)).body.container_id);
+    assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes/${h2.node_id}/start`, {})).status, 200);
+    const ws = await openConsoleClient(`${d.url.replace(/^http/, 'ws')}/v2/projects/${pid}/nodes/${h2.node_id}/console/ws`);
+    try {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        ws.ws.send(Buffer.from(`echo web-$((40+${attempt}))\n`));
+        const done = await ws.waitFor(new RegExp(`web-${40 + attempt}\\r?\\n`), 0, 3000).then(() => true, () => false);
+        if (done) break;
+      }
+      assert.match(ws.text(), /web-4\d\r?\n/);
+    } finally {
+      await ws.close();
+    }
+
     const r = await d.api('POST', `/v2/projects/${pid}/nodes/${h.node_id}/exec`, { command: ['sh', '-c', 'hostname; exit 4'], timeout: 20 });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body, { output: 'H1\n', exit_code: 4 });
