@@ -234,6 +234,17 @@ describe('docker nodes: compute routes on the real Docker engine', () => {
     for (const n of [node, paused]) assert.equal((await d.api('DELETE', n)).status, 204);
   });
 
+  it('GNS3 2.2 fields: custom_adapters give an adapter its MAC address; aux_type none takes no aux port', async () => {
+    const r = await create({ adapters: 2, start_command: 'sleep 100000', aux_type: 'none', custom_adapters: [{ adapter_number: 1, mac_address: '02:42:c6:12:00:01' }] });
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.body.aux, null);
+    assert.deepEqual(r.body.custom_adapters, [{ adapter_number: 1, mac_address: '02:42:c6:12:00:01' }]);
+    const node = `${base}/docker/nodes/${r.body.node_id}`;
+    assert.equal((await d.api('POST', `${node}/start`, {})).status, 200);
+    assert.equal((await d.api('POST', `${node}/exec`, { command: ['cat', '/sys/class/net/eth1/address'] })).body.output, '02:42:c6:12:00:01\n');
+    assert.equal((await d.api('DELETE', node)).status, 204);
+  });
+
   it('a container Docker refuses to start is a 409 quoting Docker', async () => {
     const r = await create({ adapters: 0, start_command: '/no/such/binary' });
     assert.equal(r.status, 201, r.text);

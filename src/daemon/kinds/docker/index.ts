@@ -17,6 +17,7 @@ export const DOCKER_KIND: NodeKind = {
   controller: {
     alwaysRunning: false,
     ports: standardPorts,
+    computeFields: (node) => (node.layout.custom_adapters?.length ? { custom_adapters: node.layout.custom_adapters } : {}),
     // A remote compute may be a GNS3 server that checks nothing: what would reach Docker is checked here too.
     checkProperties: (p) => void applySettings(defaultSettings(typeof p.image === 'string' ? p.image : 'image'), p),
   },
@@ -38,6 +39,7 @@ export const DOCKER_KIND: NodeKind = {
       extra_hosts: text(),
       extra_volumes: { type: 'array', items: { type: 'string' }, default: [] },
       custom_adapters: { type: 'array', default: [] },
+      aux_type: { enum: ['telnet', 'none'], default: 'telnet' },
       cap_add: { type: 'array', items: { enum: ALLOWED_CAPABILITIES }, uniqueItems: true, default: DEFAULT_CAPABILITIES },
       privileged: { type: 'boolean', default: false },
     },
