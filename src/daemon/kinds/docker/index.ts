@@ -1,6 +1,7 @@
 import { standardPorts } from '../../controller/standard-ports.js';
 import type { TemplateField } from '../../controller/template-types.js';
 import { InvalidError } from '../../errors.js';
+import { validate } from '../../schemas/validation.js';
 import type { NodeKind } from '../kind.js';
 import { DaemonIdentity, removeLeftovers } from './container-labels.js';
 import { DockerEngine } from './docker-engine.js';
@@ -19,7 +20,11 @@ export const DOCKER_KIND: NodeKind = {
     ports: standardPorts,
     computeFields: (node) => (node.layout.custom_adapters?.length ? { custom_adapters: node.layout.custom_adapters } : {}),
     // A remote compute may be a GNS3 server that checks nothing: what would reach Docker is checked here too.
-    checkProperties: (p) => void applySettings(defaultSettings(typeof p.image === 'string' ? p.image : 'image'), p),
+    checkProperties: (p) => {
+      const known = Object.fromEntries(Object.entries(p).filter(([key]) => key in DOCKER_CREATE_SCHEMA.properties));
+      const body = validate(DOCKER_UPDATE_SCHEMA, known, 'docker node properties');
+      applySettings(defaultSettings(body.image ?? 'image'), body);
+    },
   },
   template: {
     category: 'guest',
