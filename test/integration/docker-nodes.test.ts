@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -242,6 +242,22 @@ describe('docker nodes: compute routes on the real Docker engine', () => {
     const node = `${base}/docker/nodes/${r.body.node_id}`;
     assert.equal((await d.api('POST', `${node}/start`, {})).status, 200);
     assert.equal((await d.api('POST', `${node}/exec`, { command: ['cat', '/sys/class/net/eth1/address'] })).body.output, '02:42:c6:12:00:01\n');
+    assert.equal((await d.api('DELETE', node)).status, 204);
+  });
+
+  it('a console port another program took is a 409 at start, and the node stays stopped', async () => {
+    const r = await create({ adapters: 1, start_command: 'sleep 100000' });
+    const node = `${base}/docker/nodes/${r.body.node_id}`;
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(r.body.console, '127.0.0.1', resolve));
+    try {
+      const started = await d.api('POST', `${node}/start`, {});
+      assert.equal(started.status, 409, started.text);
+      assert.match(started.body.message, new RegExp(`cannot listen on console port ${r.body.console}: EADDRINUSE`));
+      assert.equal((await d.api('GET', node)).body.status, 'stopped');
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
     assert.equal((await d.api('DELETE', node)).status, 204);
   });
 
