@@ -3,12 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Docker from 'dockerode';
+import { openConsoleClient } from '../helpers/console-ws.js';
 import { startTestDaemon, removeHome, type TestDaemon } from '../helpers/daemon.js';
 import { testImage } from '../helpers/docker-images.js';
 import { createNode, createProject } from '../helpers/lab.js';
@@ -233,6 +234,33 @@ describe('docker nodes: compute routes on the real Docker engine', () => {
     for (const n of [node, paused]) assert.equal((await d.api('DELETE', n)).status, 204);
   });
 
+  it('GNS3 2.2 fields: custom_adapters give an adapter its MAC address; aux_type none takes no aux port', async () => {
+    const r = await create({ adapters: 2, start_command: 'sleep 100000', aux_type: 'none', custom_adapters: [{ adapter_number: 1, mac_address: '02:42:c6:12:00:01' }] });
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.body.aux, null);
+    assert.deepEqual(r.body.custom_adapters, [{ adapter_number: 1, mac_address: '02:42:c6:12:00:01' }]);
+    const node = `${base}/docker/nodes/${r.body.node_id}`;
+    assert.equal((await d.api('POST', `${node}/start`, {})).status, 200);
+    assert.equal((await d.api('POST', `${node}/exec`, { command: ['cat', '/sys/class/net/eth1/address'] })).body.output, '02:42:c6:12:00:01\n');
+    assert.equal((await d.api('DELETE', node)).status, 204);
+  });
+
+  it('a console port another program took is a 409 at start, and the node stays stopped', async () => {
+    const r = await create({ adapters: 1, start_command: 'sleep 100000' });
+    const node = `${base}/docker/nodes/${r.body.node_id}`;
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(r.body.console, '127.0.0.1', resolve));
+    try {
+      const started = await d.api('POST', `${node}/start`, {});
+      assert.equal(started.status, 409, started.text);
+      assert.match(started.body.message, new RegExp(`cannot listen on console port ${r.body.console}: EADDRINUSE`));
+      assert.equal((await d.api('GET', node)).body.status, 'stopped');
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+    assert.equal((await d.api('DELETE', node)).status, 204);
+  });
+
   it('a container Docker refuses to start is a 409 quoting Docker', async () => {
     const r = await create({ adapters: 0, start_command: '/no/such/binary' });
     assert.equal(r.status, 201, r.text);
@@ -315,15 +343,84 @@ describe('docker nodes: controller exec, and other kinds without it', () => {
     const cid = (await d.api('GET', `/v2/compute/projects/${pid}/docker/nodes/${h.node_id}`)).body.container_id;
     made.add(cid);
     assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes/${h.node_id}/start`, {})).status, 200);
+    // The web console (GNS3's console websocket) reaches the container's TTY through the telnet console.
+    const h2 = await createNode(d, pid, 'T1', 'docker', { compute_id: 'local', properties: { image: await testImage('host'), start_command: 'sh' } });
+    made.add((await d.api('GET', `/v2/compute/projects/${pid}/docker/nodes/${h2.node_id}`)).body.container_id);
+    assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes/${h2.node_id}/start`, {})).status, 200);
+    const ws = await openConsoleClient(`${d.url.replace(/^http/, 'ws')}/v2/projects/${pid}/nodes/${h2.node_id}/console/ws`);
+    try {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        ws.ws.send(Buffer.from(`echo web-$((40+${attempt}))\n`));
+        const done = await ws.waitFor(new RegExp(`web-${40 + attempt}\\r?\\n`), 0, 3000).then(() => true, () => false);
+        if (done) break;
+      }
+      assert.match(ws.text(), /web-4\d\r?\n/);
+    } finally {
+      await ws.close();
+    }
+
     const r = await d.api('POST', `/v2/projects/${pid}/nodes/${h.node_id}/exec`, { command: ['sh', '-c', 'hostname; exit 4'], timeout: 20 });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body, { output: 'H1\n', exit_code: 4 });
+    // Duplicate (GNS3's, of a stopped node): a container of its own, its own aux port, a copy of the volume files.
+    const vol = await createNode(d, pid, 'V1', 'docker', { compute_id: 'local', properties: { image: await testImage('host'), start_command: 'sleep 100000', extra_volumes: ['/keep'] } });
+    const vState = async (id: string) => (await d.api('GET', `/v2/compute/projects/${pid}/docker/nodes/${id}`)).body;
+    made.add((await vState(vol.node_id)).container_id);
+    assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes/${vol.node_id}/start`, {})).status, 200);
+    assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes/${vol.node_id}/exec`, { command: ['sh', '-c', 'echo copied > /keep/f'] })).body.exit_code, 0);
+    assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes/${vol.node_id}/stop`, {})).status, 200);
+    const dup = await d.api('POST', `/v2/projects/${pid}/nodes/${vol.node_id}/duplicate`, { x: 10, y: 10 });
+    assert.equal(dup.status, 201, dup.text);
+    const [orig, copy] = [await vState(vol.node_id), await vState(dup.body.node_id)];
+    made.add(copy.container_id);
+    assert.notEqual(copy.container_id, orig.container_id);
+    assert.notEqual(copy.aux, orig.aux);
+    assert.equal(readFileSync(join(copy.node_directory, 'keep/f'), 'utf8'), 'copied\n');
+
     const pc = await createNode(d, pid, 'PC1', 'vpcs', { compute_id: 'local' });
     const v = await d.api('POST', `/v2/projects/${pid}/nodes/${pc.node_id}/exec`, { command: ['ping'] });
     assert.equal(v.status, 409, v.text);
     assert.equal(v.body.message, 'node PC1 (vpcs) has no exec; use its console');
     assert.equal((await d.api('POST', `/v2/projects/${pid}/close`, {})).status, 204);
     assert.equal(await containerExists(cid), false);
+  });
+});
+
+describe('docker nodes: export and import', () => {
+  it('a .gns3project with a docker node imports with its volume files, and the imported node starts in a container of its own', async () => {
+    const d = await startTestDaemon({ env: ENV });
+    try {
+      const pid = await createProject(d, `export-${randomUUID().slice(0, 8)}`);
+      const h = await createNode(d, pid, 'H1', 'docker', { compute_id: 'local', properties: { image: await testImage('host'), start_command: 'sleep 100000', extra_volumes: ['/keep'], adapters: 2 } });
+      const state = async (project: string, id: string) => (await d.api('GET', `/v2/compute/projects/${project}/docker/nodes/${id}`)).body;
+      made.add((await state(pid, h.node_id)).container_id);
+      assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes/${h.node_id}/start`, {})).status, 200);
+      assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes/${h.node_id}/exec`, { command: ['sh', '-c', 'echo exported > /keep/f'] })).body.exit_code, 0);
+      assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes/${h.node_id}/stop`, {})).status, 200);
+      const exported = await fetch(`${d.url}/v2/projects/${pid}/export`);
+      assert.equal(exported.status, 200);
+      const archive = new Uint8Array(await exported.arrayBuffer());
+
+      const imported = randomUUID();
+      const r = await fetch(`${d.url}/v2/projects/${imported}/import?name=imported-${imported.slice(0, 8)}`, { method: 'POST', body: archive });
+      assert.equal(r.status, 201, await r.text());
+      assert.equal((await d.api('POST', `/v2/projects/${imported}/open`, {})).status, 201);
+      const nodes = (await d.api('GET', `/v2/projects/${imported}/nodes`)).body;
+      assert.equal(nodes.length, 1);
+      assert.equal(nodes[0].node_type, 'docker');
+      const copy = await state(imported, nodes[0].node_id);
+      made.add(copy.container_id);
+      assert.notEqual(copy.container_id, (await state(pid, h.node_id)).container_id);
+      assert.equal(copy.adapters, 2, JSON.stringify(copy));
+      assert.equal((await d.api('POST', `/v2/projects/${imported}/nodes/${nodes[0].node_id}/start`, {})).status, 200);
+      const seen = await d.api('POST', `/v2/projects/${imported}/nodes/${nodes[0].node_id}/exec`, { command: ['cat', '/keep/f'] });
+      assert.deepEqual(seen.body, { output: 'exported\n', exit_code: 0 });
+      for (const p of [pid, imported]) assert.equal((await d.api('DELETE', `/v2/projects/${p}`)).status, 204);
+    } finally {
+      await d.stop();
+      await removeMade();
+      removeHome(d.home);
+    }
   });
 });
 

@@ -140,7 +140,8 @@ export class NodeManager {
    */
   async duplicate(lab: Lab, node: ControllerNode, at: NodeDuplicate): Promise<ControllerNode> {
     if (node.status !== 'stopped' && !node.alwaysRunning) throw new ConflictError('Cannot duplicate node data while the node is running');
-    const { mac_address: _mac, console: _console, ...properties } = node.properties;
+    // A docker node's aux port and container are its own, like the console port.
+    const { mac_address: _mac, console: _console, aux: _aux, container_id: _container, ...properties } = node.properties;
     const copy = await this.create(lab, {
       ...node.layout,
       name: node.name,

@@ -12,14 +12,15 @@ export function tapName(nodeId: string, adapter: number): string {
 /**
  * Moves a TAP into the network namespace of process `pid` as `ethN` and brings it up. The dataplane
  * keeps its fd: the TAP still carries frames, and it goes with the fd or the namespace. `replace`
- * first deletes an interface of that name in the container.
+ * first deletes an interface of that name in the container; `mac` sets its address.
  */
-export async function moveIntoContainer(tap: string, pid: number, name: string, { replace = false } = {}): Promise<void> {
+export async function moveIntoContainer(tap: string, pid: number, name: string, { replace = false, mac }: { replace?: boolean; mac?: string } = {}): Promise<void> {
   const netns = `--net=/proc/${pid}/ns/net`;
   // The old interface of that name, if the kernel has not removed it with its fd.
   if (replace) await run('nsenter', [netns, 'ip', 'link', 'delete', 'dev', name]).catch(() => undefined);
   try {
     await run('ip', ['link', 'set', 'dev', tap, 'netns', String(pid), 'name', name]);
+    if (mac) await run('nsenter', [netns, 'ip', 'link', 'set', 'dev', name, 'address', mac]);
     await run('nsenter', [netns, 'ip', 'link', 'set', 'dev', name, 'up']);
   } catch (err) {
     const e = err as { stderr?: string; message: string };

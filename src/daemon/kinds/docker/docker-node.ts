@@ -69,7 +69,8 @@ export class DockerNode extends DataplaneNode {
     const id = nodeIdOr(body.node_id);
     const owner = nodeOwner(ctx.projectId, id);
     const consolePort = settings.console_type === 'telnet' ? await ctx.resources.consolePorts.allocate(owner, body.console ?? undefined) : null;
-    const auxPort = await ctx.resources.consolePorts.allocate(owner, body.aux ?? undefined);
+    // A restored node whose aux port went to another node gets a free one (the console is what its project names).
+    const auxPort = settings.aux_type === 'none' ? null : await ctx.resources.consolePorts.allocate(owner, body.aux ?? undefined).catch((err) => (restoring && body.aux != null ? ctx.resources.consolePorts.allocate(owner) : Promise.reject(err)));
     const node = new DockerNode(id, body.name, ctx, shared, settings, consolePort, auxPort);
     await makeDirs(ctx.projectDir, relativeBelow(ctx.projectDir, node.dir));
     await node.wires.resize(settings.adapters);
@@ -97,14 +98,17 @@ export class DockerNode extends DataplaneNode {
       const next = applySettings(this.settings, body);
       if (body.console_type !== undefined) checkConsoleType(next.console_type);
       const running = this.status !== 'stopped';
-      const movesConsole = (body.console != null && body.console !== this.consolePort) || (body.aux != null && body.aux !== this.auxPort) || next.console_type !== this.settings.console_type;
+      const movesConsole = (body.console != null && body.console !== this.consolePort) || (body.aux != null && body.aux !== this.auxPort) || next.console_type !== this.settings.console_type || next.aux_type !== this.settings.aux_type;
       if (running && (next.adapters !== this.settings.adapters || movesConsole)) throw new ConflictError(`Stop ${this.name} before changing its adapters or console`);
       if (next.adapters < this.settings.adapters) for (const a of this.nios.keys()) if (a >= next.adapters) throw new ConflictError(`Adapter ${a} of ${this.name} has a link: remove it before removing the adapter`);
       if (next.console_type !== this.settings.console_type) {
         if (this.consolePort !== null) this.ctx.resources.consolePorts.release(this.consolePort, this.owner);
         this.consolePort = next.console_type === 'telnet' ? await this.ctx.resources.consolePorts.allocate(this.owner, body.console ?? undefined) : null;
       } else if (body.console != null && body.console !== this.consolePort) this.consolePort = await this.moveConsolePort(this.consolePort, body.console);
-      if (body.aux != null && body.aux !== this.auxPort) this.auxPort = await this.moveConsolePort(this.auxPort, body.aux);
+      if (next.aux_type !== this.settings.aux_type) {
+        if (this.auxPort !== null) this.ctx.resources.consolePorts.release(this.auxPort, this.owner);
+        this.auxPort = next.aux_type === 'telnet' ? await this.ctx.resources.consolePorts.allocate(this.owner, body.aux ?? undefined) : null;
+      } else if (body.aux != null && body.aux !== this.auxPort) this.auxPort = await this.moveConsolePort(this.auxPort, body.aux);
       if (next.adapters !== this.settings.adapters) await this.wires.resize(next.adapters);
       if (CONTAINER_SETTINGS.some((k) => JSON.stringify(next[k]) !== JSON.stringify(this.settings[k])) || (body.name !== undefined && body.name !== this.name)) this.stale = true;
       if (body.name !== undefined) this.name = body.name;
@@ -145,7 +149,7 @@ export class DockerNode extends DataplaneNode {
         const { State } = await this.container.inspect();
         for (let a = 0; a < this.settings.adapters; a++) {
           await this.wires.connect(a, { kind: 'tap', ifname: tapName(this.id, a) });
-          await moveIntoContainer(tapName(this.id, a), State.Pid, `eth${a}`);
+          await moveIntoContainer(tapName(this.id, a), State.Pid, `eth${a}`, { mac: this.macOf(a) });
         }
         if (this.auxPort !== null) {
           this.auxServer = new TelnetServer(() => this.shell(), true);
@@ -223,6 +227,11 @@ export class DockerNode extends DataplaneNode {
     };
   }
 
+  /** The MAC address custom_adapters give adapter N, if any. */
+  private macOf(adapter: number): string | undefined {
+    return this.settings.custom_adapters.find((c) => c.adapter_number === adapter)?.mac_address;
+  }
+
   private async unpauseUnlocked(): Promise<void> {
     if (this.status !== 'suspended') return;
     await this.container.unpause().catch((err) => {
@@ -268,7 +277,7 @@ export class DockerNode extends DataplaneNode {
     if (this.status === 'stopped') return;
     try {
       const { State } = await this.container.inspect();
-      for (let a = 0; a < this.settings.adapters; a++) await moveIntoContainer(tapName(this.id, a), State.Pid, `eth${a}`, { replace: true });
+      for (let a = 0; a < this.settings.adapters; a++) await moveIntoContainer(tapName(this.id, a), State.Pid, `eth${a}`, { replace: true, mac: this.macOf(a) });
       this.ctx.log.info(`docker node ${this.name}: interfaces moved into its container again after the dataplane restart`);
     } catch (err) {
       this.ctx.log.error(`docker node ${this.name}: cannot move its interfaces in again after the dataplane restart: ${(err as Error).message}`);

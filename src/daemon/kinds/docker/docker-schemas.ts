@@ -1,3 +1,4 @@
+import { CUSTOM_ADAPTERS_SCHEMA } from '../qemu/schemas.js';
 import { schema, UUID_SCHEMA, updateSchemaOf } from '../../schemas/validation.js';
 
 /** Capabilities a node may ask for in `cap_add`; the default set is what FRR needs. */
@@ -23,6 +24,8 @@ export const DOCKER_CREATE_SCHEMA = schema({
     console_http_port: { type: 'integer', minimum: 1, maximum: 65535 },
     console_http_path: { type: 'string' },
     aux: { type: ['integer', 'null'], minimum: 1, maximum: 65535 },
+    aux_type: { enum: ['telnet', 'none'] },
+    custom_adapters: CUSTOM_ADAPTERS_SCHEMA,
     usage: { type: 'string' },
     start_command: { type: ['string', 'null'] },
     environment: { type: ['string', 'null'] },

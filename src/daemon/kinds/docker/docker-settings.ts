@@ -20,6 +20,9 @@ export interface DockerSettings {
   usage: string;
   cap_add: string[];
   privileged: boolean;
+  aux_type: 'telnet' | 'none';
+  /** GNS3's per-adapter settings; a `mac_address` is given to that adapter's ethN. */
+  custom_adapters: { adapter_number: number; port_name?: string; adapter_type?: string; mac_address?: string }[];
 }
 
 /** GNS3 2.2's defaults for a new docker node. */
@@ -27,6 +30,7 @@ export function defaultSettings(image: string): DockerSettings {
   return {
     image, adapters: 1, start_command: null, environment: null, console_type: 'telnet', console_resolution: '1024x768',
     console_http_port: 80, console_http_path: '/', extra_hosts: null, extra_volumes: [], usage: '', cap_add: [...DEFAULT_CAPABILITIES], privileged: false,
+    aux_type: 'telnet', custom_adapters: [],
   };
 }
 

@@ -1,6 +1,7 @@
 import { ethernetPort, type NodePort } from '../../controller/node-ports.js';
 import type { TemplateField } from '../../controller/template-types.js';
 import { InvalidError } from '../../errors.js';
+import { validate } from '../../schemas/validation.js';
 import type { NodeKind, NodeView } from '../kind.js';
 import { DaemonIdentity, removeLeftovers } from './container-labels.js';
 import { DockerEngine } from './docker-engine.js';
@@ -30,8 +31,13 @@ export const DOCKER_KIND: NodeKind = {
     defaultConsoleType: 'telnet',
     emuctlOnlyProperties: ['cap_add', 'privileged'],
     imageIsReference: true,
+    computeFields: (node) => (node.layout.custom_adapters?.length ? { custom_adapters: node.layout.custom_adapters } : {}),
     // A remote compute may be a GNS3 server that checks nothing: what would reach Docker is checked here too.
-    checkProperties: (p) => void applySettings(defaultSettings(typeof p.image === 'string' ? p.image : 'image'), p),
+    checkProperties: (p) => {
+      const known = Object.fromEntries(Object.entries(p).filter(([key]) => key in DOCKER_CREATE_SCHEMA.properties));
+      const body = validate(DOCKER_UPDATE_SCHEMA, known, 'docker node properties');
+      applySettings(defaultSettings(body.image ?? 'image'), body);
+    },
   },
   template: {
     category: 'guest',
@@ -51,6 +57,7 @@ export const DOCKER_KIND: NodeKind = {
       extra_hosts: text(),
       extra_volumes: { type: 'array', items: { type: 'string' }, default: [] },
       custom_adapters: { type: 'array', default: [] },
+      aux_type: { enum: ['telnet', 'none'], default: 'telnet' },
       cap_add: { type: 'array', items: { enum: ALLOWED_CAPABILITIES }, uniqueItems: true, default: DEFAULT_CAPABILITIES },
       privileged: { type: 'boolean', default: false },
     },

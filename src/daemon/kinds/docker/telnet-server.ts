@@ -1,5 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { ConflictError } from '../../errors.js';
 
 const IAC = 0xff;
 const SB = 0xfa;
@@ -83,9 +84,9 @@ export class TelnetServer {
     if (!this.perClient) this.shared = this.attach(await this.open(), () => this.clients);
     const server = createServer((socket) => void this.accept(socket));
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
+      server.once('error', (err: NodeJS.ErrnoException) => reject(new ConflictError(`cannot listen on console port ${port}: ${err.code ?? err.message}`)));
       server.listen({ host, port, exclusive: true }, () => {
-        server.removeListener('error', reject);
+        server.removeAllListeners('error');
         resolve();
       });
     });
