@@ -1,7 +1,7 @@
 import type { NodeContext, NioJson } from '../../compute/node-context.js';
 import { DataplaneNode } from '../../compute/nodes/dataplane-node.js';
 import type { HostNioSpec, MacTableEntry } from '../../dataplane/types.js';
-import { NotFoundError } from '../../errors.js';
+import { ConflictError, NotFoundError } from '../../errors.js';
 
 /** One port of a cloud (or NAT) node, as GNS3's ports_mapping holds it. */
 export interface HostPort {
@@ -43,6 +43,20 @@ export abstract class HostPortsNode extends DataplaneNode {
       for (const n of made) await this.ctx.dataplane.deleteNode(this.wireId(n)).catch(() => undefined);
       throw err;
     }
+  }
+
+  /** Takes a new port list: wires for new ports, none for removed ones; a port with a link must stay as it is. Call under the node lock. */
+  protected async remapHostPorts(ports: HostPort[]): Promise<void> {
+    for (const dp of this.nios.keys()) {
+      const now = ports.find((p) => p.port_number === dp);
+      const was = this.portOf(dp);
+      if (!now || now.type !== was.type || now.interface !== was.interface) throw new ConflictError(`Port ${dp} of ${this.name} has a link: remove it before changing the port`);
+    }
+    const added = ports.filter((p) => !this.ports.some((q) => q.port_number === p.port_number));
+    const removed = this.ports.filter((p) => !ports.some((q) => q.port_number === p.port_number));
+    await this.createWires(added);
+    for (const p of removed) await this.ctx.dataplane.deleteNode(this.wireId(p.port_number)).catch(() => undefined);
+    this.ports = ports;
   }
 
   private wireId(port: number): string {
