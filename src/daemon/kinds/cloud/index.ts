@@ -2,7 +2,7 @@ import { computeKind } from '../../compute/node-types.js';
 import { mappedPorts } from '../../controller/node-ports.js';
 import type { TemplateSpec } from '../../controller/template-types.js';
 import type { NodeKind } from '../kind.js';
-import { missingHostAccess } from '../nat/host-access.js';
+import { missingHostAccess } from '../../compute/host-access.js';
 import { CloudNode } from './cloud-node.js';
 import { CLOUD_CREATE_SCHEMA, CLOUD_UPDATE_SCHEMA, HOST_PORT_SCHEMA } from './schemas.js';
 

@@ -9,7 +9,7 @@ import type { Logger } from '../../logger.js';
 import { AsyncLock } from '../../../util/async-lock.js';
 import { DEFAULT_GRACE_MS, terminateProcessTree } from '../../../util/process-termination.js';
 import { describeChange, HostChangeJournal, iptables, undoDeadJournals } from './host-changes.js';
-import { hostTool, missingHostAccess } from './host-access.js';
+import { hostTool, missingHostAccess } from '../../compute/host-access.js';
 import { natAddresses, overlaps, parseSubnet, routeSubnet, subnetText, type Subnet } from './subnet.js';
 
 const run = promisify(execFile);

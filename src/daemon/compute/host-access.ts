@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { findExecutable } from '../../../util/which.js';
+import { findExecutable } from '../../util/which.js';
 
 const CAP_NET_ADMIN = 12n;
 const CAP_NET_RAW = 13n;
