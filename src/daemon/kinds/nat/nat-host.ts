@@ -171,7 +171,7 @@ export class NatHost {
       args: [
         '--keep-in-foreground', '--conf-file=/dev/null', '--no-hosts', '--log-facility=-', '--user=root',
         `--interface=${this.bridge}`, '--bind-interfaces', '--except-interface=lo',
-        `--dhcp-range=${firstLease},${lastLease},${netmask},1h`, '--dhcp-authoritative',
+        `--dhcp-range=${firstLease},${lastLease},${netmask},1h`, '--dhcp-authoritative', '--no-ping',
         `--dhcp-leasefile=${join(dir, 'leases')}`, `--pid-file=${join(dir, 'dnsmasq.pid')}`,
       ],
       cwd: dir,
