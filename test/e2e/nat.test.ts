@@ -97,6 +97,21 @@ describe('NAT node: a VPCS gets a DHCP lease, pings the gateway and reaches a ho
     assert.ok(pinged.received >= 1, JSON.stringify(pinged));
   });
 
+  it('stopping the NAT node takes the host side down; starting it brings it back and leases again', async () => {
+    const nat = (await d.api('GET', `/v2/projects/${projectId}/nodes`)).body.find((n: any) => n.name === 'NAT1');
+    const stopped = await d.api('POST', `/v2/projects/${projectId}/nodes/${nat.node_id}/stop`, {});
+    assert.equal(stopped.status, 200, stopped.text);
+    assert.equal(stopped.body.status, 'stopped');
+    assert.deepEqual(linksStartingWith(`emunat${d.pid}`, `ent${nat.node_id.slice(0, 8)}`), [], 'bridge and TAP gone');
+    assert.equal(await firewallRules(), rulesBefore, 'rules gone');
+    const started = await d.api('POST', `/v2/projects/${projectId}/nodes/${nat.node_id}/start`, {});
+    assert.equal(started.status, 200, started.text);
+    assert.equal(started.body.status, 'started');
+    assert.deepEqual(linksStartingWith(`emunat${d.pid}`, `ent${nat.node_id.slice(0, 8)}`), [`emunat${d.pid}`, `ent${nat.node_id.slice(0, 8)}0`].sort());
+    const lease = await dhcp(consoles[0]);
+    assert.equal(lease.gateway, `${subnet.prefix}.1`);
+  });
+
   it('closing the project removes the bridge, the TAP, dnsmasq and every firewall rule it added', async () => {
     const dnsmasqBefore = (await run('pgrep', ['-f', `interface=emunat${d.pid}`]).catch(() => ({ stdout: '' }))).stdout.trim();
     assert.ok(dnsmasqBefore, 'dnsmasq runs for the bridge');
