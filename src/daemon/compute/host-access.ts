@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { findExecutable } from '../../util/which.js';
 
 const CAP_NET_ADMIN = 12n;
@@ -30,4 +32,11 @@ export function missingHostAccess(what: string, env: NodeJS.ProcessEnv, tools: R
   const missing = Object.entries(tools).filter(([binary]) => !hostTool(binary, env)).map(([binary, pkg]) => `${binary} (Debian package ${pkg})`);
   if (missing.length) return `${what} needs ${missing.join(', ')}, not found on PATH`;
   return undefined;
+}
+
+const execHost = promisify(execFile);
+
+/** Runs a host tool (ip, iptables) found on `toolPath`, so a daemon whose PATH lacks the sbin directories still finds it. */
+export function runHostTool(name: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ stdout: string; stderr: string }> {
+  return execHost(hostTool(name, env) ?? name, args);
 }

@@ -1,11 +1,8 @@
-import { execFile } from 'node:child_process';
 import { readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { runHostTool } from '../../compute/host-access.js';
 import { writeFileAtomic } from '../../atomic-write.js';
 import { isOwnerAlive, type RegistryOwner } from '../../compute/process/process-registry.js';
-
-const run = promisify(execFile);
 
 /** One thing the NAT node adds to the host, as its undo needs it. */
 export type HostChange =
@@ -24,7 +21,7 @@ const FILE = /^nat-host\.\d+-\d+\.json$/;
 
 /** Runs iptables, waiting for the xtables lock rather than failing on it. */
 export function iptables(table: string, ...args: string[]): Promise<unknown> {
-  return run('iptables', ['-w', '-t', table, ...args]);
+  return runHostTool('iptables', ['-w', '-t', table, ...args]);
 }
 
 async function succeeds(command: Promise<unknown>): Promise<boolean> {
@@ -35,7 +32,7 @@ async function succeeds(command: Promise<unknown>): Promise<boolean> {
 async function undo(change: HostChange, stillShared: () => Promise<boolean>): Promise<void> {
   switch (change.kind) {
     case 'link':
-      if (await succeeds(run('ip', ['link', 'show', 'dev', change.name]))) await run('ip', ['link', 'delete', 'dev', change.name]);
+      if (await succeeds(runHostTool('ip', ['link', 'show', 'dev', change.name]))) await runHostTool('ip', ['link', 'delete', 'dev', change.name]);
       return;
     case 'rule':
       while (await succeeds(iptables(change.table, '-C', change.chain, ...change.spec))) await iptables(change.table, '-D', change.chain, ...change.spec);

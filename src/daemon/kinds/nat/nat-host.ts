@@ -1,7 +1,6 @@
-import { execFile, type ChildProcess } from 'node:child_process';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import type { ChildProcess } from 'node:child_process';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { launchRecorded, logTail, type Launched } from '../../compute/process/launch.js';
 import { thisProcessAsOwner, type ProcessRegistry } from '../../compute/process/process-registry.js';
 import { ConflictError } from '../../errors.js';
@@ -9,10 +8,8 @@ import type { Logger } from '../../logger.js';
 import { AsyncLock } from '../../../util/async-lock.js';
 import { DEFAULT_GRACE_MS, terminateProcessTree } from '../../../util/process-termination.js';
 import { describeChange, HostChangeJournal, iptables, undoDeadJournals } from './host-changes.js';
-import { hostTool, missingHostAccess } from '../../compute/host-access.js';
+import { hostTool, missingHostAccess, runHostTool } from '../../compute/host-access.js';
 import { natAddresses, overlaps, parseSubnet, routeSubnet, subnetText, type Subnet } from './subnet.js';
-
-const run = promisify(execFile);
 
 /** Every NAT bridge emuctl makes starts with this (one per daemon). */
 export const NAT_BRIDGE_PREFIX = 'emunat';
@@ -35,7 +32,7 @@ async function anyNatBridge(): Promise<boolean> {
 
 /** The host's IPv4 routes of the main table: destination and device. */
 async function hostRoutes(): Promise<{ destination: string; dev: string }[]> {
-  const { stdout } = await run('ip', ['-4', '-o', 'route', 'show']);
+  const { stdout } = await runHostTool('ip', ['-4', '-o', 'route', 'show']);
   return stdout.split('\n').filter(Boolean).map((line) => {
     const words = line.trim().split(/\s+/);
     const dev = words.indexOf('dev');
@@ -130,9 +127,9 @@ export class NatHost {
 
   private async makeBridge(journal: HostChangeJournal): Promise<void> {
     await journal.record({ kind: 'link', name: this.bridge });
-    await run('ip', ['link', 'add', 'name', this.bridge, 'type', 'bridge']);
-    await run('ip', ['addr', 'add', `${this.gateway}/${this.subnet.prefix}`, 'dev', this.bridge]);
-    await run('ip', ['link', 'set', 'dev', this.bridge, 'up']);
+    await runHostTool('ip', ['link', 'add', 'name', this.bridge, 'type', 'bridge']);
+    await runHostTool('ip', ['addr', 'add', `${this.gateway}/${this.subnet.prefix}`, 'dev', this.bridge]);
+    await runHostTool('ip', ['link', 'set', 'dev', this.bridge, 'up']);
   }
 
   private async makeFirewall(journal: HostChangeJournal, uplink: string | undefined): Promise<void> {
@@ -158,7 +155,7 @@ export class NatHost {
     const previous = (await readFile(IP_FORWARD, 'utf8')).trim();
     if (previous === '1') return;
     await journal.record({ kind: 'sysctl', path: IP_FORWARD, previous });
-    await run('sh', ['-c', `echo 1 > ${IP_FORWARD}`]);
+    await writeFile(IP_FORWARD, '1');
   }
 
   private async startDnsmasq(): Promise<void> {

@@ -1,6 +1,5 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { promisify } from 'node:util';
+import { runHostTool } from '../../compute/host-access.js';
 import { nodeIdOr } from '../../compute/nodes/dataplane-node.js';
 import type { NodeContext } from '../../compute/node-context.js';
 import type { HostNioSpec } from '../../dataplane/types.js';
@@ -9,8 +8,6 @@ import type { FromSchema } from '../../schemas/validation.js';
 import { HostPortsNode, type HostPort } from '../cloud/host-ports-node.js';
 import type { NatHost } from './nat-host.js';
 import type { NAT_CREATE_SCHEMA, NAT_UPDATE_SCHEMA } from './schemas.js';
-
-const run = promisify(execFile);
 
 type NatCreate = FromSchema<typeof NAT_CREATE_SCHEMA>;
 type NatUpdate = FromSchema<typeof NAT_UPDATE_SCHEMA>;
@@ -60,7 +57,7 @@ export class NatNode extends HostPortsNode {
   }
 
   protected override async afterAttach(_port: HostPort, nio: HostNioSpec): Promise<void> {
-    await run('ip', ['link', 'set', 'dev', nio.ifname, 'master', this.host.bridge]);
+    await runHostTool('ip', ['link', 'set', 'dev', nio.ifname, 'master', this.host.bridge]);
   }
 
   toJSON(): Record<string, unknown> {
