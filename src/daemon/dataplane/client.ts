@@ -47,6 +47,7 @@ export class DataplaneClient implements DataplaneApi {
   private readonly desired = new DesiredState();
   private readonly pending = new Map<number, Pending>();
   private readonly captureListeners: ((failure: CaptureFailure) => void)[] = [];
+  private readonly restartListeners = new Set<() => void>();
   private worker!: Worker;
   private nextId = 1;
   /** Set while the worker is down (crashed, restarting) or closed: calls reject with it. */
@@ -113,6 +114,11 @@ export class DataplaneClient implements DataplaneApi {
 
   onCaptureFailed(listener: (failure: CaptureFailure) => void): void {
     this.captureListeners.push(listener);
+  }
+
+  onRestarted(listener: () => void): () => void {
+    this.restartListeners.add(listener);
+    return () => this.restartListeners.delete(listener);
   }
 
   stats(nodeId: string): Promise<PortCounters[]> {
@@ -233,5 +239,6 @@ export class DataplaneClient implements DataplaneApi {
     const { nodes, nios, captures } = this.desired.size();
     this.opts.log.info(`dataplane worker restarted (${this.engine} engine): ${nodes} nodes, ${nios} NIOs, ${captures} captures rebuilt${failures.length ? `, ${failures.length} failures` : ''}`);
     this.down = null;
+    for (const listener of this.restartListeners) listener();
   }
 }

@@ -156,6 +156,11 @@ export interface DataplaneApi {
   captureInfo(nodeId: string, port: number): Promise<CaptureInfo | null>;
   /** Calls `listener` when a failed write (full disk) stopped a capture: its file ends on its last whole record. */
   onCaptureFailed?(listener: (failure: CaptureFailure) => void): void;
+  /**
+   * Calls `listener` once a crashed worker was restarted and rebuilt (a TAP it made is a new
+   * interface then: whoever configured the old one configures it again). Returns the unsubscribe.
+   */
+  onRestarted?(listener: () => void): () => void;
 
   stats(nodeId: string): Promise<PortCounters[]>;
   macTable(nodeId: string): Promise<MacTableEntry[]>;

@@ -26,9 +26,11 @@ export abstract class HostPortsNode extends DataplaneNode {
   private readonly attached = new Set<number>();
   /** Whether the node holds its share of the host (while not stopped). */
   private holdsHost = false;
+  private readonly stopWatching: () => void;
 
   protected constructor(id: string, name: string, ctx: NodeContext, public ports: HostPort[]) {
     super(id, name, ctx);
+    this.stopWatching = ctx.dataplane.onRestarted?.(() => void this.reattached()) ?? (() => undefined);
   }
 
   /** Creates one wire per port; a failure removes the wires made. */
@@ -63,13 +65,23 @@ export abstract class HostPortsNode extends DataplaneNode {
     return `${this.id}/port${port}`;
   }
 
-  /** What the host side of `port` opens (a NAT node names its own TAP). */
-  protected hostNio(port: HostPort): HostNioSpec {
+  /** What the host side of `port` opens (a NAT node names its own TAP; `existing` when it is open already). */
+  protected hostNio(port: HostPort, _opts: { existing?: boolean } = {}): HostNioSpec {
     return { kind: port.type, ifname: port.interface };
   }
 
-  /** Runs once the host side of a port is open (a NAT node joins its TAP to the bridge). */
+  /** Runs once the host side of a port is open (a NAT node joins its TAP to the bridge), and again after a dataplane restart made its TAP anew. */
   protected async afterAttach(_port: HostPort, _nio: HostNioSpec): Promise<void> {}
+
+  /** A restarted dataplane worker opened the host sides again: their TAPs are new interfaces. */
+  private async reattached(): Promise<void> {
+    await this.lock.run(async () => {
+      for (const n of this.attached) {
+        const port = this.portOf(n);
+        await this.afterAttach(port, this.hostNio(port, { existing: true })).catch((err: Error) => this.ctx.log.error(`${this.name} port ${port.name} after the dataplane restart: ${err.message}`));
+      }
+    });
+  }
 
   /** Takes what the node shares with others on the host while it runs (the NAT bridge). */
   protected async acquireHost(): Promise<void> {}
@@ -78,11 +90,15 @@ export abstract class HostPortsNode extends DataplaneNode {
 
   /** Creates the wires and takes the host share: a node is created started. Nothing is left when it fails. */
   protected async setUp(): Promise<void> {
-    await this.createWires(this.ports);
+    await this.createWires(this.ports).catch((err) => {
+      this.stopWatching();
+      throw err;
+    });
     try {
       await this.acquireHost();
       this.holdsHost = true;
     } catch (err) {
+      this.stopWatching();
       for (const p of this.ports) await this.ctx.dataplane.deleteNode(this.wireId(p.port_number)).catch(() => undefined);
       throw err;
     }
@@ -155,6 +171,7 @@ export abstract class HostPortsNode extends DataplaneNode {
   }
 
   override async destroy(): Promise<void> {
+    this.stopWatching();
     await this.lock.run(async () => {
       await this.letGo();
       this.nios.clear();

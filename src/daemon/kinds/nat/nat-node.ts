@@ -50,9 +50,9 @@ export class NatNode extends HostPortsNode {
     return this.host.release();
   }
 
-  protected override hostNio(port: HostPort): HostNioSpec {
+  protected override hostNio(port: HostPort, opts: { existing?: boolean } = {}): HostNioSpec {
     // The dataplane attaches to an existing TAP: one that is not ours must not be taken over.
-    if (existsSync(`/sys/class/net/${port.interface}`)) throw new ConflictError(`cannot make the NAT node's TAP ${port.interface}: an interface of that name exists`);
+    if (!opts.existing && existsSync(`/sys/class/net/${port.interface}`)) throw new ConflictError(`cannot make the NAT node's TAP ${port.interface}: an interface of that name exists`);
     return { kind: 'tap', ifname: port.interface };
   }
 
