@@ -166,7 +166,7 @@ export class NatHost {
     const launched = await launchRecorded({
       binary: hostTool('dnsmasq', this.o.env)!,
       args: [
-        '--keep-in-foreground', '--conf-file=/dev/null', '--no-hosts', '--log-facility=-', '--user=root',
+        '--keep-in-foreground', '--conf-file=/dev/null', '--no-hosts', '--log-facility=-',
         `--interface=${this.bridge}`, '--bind-interfaces', '--except-interface=lo',
         `--dhcp-range=${firstLease},${lastLease},${netmask},1h`, '--dhcp-authoritative', '--no-ping',
         `--dhcp-leasefile=${join(dir, 'leases')}`, `--pid-file=${join(dir, 'dnsmasq.pid')}`,
