@@ -63,8 +63,8 @@ export function nodeCreateCommand(f: Factory, run = runNodeCreate): Command {
     .option('--option <args>', 'qemu: extra qemu arguments, split like a shell would (repeatable)', collect)
     .option('--interface <interface>', 'cloud: a port bridged to the host interface IFNAME, or to a TAP with tap:NAME (repeatable, ports 0, 1, …)', collect)
     .action(async (name: string, flags: Omit<NodeCreateOptions, 'name'>, cmd: Command) => {
-      const { type, template, compute, project, interface: interfaces, ...qemu } = flags;
-      await run({ name, type, template, compute, project, interface: interfaces, ...qemu }, await f.context(cmd));
+      const { type, template, compute, project, ...rest } = flags;
+      await run({ name, type, template, compute, project, ...rest }, await f.context(cmd));
     });
 }
 

@@ -42,6 +42,8 @@ describe('node verbs', () => {
     { name: 'R1', type: 'qemu', template: undefined, compute: undefined, project: undefined, image: 'vyos.qcow2', ram: 512, cpus: 2, adapters: 4, adapterType: 'virtio-net-pci',
       kernel: 'k', initrd: 'i', append: 'console=ttyS0', option: ['-cpu max', '-smp 2'] });
     await assert.rejects(parseWithSpy('node', nodeCreateCommand, ['node', 'create', 'R1', '-t', 'qemu', '--ram', '0']), isUsage);
+    assert.deepEqual((await parseWithSpy('node', nodeCreateCommand, ['node', 'create', 'C1', '-t', 'cloud', '--interface', 'eth1', '--interface', 'tap:t0'])).opts,
+      { name: 'C1', type: 'cloud', template: undefined, compute: undefined, project: undefined, interface: ['eth1', 'tap:t0'] });
     assert.deepEqual((await parseWithSpy('node', nodeCreateCommand, ['node', 'create', 'PC9', '--template', 'VPCS'])).opts,
       { name: 'PC9', type: undefined, template: 'VPCS', compute: undefined, project: undefined });
     assert.deepEqual((await parseWithSpy('node', nodeCreateCommand, ['node', 'create', 'R1', '-T', '19021f99', '-p', 'lab'])).opts,
