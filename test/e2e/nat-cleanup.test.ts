@@ -96,6 +96,35 @@ describe('NAT node cleanup: kill -9 and a restart remove exactly what the dead d
     assert.equal(await firewallRules(), rulesBefore);
   });
 
+  it('a bridge or chain with this daemon\'s names that it did not make is refused (409) and left in place', async () => {
+    await d?.stop();
+    d = await startTestDaemon({ home, env: { ...ENV, EMUCTL_NAT_SUBNET: subnet } });
+    const projectId = await createProject(d, 'nat-taken');
+    const bridge = `emunat${d.pid}`;
+    const chain = `EMUCTL-NAT-${d.pid}`;
+    await run('ip', ['link', 'add', 'name', bridge, 'type', 'bridge']);
+    try {
+      const r = await d.api('POST', `/v2/projects/${projectId}/nodes`, { name: 'NAT1', node_type: 'nat' });
+      assert.equal(r.status, 409, r.text);
+      assert.match(r.body.message, /exists and is not this daemon's/);
+      assert.ok(linksStartingWith(bridge).includes(bridge), 'the bridge it did not make is still there');
+    } finally {
+      await run('ip', ['link', 'delete', bridge]).catch(() => undefined);
+    }
+    const rulesBefore = await firewallRules();
+    await run('iptables', ['-w', '-t', 'nat', '-N', chain]);
+    try {
+      const r = await d.api('POST', `/v2/projects/${projectId}/nodes`, { name: 'NAT1', node_type: 'nat' });
+      assert.equal(r.status, 409, r.text);
+      assert.match(r.body.message, new RegExp(`chain nat/${chain}: it exists and is not this daemon's`));
+      assert.deepEqual(linksStartingWith(bridge), [], 'its own bridge was undone');
+      await run('iptables', ['-w', '-t', 'nat', '-n', '-L', chain]);
+    } finally {
+      await run('iptables', ['-w', '-t', 'nat', '-X', chain]).catch(() => undefined);
+    }
+    assert.equal(await firewallRules(), rulesBefore);
+  });
+
   it('without CAP_NET_ADMIN, nat and cloud answer 409 with one line, are not offered, and make nothing', async () => {
     await d?.stop();
     const rulesBefore = await firewallRules();

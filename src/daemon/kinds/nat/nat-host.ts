@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { launchRecorded, logTail, type Launched } from '../../compute/process/launch.js';
@@ -126,6 +127,8 @@ export class NatHost {
   }
 
   private async makeBridge(journal: HostChangeJournal): Promise<void> {
+    // Recorded means removed later: what exists already is not this daemon's to record.
+    if (existsSync(`/sys/class/net/${this.bridge}`)) throw new ConflictError(`cannot make the NAT bridge ${this.bridge}: an interface of that name exists and is not this daemon's`);
     await journal.record({ kind: 'link', name: this.bridge });
     await runHostTool('ip', ['link', 'add', 'name', this.bridge, 'type', 'bridge']);
     await runHostTool('ip', ['addr', 'add', `${this.gateway}/${this.subnet.prefix}`, 'dev', this.bridge]);
@@ -135,6 +138,9 @@ export class NatHost {
   private async makeFirewall(journal: HostChangeJournal, uplink: string | undefined): Promise<void> {
     const subnet = subnetText(this.subnet);
     const comment = ['-m', 'comment', '--comment', `emuctl daemon pid ${process.pid} NAT`];
+    for (const [table, chain] of [['nat', this.natChain], ['filter', this.forwardChain]]) {
+      if (await iptables(table, '-n', '-L', chain).then(() => true, () => false)) throw new ConflictError(`cannot make the iptables chain ${table}/${chain}: it exists and is not this daemon's`);
+    }
     await journal.record({ kind: 'chain', table: 'nat', name: this.natChain });
     await iptables('nat', '-N', this.natChain);
     await iptables('nat', '-A', this.natChain, '-s', subnet, '!', '-d', subnet, ...(uplink ? ['-o', uplink] : []), '-j', 'MASQUERADE');
