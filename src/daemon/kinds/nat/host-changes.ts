@@ -35,7 +35,7 @@ async function undo(change: HostChange, stillShared: () => Promise<boolean>): Pr
       if (await succeeds(runHostTool('ip', ['link', 'show', 'dev', change.name]))) await runHostTool('ip', ['link', 'delete', 'dev', change.name]);
       return;
     case 'rule':
-      while (await succeeds(iptables(change.table, '-C', change.chain, ...change.spec))) await iptables(change.table, '-D', change.chain, ...change.spec);
+      if (await succeeds(iptables(change.table, '-C', change.chain, ...change.spec))) await iptables(change.table, '-D', change.chain, ...change.spec);
       return;
     case 'chain':
       if (!(await succeeds(iptables(change.table, '-n', '-L', change.name)))) return;
