@@ -4,6 +4,7 @@ import { emuctlPaths, type EmuctlPaths } from '../config/paths.js';
 import { join } from 'node:path';
 import { QEMU_ACCEL_SETTINGS, type QemuAccelSetting } from './compute/qemu/qemu-accel.js';
 import { InvalidError } from './errors.js';
+import { parseSubnet } from './kinds/nat/subnet.js';
 import { allowedHostName, parseOrigin } from './http/own-names.js';
 
 export type DaemonRole = 'both' | 'controller' | 'compute';
@@ -56,6 +57,8 @@ export interface DaemonFlags {
   maxImportEntries?: number;
   // VPCS confinement: off, VPCS runs without the shim that stops `!` commands, writes outside its directory, wildcard binds.
   vpcsUnconfined?: boolean;
+  // NAT node: the lab subnet behind emuctl's own bridge.
+  natSubnet?: string;
 }
 
 /** Which dataplane engine runs the compute's frames: the C addon, the TypeScript engine, or native when built. */
@@ -113,6 +116,9 @@ export interface DaemonSettings {
   // VPCS confinement.
   /** vpcs_unconfined: VPCS starts without native/vpcs-confine.c (its console runs host commands); off by default. */
   vpcsUnconfined: boolean;
+  // NAT node.
+  /** nat_subnet: the IPv4 subnet behind NAT nodes (the bridge takes its first address, dnsmasq leases the rest); refused when it overlaps a host route. */
+  natSubnet: string;
   /** Every this many seconds, log a line on the daemon's memory (RSS, V8 heaps of the main thread and the dataplane worker); 0: never. */
   memoryLogSeconds: number;
   // Request guard (browsers, other sites, DNS rebinding).
@@ -207,6 +213,10 @@ function checkAllowedHosts(hosts: string[], where: string): void {
   }
 }
 
+function checkNatSubnet(value: string, where: string): void {
+  parseSubnet(value, where);
+}
+
 /** One setting: its environment variable, config file key, kind and default. */
 interface SettingSpec<T> {
   env: string;
@@ -262,6 +272,8 @@ const SPECS = {
   maxImportEntries: { env: 'EMUCTL_MAX_IMPORT_ENTRIES', file: 'max_import_entries', kind: INTEGER, fallback: 10_000, check: positive },
   // VPCS confinement: on unless this is set (native/vpcs-confine.c).
   vpcsUnconfined: { env: 'EMUCTL_VPCS_UNCONFINED', file: 'vpcs_unconfined', kind: BOOLEAN, fallback: false },
+  // NAT node: like libvirt's virbr0 by default.
+  natSubnet: { env: 'EMUCTL_NAT_SUBNET', file: 'nat_subnet', kind: TEXT, fallback: '192.168.122.0/24', check: checkNatSubnet },
 };
 
 /** Config file keys, for the unknown-key check. */

@@ -13,9 +13,10 @@ const IPV4 = '^(\\d{1,3}\\.){3}\\d{1,3}$';
 
 const SWITCH_PORT = {
   type: 'object',
-  description: 'settings of one switch port (or a range of them)',
+  description: 'settings of one switch port (or a range of them), or of one cloud port',
   properties: {
-    type: { enum: ['access', 'dot1q', 'qinq'], description: 'access (default), dot1q trunk or qinq tunnel port' },
+    type: { enum: ['access', 'dot1q', 'qinq', 'ethernet', 'tap'], description: 'switch: access (default), dot1q trunk or qinq tunnel port; cloud: ethernet (default, an existing host interface) or tap (a TAP, made when missing)' },
+    interface: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,15}$', description: 'cloud: the host interface or TAP the port bridges to' },
     vlan: { type: 'integer', minimum: 1, maximum: 4094, description: 'access VLAN, native VLAN of a dot1q port, outer VLAN of a qinq port (default 1)' },
     // YAML reads an unquoted 0x88A8 as the number 34984: both are taken.
     ethertype: { enum: ['0x8100', '0x88A8', '0x9100', '0x9200', 0x8100, 0x88a8, 0x9100, 0x9200], description: 'qinq outer tag ethertype (default 0x8100)' },
@@ -56,7 +57,7 @@ const NODE = {
     y: { type: 'integer' },
     ports: {
       type: 'object',
-      description: 'ethernet_switch: port settings by port number or range ("0-3"); unlisted ports are access ports in VLAN 1',
+      description: 'ethernet_switch: port settings by port number or range ("0-3"); unlisted ports are access ports in VLAN 1. cloud: its ports by number, each with an interface',
       propertyNames: { pattern: '^\\d+(-\\d+)?$' },
       additionalProperties: SWITCH_PORT,
     },

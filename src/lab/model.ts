@@ -18,6 +18,14 @@ export interface SwitchPortSpec {
   ethertype?: string;
 }
 
+/** One port of a cloud: the host interface (or TAP) it bridges to. */
+export interface CloudPortSpec {
+  port: number;
+  name: string;
+  type: 'ethernet' | 'tap';
+  interface: string;
+}
+
 /** A port as a node of a known type has it (GNS3's node `ports`). */
 export interface PortName {
   adapter: number;
@@ -52,6 +60,8 @@ export interface NodeSpec {
   y?: number;
   /** ethernet_switch: every port, in order. */
   switchPorts?: SwitchPortSpec[];
+  /** cloud: its ports, in order. */
+  cloudPorts?: CloudPortSpec[];
   /** ethernet_hub: number of ports (Ethernet0..N-1). */
   hubPorts?: number;
   /** vpcs: IPv4 address with prefix length, gateway and DNS server; kept in the startup script. */
@@ -140,6 +150,10 @@ export function portsOf(node: NodeSpec): PortName[] | undefined {
     case 'docker':
       // GNS3 names a container's ports after its interfaces: adapter N is ethN.
       return Array.from({ length: node.adapters ?? 1 }, (_, i) => ethernet(i, 0, i, `eth${i}`));
+    case 'cloud':
+      return (node.cloudPorts ?? []).map((p) => ({ adapter: 0, port: p.port, name: p.name, short: p.name }));
+    case 'nat':
+      return [{ adapter: 0, port: 0, name: 'nat0', short: 'nat0' }];
     default:
       return undefined;
   }

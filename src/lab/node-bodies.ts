@@ -12,7 +12,7 @@ export function vpcsScriptOf(spec: NodeSpec): string {
 
 /**
  * The GNS3 node properties a file node is created with, by type: a switch's ports_mapping, a
- * hub's, a qemu node's image, RAM, adapters, CPUs, kernel boot and NIC model, a docker node's
+ * hub's, a cloud's, a qemu node's image, RAM, adapters, CPUs, kernel boot and NIC model, a docker node's
  * image, adapters, environment, start command and startup volumes; then the file's own `properties`. A VPCS's
  * script is not among them: a GNS3 2.2 controller keeps a startup_script property and sends it
  * back with every later change, which the VPCS update schema refuses (a rename would fail), so
@@ -25,6 +25,9 @@ export function nodeCreateProperties(spec: NodeSpec): Record<string, unknown> {
   }
   if (spec.type === 'ethernet_hub') {
     properties.ports_mapping = Array.from({ length: spec.hubPorts ?? DEFAULT_HUB_PORTS }, (_, i) => ({ name: `Ethernet${i}`, port_number: i }));
+  }
+  if (spec.type === 'cloud') {
+    properties.ports_mapping = (spec.cloudPorts ?? []).map((p) => ({ name: p.name, port_number: p.port, type: p.type, interface: p.interface }));
   }
   if (spec.type === 'qemu') {
     if (spec.image !== undefined) properties.hda_disk_image = spec.image;

@@ -3,7 +3,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import { LAB_FILE_SCHEMA } from './file-schema.js';
 import { LabFileError, Locator, type YamlPath } from './locate.js';
 import { schemaError } from './schema-errors.js';
-import { DEFAULT_SWITCH_PORTS, endLabel, linkKey, portsOf, type EndSpec, type LabSpec, type LinkSpec, type NodeSpec, type StartupFile, type SwitchPortSpec } from './model.js';
+import { DEFAULT_SWITCH_PORTS, endLabel, linkKey, portsOf, type CloudPortSpec, type EndSpec, type LabSpec, type LinkSpec, type NodeSpec, type StartupFile, type SwitchPortSpec } from './model.js';
 
 /** The lab file's content as JSON (what the schema checks). */
 interface RawLab {
@@ -19,7 +19,7 @@ interface RawNode {
   compute?: string;
   x?: number;
   y?: number;
-  ports?: Record<string, { type?: 'access' | 'dot1q' | 'qinq'; vlan?: number; ethertype?: string | number; name?: string }>;
+  ports?: Record<string, { type?: 'access' | 'dot1q' | 'qinq' | 'ethernet' | 'tap'; vlan?: number; ethertype?: string | number; name?: string; interface?: string }>;
   port_count?: number;
   ip?: string;
   gateway?: string;
@@ -46,7 +46,7 @@ interface RawLink {
 
 /** Keys that only some node types take. */
 const TYPE_KEYS: Record<string, string[]> = {
-  ports: ['ethernet_switch'],
+  ports: ['ethernet_switch', 'cloud'],
   port_count: ['ethernet_switch', 'ethernet_hub'],
   ip: ['vpcs', 'docker'],
   gateway: ['vpcs'],
@@ -137,6 +137,7 @@ class LabReader {
       properties: raw.properties,
     };
     if (raw.type === 'ethernet_switch') spec.switchPorts = this.switchPorts(path, raw);
+    if (raw.type === 'cloud') spec.cloudPorts = this.cloudPorts(path, raw);
     if (raw.type === 'ethernet_hub') spec.hubPorts = raw.port_count;
     if (raw.type === 'vpcs') Object.assign(spec, this.addresses(path, raw));
     if (raw.type === 'qemu') {
@@ -174,6 +175,8 @@ class LabReader {
       if (settings.ethertype !== undefined && settings.type !== 'qinq') {
         throw this.where.keyError([...path, 'ports', key], 'ethertype', 'ethertype: is for qinq ports only');
       }
+      if (settings.interface !== undefined) throw this.where.keyError([...path, 'ports', key], 'interface', 'interface: is for cloud ports');
+      if (settings.type === 'ethernet' || settings.type === 'tap') throw this.where.error([...path, 'ports', key, 'type'], `a switch port is access, dot1q or qinq, not ${settings.type}`);
       if (settings.name !== undefined && last !== first) throw this.where.keyError([...path, 'ports', key], 'name', 'a port range cannot share one name');
       for (let port = first; port <= last; port++) {
         if (set.has(port)) throw this.where.keyError([...path, 'ports'], key, `port ${port} is set twice`);
@@ -187,6 +190,22 @@ class LabReader {
     }
     const count = raw.port_count ?? Math.max(DEFAULT_SWITCH_PORTS, highest + 1);
     return Array.from({ length: count }, (_, port) => set.get(port) ?? { port, name: `Ethernet${port}`, type: 'access', vlan: 1 });
+  }
+
+  /** A cloud's ports: each one number, with the interface it bridges to. */
+  private cloudPorts(path: YamlPath, raw: RawNode): CloudPortSpec[] {
+    const ports: CloudPortSpec[] = [];
+    for (const key of this.where.keys([...path, 'ports'])) {
+      const settings = raw.ports![key];
+      const at = [...path, 'ports', key];
+      if (!/^\d+$/.test(key)) throw this.where.keyError([...path, 'ports'], key, 'a cloud port is one port number, not a range');
+      for (const k of ['vlan', 'ethertype'] as const) if (settings[k] !== undefined) throw this.where.keyError(at, k, `${k}: is for switch ports`);
+      if (settings.interface === undefined) throw this.where.keyError([...path, 'ports'], key, `cloud port ${key} needs an interface:`);
+      const type = settings.type ?? 'ethernet';
+      if (type !== 'ethernet' && type !== 'tap') throw this.where.error([...at, 'type'], `a cloud port is ethernet or tap, not ${type}`);
+      ports.push({ port: Number(key), name: settings.name ?? settings.interface, type, interface: settings.interface });
+    }
+    return ports.sort((a, b) => a.port - b.port);
   }
 
   private addresses(path: YamlPath, raw: RawNode): Pick<NodeSpec, 'ip' | 'gateway' | 'dns'> {

@@ -30,8 +30,8 @@ export interface Plan {
   kept: Map<string, string>;
 }
 
-/** Node types that a server creates started (GNS3's builtin switch and hub): a new one needs no start. */
-const ALWAYS_STARTED = ['ethernet_switch', 'ethernet_hub'];
+/** Node types that a server creates started (GNS3's builtin switch, hub, cloud and NAT): a new one needs no start. */
+const ALWAYS_STARTED = ['ethernet_switch', 'ethernet_hub', 'cloud', 'nat'];
 
 /**
  * Diffs the file against the server: what to create, change in place, replace and delete so

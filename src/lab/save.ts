@@ -45,11 +45,15 @@ export function saveLab(state: LabState, schemaRef?: string): string {
   return `${schemaRef ? `# yaml-language-server: $schema=${schemaRef}\n` : ''}${note}${compactLinks(yaml)}`;
 }
 
-/** The file keys of a node's type: switch ports, hub port count, VPCS addresses, qemu settings. */
+/** The file keys of a node's type: switch ports, cloud ports, hub port count, VPCS addresses, qemu settings. */
 function typeSettings(node: Node, state: LabState): Json {
   switch (node.node_type) {
     case 'ethernet_switch':
       return switchSettings(switchPortsOf(node));
+    case 'cloud': {
+      const mapping = (node.properties.ports_mapping ?? []) as { name: string; port_number: number; type: string; interface: string }[];
+      return { ports: Object.fromEntries(mapping.map((p) => [p.port_number, { ...(p.type === 'tap' ? { type: 'tap' } : {}), interface: p.interface, ...(p.name !== p.interface ? { name: p.name } : {}) }])) };
+    }
     case 'ethernet_hub': {
       const count = (node.properties.ports_mapping as unknown[] | undefined)?.length ?? DEFAULT_HUB_PORTS;
       return count === DEFAULT_HUB_PORTS ? {} : { port_count: count };

@@ -13,7 +13,7 @@ import { UUID_TEXT } from '../../src/util/uuid.js';
 
 const UUID = UUID_TEXT;
 // Ranges no other test file uses (link.test.ts has 32150-32299 and 26050-26099).
-const PORT_RANGES = { EMUCTL_UDP_PORT_RANGE: '32000-32099', EMUCTL_CONSOLE_PORT_RANGE: '26000-26039' };
+const PORT_RANGES = { EMUCTL_UDP_PORT_RANGE: '32000-32099', EMUCTL_CONSOLE_PORT_RANGE: '26000-26039', EMUCTL_NAT_SUBNET: '198.18.30.0/24' };
 
 
 describe('node commands against the daemon', () => {
@@ -47,6 +47,22 @@ describe('node commands against the daemon', () => {
     assert.deepEqual(hub, (await daemon.api('GET', `/v2/projects/${projectId}/nodes/${hub.node_id}`)).body);
   });
 
+  it('node create --type cloud --interface and --type nat: the node and its ports; --interface needs a cloud', async () => {
+    const tap = `ecli${process.pid % 10000}`;
+    const cloud = jsonOf(await run('node', 'create', 'Cloud1', '--type', 'cloud', '--interface', `tap:${tap}`, '--interface', 'lo', '--json'));
+    assert.deepEqual(cloud.properties.ports_mapping, [
+      { name: tap, port_number: 0, type: 'tap', interface: tap },
+      { name: 'lo', port_number: 1, type: 'ethernet', interface: 'lo' },
+    ]);
+    assert.deepEqual(cloud.ports.map((p: any) => p.name), [tap, 'lo']);
+    const nat = await run('node', 'create', 'NAT1', '--type', 'nat');
+    assert.equal(nat.code, 0, nat.stderr);
+    assert.match(nat.stdout, new RegExp(`^✓ Created nat NAT1 \\(${UUID}\\) on compute local\\n$`));
+    assertFails(await run('node', 'create', 'PC9', '--type', 'vpcs', '--interface', 'eth0'), 2, /^emuctl: --interface needs --type cloud\n$/);
+    assertFails(await run('node', 'create', 'C9', '--type', 'cloud', '--interface', 'tap:a/b'), 2, /^emuctl: --interface tap:a\/b: an interface name is 1-15 characters/);
+    for (const n of await nodes()) if (n.node_type === 'cloud' || n.node_type === 'nat') assert.equal((await daemon.api('DELETE', `/v2/projects/${projectId}/nodes/${n.node_id}`)).status, 204);
+  });
+
   it('node create --compute: by id or by name; an unknown compute lists the known ones', async () => {
     const byId = jsonOf(await run('node', 'create', 'SW2', '-t', 'ethernet_switch', '--compute', 'local', '--json'));
     assert.equal(byId.compute_id, 'local');
@@ -65,7 +81,7 @@ describe('node commands against the daemon', () => {
     assert.notEqual(renamed.name, 'SW1');
     assert.match(taken.stderr, new RegExp(`^warning: 'SW1' is taken in this project; the server named the node ${renamed.name}\n$`), 'a taken name is renamed, as GNS3 does, and the CLI says so');
     assert.equal((await daemon.api('DELETE', `/v2/projects/${projectId}/nodes/${renamed.node_id}`)).status, 204);
-    assertFails(await run('node', 'create', 'R1', '--type', 'router'), 1, /^emuctl: Unknown node_type 'router' \(known: ethernet_switch, ethernet_hub, vpcs, qemu\)\n$/);
+    assertFails(await run('node', 'create', 'R1', '--type', 'router'), 1, /^emuctl: Unknown node_type 'router' \(known: ethernet_switch, ethernet_hub, vpcs, qemu, cloud, nat\)\n$/);
     assertFails(await run('node', 'create', 'PC9', '--type', 'vpcs', '--ram', '128'), 2, /^emuctl: --image, --ram, --kernel and the other QEMU options need --type qemu\n$/);
     assertFails(await run('node', 'create', 'R1'), 2, /^emuctl: give the node a --type or a --template \(one of the two\)\n$/);
     assertFails(await run('node', 'create', 'R1', '-t', 'vpcs', '-T', 'VPCS'), 2, /--type or a --template/);

@@ -31,10 +31,12 @@ export interface ApiAnswer {
 }
 
 /** Starts the real daemon in a child process on an ephemeral port, with EMUCTL_HOME in a temp dir (or `home`). */
-export async function startTestDaemon(opts: { home?: string; flags?: DaemonFlags; env?: NodeJS.ProcessEnv } = {}): Promise<TestDaemon> {
+export async function startTestDaemon(opts: { home?: string; flags?: DaemonFlags; env?: NodeJS.ProcessEnv; launcher?: string[] } = {}): Promise<TestDaemon> {
   const home = opts.home ?? mkdtempSync(join(tmpdir(), 'emuctl-test-'));
   const flags: DaemonFlags = { port: 0, projectsDir: join(home, 'projects'), ...opts.flags };
-  const child = spawn(process.execPath, [DAEMON_MAIN, JSON.stringify(flags)], {
+  // A launcher (e.g. setpriv dropping a capability) execs the daemon: the PID stays the daemon's.
+  const [command, ...args] = [...(opts.launcher ?? []), process.execPath, DAEMON_MAIN, JSON.stringify(flags)];
+  const child = spawn(command, args, {
     env: { ...process.env, EMUCTL_HOME: home, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -40,6 +40,15 @@ describe('templates (GNS3 2.2)', () => {
     });
     assert.equal(byId.get(HUB).default_name_format, 'Hub{0}');
     assert.equal((await d.api('GET', `/v2/templates/${VPCS}`)).body.name, 'VPCS');
+    // GNS3 2.2's ids: uuid3(NAMESPACE_DNS, type).
+    assert.deepEqual(byId.get('39e257dc-8412-3174-b6b3-0ee3ed6a43e9'), {
+      template_id: '39e257dc-8412-3174-b6b3-0ee3ed6a43e9', template_type: 'cloud', name: 'Cloud', default_name_format: 'Cloud{0}', category: 'guest',
+      symbol: ':/symbols/cloud.svg', builtin: true, compute_id: null,
+    });
+    assert.deepEqual(byId.get('df8f4ea9-33b7-3e96-86a2-c39bc9bb649c'), {
+      template_id: 'df8f4ea9-33b7-3e96-86a2-c39bc9bb649c', template_type: 'nat', name: 'NAT', default_name_format: 'NAT{0}', category: 'guest',
+      symbol: ':/symbols/cloud.svg', builtin: true, compute_id: null,
+    });
   });
 
   it('nodes from the VPCS template are named PC1, PC2… (the first free number), with the template id and symbol', async () => {
@@ -129,6 +138,6 @@ describe('templates (GNS3 2.2)', () => {
     const again = await d.api('GET', `/v2/templates/${custom.template_id}`);
     assert.equal(again.status, 200);
     assert.equal(again.body.name, 'Core switch');
-    assert.equal((await d.api('GET', '/v2/templates')).body.length, 4);
+    assert.equal((await d.api('GET', '/v2/templates')).body.length, 6, 'five built-ins (switch, hub, VPCS, cloud, NAT) and the one custom template');
   });
 });

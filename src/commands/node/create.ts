@@ -38,8 +38,10 @@ export interface DockerCreateOptions {
 /** Options of `node create`: a node type or a template, one of the two. */
 export interface NodeCreateOptions extends QemuCreateOptions, DockerCreateOptions {
   name: string;
-  /** GNS3 node_type: ethernet_switch, ethernet_hub, vpcs, qemu (a remote GNS3 server knows more). */
+  /** GNS3 node_type: ethernet_switch, ethernet_hub, vpcs, qemu, cloud, nat (a remote GNS3 server knows more). */
   type?: string;
+  /** cloud: its ports, `IFNAME` (an existing interface) or `tap:NAME`, in port order. */
+  interface?: string[];
   /** Template name or id (GNS3's way: the node gets the template's settings). */
   template?: string;
   /** Compute name or id; `local` when absent. */
@@ -55,9 +57,9 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 /** `emuctl node create NAME (--type T | --template T) [--compute C] [-p P] [QEMU options]`. */
 export function nodeCreateCommand(f: Factory, run = runNodeCreate): Command {
   return new Command('create')
-    .description('create a node, of a type (ethernet_switch, ethernet_hub, vpcs, qemu or docker) or from a template')
+    .description('create a node, of a type (ethernet_switch, ethernet_hub, vpcs, qemu, docker, cloud or nat) or from a template')
     .argument('<name>', 'name of the new node')
-    .addOption(suggestValues(new Option('-t, --type <type>', 'node type: ethernet_switch, ethernet_hub, vpcs, qemu or docker'), NODE_TYPES))
+    .addOption(suggestValues(new Option('-t, --type <type>', 'node type: ethernet_switch, ethernet_hub, vpcs, qemu, docker, cloud or nat'), NODE_TYPES))
     .option('-T, --template <template>', 'template name or id (see emuctl template list)')
     .option('-c, --compute <compute>', 'compute to run it on, by name or id (default: local)')
     .addOption(projectOption())
@@ -73,6 +75,7 @@ export function nodeCreateCommand(f: Factory, run = runNodeCreate): Command {
     .option('--option <args>', 'qemu: extra qemu arguments, split like a shell would (repeatable)', collect)
     .option('--start-command <command>', "docker: the container's command (default: the image's)")
     .option('--env <KEY=VALUE>', 'docker: an environment variable of the container (repeatable)', collect)
+    .option('--interface <interface>', 'cloud: a port bridged to the host interface IFNAME, or to a TAP with tap:NAME (repeatable, ports 0, 1, …)', collect)
     .action(async (name: string, flags: Omit<NodeCreateOptions, 'name'>, cmd: Command) => {
       const { type, template, compute, project, ...settings } = flags;
       await run({ name, type, template, compute, project, ...settings }, await f.context(cmd));
@@ -111,10 +114,21 @@ function typeProperties(opts: NodeCreateOptions): Record<string, unknown> | unde
   return properties;
 }
 
+/** A cloud's ports_mapping from `--interface` values (undefined when none is given). */
+export function cloudPorts(interfaces: string[] | undefined): Record<string, unknown>[] | undefined {
+  return interfaces?.map((value, port) => {
+    const [type, name] = value.startsWith('tap:') ? ['tap', value.slice(4)] : ['ethernet', value];
+    if (!/^[A-Za-z0-9_.-]{1,15}$/.test(name)) throw new UsageError(`--interface ${value}: an interface name is 1-15 characters of A-Z a-z 0-9 _ . -`);
+    return { name, port_number: port, type, interface: name };
+  });
+}
+
 /** Creates the node (POST …/nodes, or POST …/templates/{template_id} with --template) and reports it. */
 export async function runNodeCreate(opts: NodeCreateOptions, ctx: Context): Promise<void> {
   if ((opts.type === undefined) === (opts.template === undefined)) throw new UsageError('give the node a --type or a --template (one of the two)');
   const properties = typeProperties(opts);
+  const ports = cloudPorts(opts.interface);
+  if (ports && opts.type !== 'cloud') throw new UsageError('--interface needs --type cloud');
   const project = await resolveProject(ctx, opts.project);
   const api = await ctx.api();
   const computeId = await computeIdFor(api, opts.compute);
@@ -125,6 +139,7 @@ export async function runNodeCreate(opts: NodeCreateOptions, ctx: Context): Prom
   } else {
     const body: NodeCreate = { name: opts.name, node_type: opts.type!, compute_id: computeId };
     if (properties) body.properties = properties;
+    if (ports) body.properties = { ports_mapping: ports };
     node = await createNode(api, project.project_id, body);
   }
   warnIfRenamed(ctx, opts.name, node.name);

@@ -1,6 +1,6 @@
 import type { DataplaneApi } from '../dataplane/types.js';
 import type { Logger } from '../logger.js';
-import type { NIO_NULL_SCHEMA, NIO_UDP_SCHEMA } from '../schemas/nio.js';
+import type { NIO_ETHERNET_SCHEMA, NIO_NULL_SCHEMA, NIO_TAP_SCHEMA, NIO_UDP_SCHEMA } from '../schemas/nio.js';
 import type { FromSchema } from '../schemas/validation.js';
 import type { ComputeResources } from './resources.js';
 import type { ComputeEvents } from './compute-events.js';
@@ -21,6 +21,6 @@ export interface NodeContext {
 }
 
 /** A NIO as GNS3 sends and returns it. */
-export type NioJson = FromSchema<typeof NIO_UDP_SCHEMA> | FromSchema<typeof NIO_NULL_SCHEMA>;
+export type NioJson = FromSchema<typeof NIO_UDP_SCHEMA> | FromSchema<typeof NIO_NULL_SCHEMA> | FromSchema<typeof NIO_TAP_SCHEMA> | FromSchema<typeof NIO_ETHERNET_SCHEMA>;
 
 export type NodeStatus = 'started' | 'stopped' | 'suspended';

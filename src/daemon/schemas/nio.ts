@@ -3,7 +3,7 @@ import { schema } from './validation.js';
 const PORT = { type: 'integer', minimum: 1, maximum: 65535 } as const;
 const FILTERS = { type: 'object', additionalProperties: { type: 'array' } } as const;
 
-/** GNS3 NIO types; only nio_udp and nio_null are implemented on this compute. */
+/** GNS3 NIO types; nio_udp, nio_null, nio_tap and nio_ethernet are implemented on this compute. */
 export const NIO_TYPES = ['nio_udp', 'nio_null', 'nio_ethernet', 'nio_generic_ethernet', 'nio_linux_ethernet', 'nio_tap', 'nio_unix', 'nio_vde', 'nio_nat', 'nio_vmnet'];
 
 /** First pass: the NIO type must be known (then the type's own schema applies). */
@@ -33,6 +33,24 @@ export const NIO_NULL_SCHEMA = schema({
   type: 'object',
   properties: { type: { enum: ['nio_null'] }, suspend: { type: 'boolean' }, filters: FILTERS },
   required: ['type'],
+  additionalProperties: false,
+});
+
+const IFNAME = { type: 'string', minLength: 1, maxLength: 15 } as const;
+
+/** GNS3 NIO_TAP schema: the port exchanges frames with a host TAP (created when missing, gone with the NIO when emuctl made it). */
+export const NIO_TAP_SCHEMA = schema({
+  type: 'object',
+  properties: { type: { enum: ['nio_tap'] }, tap_device: IFNAME, suspend: { type: 'boolean' }, filters: FILTERS },
+  required: ['type', 'tap_device'],
+  additionalProperties: false,
+});
+
+/** GNS3 NIO_ETHERNET schema: the port exchanges frames with an existing host interface (AF_PACKET). */
+export const NIO_ETHERNET_SCHEMA = schema({
+  type: 'object',
+  properties: { type: { enum: ['nio_ethernet'] }, ethernet_device: IFNAME, suspend: { type: 'boolean' }, filters: FILTERS },
+  required: ['type', 'ethernet_device'],
   additionalProperties: false,
 });
 

@@ -46,6 +46,8 @@ describe('node verbs', () => {
       '--start-command', 'sh -c "run it"', '--env', 'A=1', '--env', 'B=x y'])).opts,
     { name: 'R1', type: 'docker', template: undefined, compute: undefined, project: undefined, image: 'frrouting/frr:v8.4.0', adapters: 3,
       startCommand: 'sh -c "run it"', env: ['A=1', 'B=x y'] });
+    assert.deepEqual((await parseWithSpy('node', nodeCreateCommand, ['node', 'create', 'C1', '-t', 'cloud', '--interface', 'eth1', '--interface', 'tap:t0'])).opts,
+      { name: 'C1', type: 'cloud', template: undefined, compute: undefined, project: undefined, interface: ['eth1', 'tap:t0'] });
     assert.deepEqual((await parseWithSpy('node', nodeCreateCommand, ['node', 'create', 'PC9', '--template', 'VPCS'])).opts,
       { name: 'PC9', type: undefined, template: 'VPCS', compute: undefined, project: undefined });
     assert.deepEqual((await parseWithSpy('node', nodeCreateCommand, ['node', 'create', 'R1', '-T', '19021f99', '-p', 'lab'])).opts,

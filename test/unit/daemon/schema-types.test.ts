@@ -71,7 +71,7 @@ describe('typed route contracts', () => {
     assert.ok(same<FromSchema<typeof PROJECT_DUPLICATE_SCHEMA>['reset_mac_addresses'], boolean | undefined>(true));
     assert.ok(same<FromSchema<typeof PROJECT_DUPLICATE_SCHEMA>['name'], string | undefined>(true));
     assert.ok(same<FromSchema<typeof EMPTY_SCHEMA>, Record<string, unknown>>(true));
-    assert.ok(same<NioJson['type'], 'nio_udp' | 'nio_null'>(true));
+    assert.ok(same<NioJson['type'], 'nio_udp' | 'nio_null' | 'nio_tap' | 'nio_ethernet'>(true));
     assert.ok(same<NonNullable<FromSchema<typeof ETHERNET_SWITCH_CREATE_SCHEMA>['ports_mapping']>[number]['type'], 'access' | 'dot1q' | 'qinq'>(true));
     assert.ok(same<FromSchema<typeof ETHERNET_SWITCH_UPDATE_SCHEMA>['name'], string | undefined>(true));
     assert.ok(same<FromSchema<typeof QEMU_CREATE_SCHEMA>['hdb_disk_image'], string | undefined>(true), 'drive fields built in a loop keep their types');

@@ -106,6 +106,34 @@ describe('lab files', () => {
     assert.match(errorOf('PC2: {type: vpcs,', 'PC2: {', 'PC2').message, /: node PC2 needs a type: or a template:$/);
   });
 
+  it('cloud ports name their interfaces (ethernet by default, or tap); a nat node has its one port nat0', () => {
+    const lab = parseLab(`name: out
+nodes:
+  C: {type: cloud, ports: {1: {type: tap, interface: tap7}, 0: {interface: eth1, name: uplink}}}
+  N: {type: nat}
+  PC1: {type: vpcs}
+  PC2: {type: vpcs}
+  PC3: {type: vpcs}
+links:
+  - [PC1:0/0, C:uplink]
+  - [PC2:0/0, C:tap7]
+  - [PC3:0/0, N:nat0]
+`, 'lab.yml');
+    const cloud = lab.nodes.find((n) => n.name === 'C')!;
+    assert.deepEqual(cloud.cloudPorts, [
+      { port: 0, name: 'uplink', type: 'ethernet', interface: 'eth1' },
+      { port: 1, name: 'tap7', type: 'tap', interface: 'tap7' },
+    ]);
+    assert.deepEqual(lab.links.map((l) => [l.ends[1].node, l.ends[1].port]), [['C', 0], ['C', 1], ['N', 0]]);
+    const bad = (node: string, message: RegExp) => assert.throws(() => parseLab(`name: x\nnodes:\n  C: ${node}\n`, 'lab.yml'), (err: Error) => err instanceof LabFileError && message.test(err.message));
+    bad('{type: cloud, ports: {0: {type: tap}}}', /cloud port 0 needs an interface:/);
+    bad('{type: cloud, ports: {0-1: {interface: eth1}}}', /a cloud port is one port number, not a range/);
+    bad('{type: cloud, ports: {0: {interface: eth1, vlan: 3}}}', /vlan: is for switch ports/);
+    bad('{type: cloud, ports: {0: {interface: eth1, type: dot1q}}}', /a cloud port is ethernet or tap, not dot1q/);
+    bad('{type: ethernet_switch, ports: {0: {interface: eth1}}}', /interface: is for cloud ports/);
+    bad('{type: nat, ports: {0: {interface: eth1}}}', /ports: is for ethernet_switch and cloud nodes, not nat/);
+  });
+
   it('captures must name a link of the file', () => {
     assert.match(errorOf('captures: [SW1:0/0-PC1:0/0]', 'captures: [SW1:0/2-PC1:0/0]', 'SW1:0/2-PC1').message, /: captures: "SW1:0\/2-PC1:0\/0" names no link of this file/);
   });

@@ -3,6 +3,7 @@ import type { CaptureInfo, MacTableEntry, PortCounters, SwitchPortConfig } from 
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { AsyncLock } from '../../../util/async-lock.js';
 import { validateFilters } from '../../dataplane/filters/catalog.js';
+import type { NioSpec } from '../../dataplane/types.js';
 import { nodeOwner, type Owner } from '../ownership.js';
 import type { NioJson, NodeContext, NodeStatus } from '../node-context.js';
 
@@ -70,19 +71,20 @@ export abstract class DataplaneNode {
   protected abstract portList(): { adapter: number; port: number; name: string }[];
   abstract toJSON(): Record<string, unknown>;
 
-  /** Adds a NIO (nio_udp really binds; nio_null only drops). */
+  /** Adds a NIO (nio_udp binds, nio_tap and nio_ethernet open the host interface; nio_null only drops). */
   addNio(adapter: number, port: number, nio: NioJson): Promise<NioJson> {
     return this.lock.run(async () => {
       const dp = this.dataplanePort(adapter, port);
       if (this.nios.has(dp)) throw new ConflictError(`Port ${port} of ${this.name} already has a NIO`);
       const filters = validateFilters(nio.filters ?? {});
-      if (nio.type === 'nio_udp') {
-        this.ctx.resources.udpPorts.reserve(nio.lport, this.owner);
+      const spec = this.dataplaneNio(nio);
+      if (spec) {
         const t = this.dataplaneTarget(dp);
+        if (nio.type === 'nio_udp') this.ctx.resources.udpPorts.reserve(nio.lport, this.owner);
         try {
-          await this.ctx.dataplane.addNio(t.node, t.port, { bindHost: this.ctx.bindHost, lport: nio.lport, rhost: nio.rhost, rport: nio.rport }, { filters, suspend: nio.suspend ?? false });
+          await this.ctx.dataplane.addNio(t.node, t.port, spec, { filters, suspend: nio.suspend ?? false });
         } catch (err) {
-          this.ctx.resources.udpPorts.release(nio.lport, this.owner);
+          if (nio.type === 'nio_udp') this.ctx.resources.udpPorts.release(nio.lport, this.owner);
           throw err;
         }
       }
@@ -99,7 +101,7 @@ export abstract class DataplaneNode {
       const nio = this.nioOn(dp, port);
       const filters = change.filters ? validateFilters(change.filters) : undefined;
       const t = this.dataplaneTarget(dp);
-      if (nio.type === 'nio_udp') await this.ctx.dataplane.updateNio(t.node, t.port, { filters, suspend: change.suspend });
+      if (nio.type !== 'nio_null') await this.ctx.dataplane.updateNio(t.node, t.port, { filters, suspend: change.suspend });
       const updated = { ...nio, ...(change.filters ? { filters: change.filters } : {}), ...(change.suspend !== undefined ? { suspend: change.suspend } : {}) } as NioJson;
       this.nios.set(dp, updated);
       return updated;
@@ -111,10 +113,10 @@ export abstract class DataplaneNode {
     return this.lock.run(async () => {
       const dp = this.dataplanePort(adapter, port);
       const nio = this.nioOn(dp, port);
-      if (nio.type === 'nio_udp') {
+      if (nio.type !== 'nio_null') {
         const t = this.dataplaneTarget(dp);
         await this.ctx.dataplane.removeNio(t.node, t.port);
-        this.ctx.resources.udpPorts.release(nio.lport, this.owner);
+        if (nio.type === 'nio_udp') this.ctx.resources.udpPorts.release(nio.lport, this.owner);
       }
       this.nios.delete(dp);
     });
@@ -125,7 +127,7 @@ export abstract class DataplaneNode {
     return this.lock.run(async () => {
       const dp = this.dataplanePort(adapter, port);
       const nio = this.nioOn(dp, port);
-      if (nio.type !== 'nio_udp') throw new ConflictError(`Port ${port} of ${this.name} has no UDP tunnel to capture on`);
+      if (nio.type === 'nio_null') throw new ConflictError(`Port ${port} of ${this.name} has a null NIO: nothing to capture`);
       const t = this.dataplaneTarget(dp);
       return this.ctx.dataplane.startCapture(t.node, t.port, path, linkType, root);
     });
@@ -157,7 +159,7 @@ export abstract class DataplaneNode {
       this.portList().map(async ({ adapter, port, name }) => {
         const dp = this.dataplanePort(adapter, port);
         const t = this.dataplaneTarget(dp);
-        const capture = this.nios.get(dp)?.type === 'nio_udp' ? await this.ctx.dataplane.captureInfo(t.node, t.port) : null;
+        const capture = this.nios.get(dp) && this.nios.get(dp)?.type !== 'nio_null' ? await this.ctx.dataplane.captureInfo(t.node, t.port) : null;
         const { port: _p, ...c } = (await countersOf(t.node)).find((x) => x.port === t.port) ?? ({} as PortCounters);
         return { adapter_number: adapter, port_number: port, name, nio: this.nios.get(dp) ?? null, capturing: !!capture, capture_file_path: capture?.path ?? null, ...c };
       }),
@@ -206,6 +208,16 @@ export abstract class DataplaneNode {
       this.nios.clear();
       await this.ctx.dataplane.deleteNode(this.dataplaneId);
     });
+  }
+
+  /** What the dataplane opens for a NIO: a UDP tunnel, a host TAP or interface; nothing for nio_null (it only drops). */
+  private dataplaneNio(nio: NioJson): NioSpec | undefined {
+    switch (nio.type) {
+      case 'nio_udp': return { bindHost: this.ctx.bindHost, lport: nio.lport, rhost: nio.rhost, rport: nio.rport };
+      case 'nio_tap': return { kind: 'tap', ifname: nio.tap_device };
+      case 'nio_ethernet': return { kind: 'ethernet', ifname: nio.ethernet_device };
+      case 'nio_null': return undefined;
+    }
   }
 
   private nioOn(dp: number, port: number): NioJson {

@@ -7,7 +7,7 @@ import { ConflictError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { route } from '../route.js';
 import { sendPcap, type StreamSlots } from '../streams.js';
-import { NIO_NULL_SCHEMA, NIO_TYPE_SCHEMA, NIO_UDP_SCHEMA, NODE_CAPTURE_SCHEMA } from '../../schemas/nio.js';
+import { NIO_ETHERNET_SCHEMA, NIO_NULL_SCHEMA, NIO_TAP_SCHEMA, NIO_TYPE_SCHEMA, NIO_UDP_SCHEMA, NODE_CAPTURE_SCHEMA } from '../../schemas/nio.js';
 import { COMPUTE_NODE_DUPLICATE_SCHEMA } from '../../schemas/nodes.js';
 import { EMPTY_SCHEMA } from '../../schemas/project.js';
 import { schema, validate } from '../../schemas/validation.js';
@@ -65,5 +65,7 @@ function nodeTypeRoutes(router: Router, { compute, streams, log }: { compute: Lo
 function checkNio(body: { type: string }): NioJson {
   if (body.type === 'nio_udp') return validate(NIO_UDP_SCHEMA, body);
   if (body.type === 'nio_null') return validate(NIO_NULL_SCHEMA, body);
-  throw new ConflictError(`NIO type ${body.type} is not supported on this compute (supported: nio_udp, nio_null)`);
+  if (body.type === 'nio_tap') return validate(NIO_TAP_SCHEMA, body);
+  if (body.type === 'nio_ethernet') return validate(NIO_ETHERNET_SCHEMA, body);
+  throw new ConflictError(`NIO type ${body.type} is not supported on this compute (supported: nio_udp, nio_null, nio_tap, nio_ethernet)`);
 }

@@ -1,0 +1,122 @@
+import { readdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runHostTool } from '../../compute/host-access.js';
+import { writeFileAtomic } from '../../atomic-write.js';
+import { isOwnerAlive, type RegistryOwner } from '../../compute/process/process-registry.js';
+
+/** One thing the NAT node adds to the host, as its undo needs it. */
+export type HostChange =
+  | { kind: 'link'; name: string }
+  | { kind: 'chain'; table: string; name: string }
+  | { kind: 'rule'; table: string; chain: string; spec: string[] }
+  | { kind: 'sysctl'; path: string; previous: string };
+
+interface JournalFile {
+  version: 1;
+  owner: RegistryOwner;
+  changes: HostChange[];
+}
+
+const FILE = /^nat-host\.\d+-\d+\.json$/;
+
+/** Runs iptables, waiting for the xtables lock rather than failing on it. */
+export function iptables(table: string, ...args: string[]): Promise<unknown> {
+  return runHostTool('iptables', ['-w', '-t', table, ...args]);
+}
+
+async function succeeds(command: Promise<unknown>): Promise<boolean> {
+  return command.then(() => true, () => false);
+}
+
+/** Undoes one change; what is already gone (a change recorded but never made) is no failure. */
+async function undo(change: HostChange, stillShared: () => Promise<boolean>): Promise<void> {
+  switch (change.kind) {
+    case 'link':
+      if (await succeeds(runHostTool('ip', ['link', 'show', 'dev', change.name]))) await runHostTool('ip', ['link', 'delete', 'dev', change.name]);
+      return;
+    case 'rule':
+      if (await succeeds(iptables(change.table, '-C', change.chain, ...change.spec))) await iptables(change.table, '-D', change.chain, ...change.spec);
+      return;
+    case 'chain':
+      if (!(await succeeds(iptables(change.table, '-n', '-L', change.name)))) return;
+      await iptables(change.table, '-F', change.name);
+      await iptables(change.table, '-X', change.name);
+      return;
+    case 'sysctl':
+      // Another emuctl NAT bridge still up on this host needs forwarding on.
+      if (!(await stillShared())) await writeFile(change.path, change.previous);
+  }
+}
+
+/**
+ * The record of what one daemon's NAT node added to the host, written before each change is made
+ * (like the process intents), so that a daemon restarted after a crash removes exactly what the
+ * dead one made, and nothing else.
+ */
+export class HostChangeJournal {
+  private changes: HostChange[] = [];
+
+  constructor(readonly path: string, private readonly owner: RegistryOwner, private readonly stillShared: () => Promise<boolean>) {}
+
+  static fileName(owner: RegistryOwner): string {
+    return `nat-host.${owner.pid}-${owner.startTime}.json`;
+  }
+
+  /** Records a change about to be made. */
+  async record(change: HostChange): Promise<void> {
+    this.changes.push(change);
+    await writeFileAtomic(this.path, JSON.stringify({ version: 1, owner: this.owner, changes: this.changes } satisfies JournalFile));
+  }
+
+  /** Undoes every change, last first, then removes the file. The first failure is thrown once all were tried. */
+  async undoAll(): Promise<void> {
+    const failures = await undoChanges(this.changes, this.stillShared);
+    this.changes = [];
+    await unlink(this.path).catch(() => undefined);
+    if (failures.length) throw new Error(failures.join('; '));
+  }
+}
+
+async function undoChanges(changes: HostChange[], stillShared: () => Promise<boolean>): Promise<string[]> {
+  const failures: string[] = [];
+  for (const change of [...changes].reverse()) {
+    await undo(change, stillShared).catch((err: Error) => failures.push(`${describeChange(change)}: ${err.message.split('\n')[0]}`));
+  }
+  return failures;
+}
+
+export function describeChange(change: HostChange): string {
+  switch (change.kind) {
+    case 'link': return `interface ${change.name}`;
+    case 'chain': return `iptables chain ${change.table}/${change.name}`;
+    case 'rule': return `iptables rule ${change.table}/${change.chain} ${change.spec.join(' ')}`;
+    case 'sysctl': return `${change.path} back to ${change.previous}`;
+  }
+}
+
+/**
+ * On daemon start: undoes the journals of dead daemons in `runDir` (a journal whose owner runs is
+ * left alone). Returns what was undone; a journal whose undo failed is kept for the next start.
+ */
+export async function undoDeadJournals(runDir: string, stillShared: () => Promise<boolean>): Promise<{ undone: HostChange[]; failures: string[] }> {
+  const undone: HostChange[] = [];
+  const failures: string[] = [];
+  const names = await readdir(runDir).catch(() => [] as string[]);
+  for (const name of names.filter((n) => FILE.test(n))) {
+    const path = join(runDir, name);
+    let file: JournalFile;
+    try {
+      file = JSON.parse(await readFile(path, 'utf8')) as JournalFile;
+    } catch {
+      continue;
+    }
+    if (isOwnerAlive(file.owner)) continue;
+    const failed = await undoChanges(file.changes, stillShared);
+    if (failed.length) failures.push(...failed);
+    else {
+      undone.push(...file.changes);
+      await unlink(path).catch(() => undefined);
+    }
+  }
+  return { undone, failures };
+}
