@@ -11,11 +11,11 @@ cd "$(dirname "$0")/.."
 
 # command:package — every tool the daemon or the test suite runs (the test runner fails on skips).
 tools=(vpcs:vpcs tcpdump:tcpdump qemu-system-x86_64:qemu-system-x86 qemu-img:qemu-utils tshark:tshark groff:groff-base dot:graphviz chromium:chromium openssl:openssl
-  dockerd:docker.io mmdebstrap:mmdebstrap ip:iproute2
+  dockerd:docker.io mmdebstrap:mmdebstrap ip:iproute2 docker-registry:docker-registry
   dnsmasq:dnsmasq-base iptables:iptables iperf3:iperf3)
 missing=()
 for tool in "${tools[@]}"; do
-  command -v "${tool%%:*}" >/dev/null 2>&1 || missing+=("${tool##*:}")
+  PATH="$PATH:/usr/sbin:/sbin" command -v "${tool%%:*}" >/dev/null 2>&1 || missing+=("${tool##*:}")
 done
 # Without a toolchain the TypeScript dataplane is used and VPCS nodes do not start (their confinement
 # shim, native/vpcs-confine.c, needs the C compiler, or vpcs_unconfined): installing one is best effort.

@@ -38,7 +38,7 @@ describe('template and project archive commands against the daemon', () => {
     const shown = await run('template', 'show', 'Access');
     assert.match(shown.stdout, /^type: +ethernet_switch$/m);
     assert.match(shown.stdout, /^ports_mapping: +\[\{"name":"p0","port_number":0,"type":"access","vlan":20\}\]$/m);
-    assertFails(await run('template', 'create', 'Bad', '-t', 'docker'), 1, /^emuctl: Unknown template_type 'docker' \(known: ethernet_switch, ethernet_hub, vpcs, qemu, cloud, nat\)\n$/);
+    assertFails(await run('template', 'create', 'Bad', '-t', 'iou'), 1, /^emuctl: Unknown template_type 'iou' \(known: ethernet_switch, ethernet_hub, vpcs, qemu, docker, cloud, nat\)\n$/);
     assertFails(await run('template', 'delete', 'VPCS'), 1, /cannot be deleted because it is a builtin/);
     assertFails(await run('template', 'show', 'nothing'), 1, /^emuctl: no template matches "nothing"; known: /);
     assertFails(await run('template', 'create', 'X'), 2, /required option '-t, --type <type>' not specified/);

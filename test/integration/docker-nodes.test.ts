@@ -136,7 +136,8 @@ describe('docker nodes: compute routes on the real Docker engine', () => {
       [{ start_command: 'sh -c "unterminated' }, 400, /unterminated/],
       [{ console_type: 'vnc' }, 409, /console_type vnc is not supported .*telnet or none/],
       [{ console_type: 'https' }, 409, /console_type https is not supported/],
-      [{ image: 'emuctl-test/absent:nope' }, 409, /image emuctl-test\/absent:nope is not on this compute/],
+      // A registry on a closed loopback port: the pull fails here, without a query leaving the machine.
+      [{ image: '127.0.0.1:9/emuctl-test/absent:nope' }, 409, /image 127\.0\.0\.1:9\/emuctl-test\/absent:nope is not on this compute and could not be pulled/],
     ];
     for (const [body, status, message] of bad) {
       const r = await create(body);

@@ -16,6 +16,7 @@ import { LABEL, type DaemonIdentity } from './container-labels.js';
 import { containerSpec, type VolumeMount } from './container-spec.js';
 import { dockerReason, isDockerNotFound, type DockerEngine } from './docker-engine.js';
 import { DEFAULT_EXEC_TIMEOUT_SECONDS, runExec, type ExecResult } from './docker-exec.js';
+import { pullImage } from './docker-pull.js';
 import type { DOCKER_CREATE_SCHEMA, DOCKER_UPDATE_SCHEMA } from './docker-schemas.js';
 import { applySettings, checkConsoleType, defaultSettings, volumePath, type DockerSettings } from './docker-settings.js';
 import { TelnetServer } from './telnet-server.js';
@@ -65,7 +66,7 @@ export class DockerNode extends DataplaneNode {
     const settings = applySettings(defaultSettings(body.image), body);
     if (!restoring) checkConsoleType(settings.console_type);
     await shared.engine.ready();
-    await imageOf(shared.engine.docker, settings.image);
+    await imageOf(shared.engine.docker, settings.image, ctx);
     const id = nodeIdOr(body.node_id);
     const owner = nodeOwner(ctx.projectId, id);
     const consolePort = settings.console_type === 'telnet' ? await ctx.resources.consolePorts.allocate(owner, body.console ?? undefined) : null;
@@ -311,7 +312,7 @@ export class DockerNode extends DataplaneNode {
   private async createContainer(): Promise<void> {
     const docker = this.shared.engine.docker;
     await this.removeContainer();
-    const image = await imageOf(docker, this.settings.image);
+    const image = await imageOf(docker, this.settings.image, this.ctx);
     const labels = this.shared.identity.labels(this.ctx.projectId, this.id);
     const volumes: VolumeMount[] = [];
     for (const [i, v] of this.settings.extra_volumes.map(volumePath).entries()) {
@@ -345,12 +346,22 @@ export class DockerNode extends DataplaneNode {
   }
 }
 
-/** The image's description; a missing image is a 409 saying how to get it. */
-async function imageOf(docker: Docker, image: string): Promise<Docker.ImageInspectInfo> {
-  try {
-    return await docker.getImage(image).inspect();
-  } catch (err) {
-    if (isDockerNotFound(err)) throw new ConflictError(`Docker image ${image} is not on this compute: load it (emuctl image import FILE.tar, or docker load/pull)`);
+/**
+ * The image's description. A missing image is pulled from its registry, with progress in the
+ * project's log notifications (GNS3 does the same); one that cannot be pulled is a 409 saying how to get it.
+ */
+async function imageOf(docker: Docker, image: string, ctx: NodeContext): Promise<Docker.ImageInspectInfo> {
+  const inspect = () => docker.getImage(image).inspect().catch((err) => {
+    if (isDockerNotFound(err)) return undefined;
     throw new ConflictError(`Docker could not inspect image ${image}: ${dockerReason(err)}`);
-  }
+  });
+  const found = await inspect();
+  if (found) return found;
+  await pullImage(docker, image, (message) => {
+    ctx.log.info(message);
+    ctx.events.log('info', message, ctx.projectId);
+  });
+  const pulled = await inspect();
+  if (!pulled) throw new ConflictError(`Docker image ${image} is still missing after a pull`);
+  return pulled;
 }
