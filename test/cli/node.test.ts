@@ -82,7 +82,7 @@ describe('node commands against the daemon', () => {
     assert.match(taken.stderr, new RegExp(`^warning: 'SW1' is taken in this project; the server named the node ${renamed.name}\n$`), 'a taken name is renamed, as GNS3 does, and the CLI says so');
     assert.equal((await daemon.api('DELETE', `/v2/projects/${projectId}/nodes/${renamed.node_id}`)).status, 204);
     assertFails(await run('node', 'create', 'R1', '--type', 'router'), 1, /^emuctl: Unknown node_type 'router' \(known: ethernet_switch, ethernet_hub, vpcs, qemu, docker, cloud, nat\)\n$/);
-    assertFails(await run('node', 'create', 'PC9', '--type', 'vpcs', '--ram', '128'), 2, /^emuctl: --image, --ram, --kernel and the other QEMU options need --type qemu\n$/);
+    assertFails(await run('node', 'create', 'PC9', '--type', 'vpcs', '--ram', '128'), 2, /^emuctl: --image, --ram, --kernel and the other QEMU options need --type qemu \(--image and --adapters also --type docker\)\n$/);
     assertFails(await run('node', 'create', 'R1'), 2, /^emuctl: give the node a --type or a --template \(one of the two\)\n$/);
     assertFails(await run('node', 'create', 'R1', '-t', 'vpcs', '-T', 'VPCS'), 2, /--type or a --template/);
     assertFails(await run('node', 'create', 'R1', '-t', 'vpcs', '--project', 'nolab'), 1, /^emuctl: no project matches "nolab"; known: lab /);
