@@ -1,0 +1,156 @@
+// The daemon's own lab page (/ui/) in real Chromium against a real daemon with real VPCS: every
+// bullet of issue 21's proof, through the page only (the CLI adds one node from outside).
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { EMUCTL_BIN, cliEnv } from '../cli/helpers/cli.js';
+import { launchBrowser, type TestBrowser } from '../helpers/browser.js';
+import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { createLink, createNode, createProject } from '../helpers/lab.js';
+import { icmpPackets } from '../helpers/tshark.js';
+
+const run = promisify(execFile);
+const TIMEOUT = { timeout: 180_000 };
+
+describe('the lab page at /ui/ in Chromium', () => {
+  let d: TestDaemon;
+  let browser: TestBrowser;
+  let page: Page;
+  let pid: string;
+  let pc1: any;
+  let pc2: any;
+  let sw: any;
+  let links: any[];
+  let scratch: string;
+
+  before(async () => {
+    scratch = mkdtempSync(join(tmpdir(), 'emuctl-lab-page-'));
+    d = await startTestDaemon({ env: { EMUCTL_UDP_PORT_RANGE: '37650-37699', EMUCTL_CONSOLE_PORT_RANGE: '37740-37759' } });
+    pid = await createProject(d, 'web-lab');
+    pc1 = await createNode(d, pid, 'PC1', 'vpcs');
+    pc2 = await createNode(d, pid, 'PC2', 'vpcs');
+    sw = await createNode(d, pid, 'SW1', 'ethernet_switch');
+    links = [await createLink(d, pid, [pc1.node_id, 0], [sw.node_id, 0]), await createLink(d, pid, [pc2.node_id, 0], [sw.node_id, 1])];
+    browser = await launchBrowser();
+    page = await browser.newPage();
+    page.on('pageerror', (err) => console.error(`page error: ${err.message}`));
+    page.on('console', (m) => { if (m.type() === 'error') console.error(`page console: ${m.text()}`); });
+  });
+  after(async () => {
+    await browser?.close();
+    await d?.stop();
+    if (d) removeHome(d.home);
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  const nodeStatus = (name: string) => page.getAttribute(`g.node[data-name="${name}"]`, 'data-status');
+  const terminalText = () => page.evaluate(() => document.querySelector('#console .xterm-rows')?.textContent ?? '');
+
+  /** Opens a node's console in the page and types `line` until `answer` shows (VPCS drops what comes while it prints its banner). */
+  async function typeInConsole(line: string, answer: RegExp): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      await page.locator('#console .xterm-helper-textarea').pressSequentially(`${line}\r`);
+      try {
+        await page.waitForFunction((source) => new RegExp(source).test(document.querySelector('#console .xterm-rows')?.textContent ?? ''), answer.source, { timeout: 5000 });
+        return;
+      } catch (err) {
+        if (attempt === 5) throw new Error(`the console shows no answer to ${line}: ${JSON.stringify(await terminalText())}`, { cause: err });
+      }
+    }
+  }
+
+  /** Types a line once (the console is past its banner by now) and waits for `answer`. */
+  async function typeOnce(line: string, answer: RegExp, timeout = 30_000): Promise<void> {
+    await page.locator('#console .xterm-helper-textarea').pressSequentially(`${line}\r`);
+    await page.waitForFunction((source) => new RegExp(source).test(document.querySelector('#console .xterm-rows')?.textContent ?? ''), answer.source, { timeout });
+  }
+
+  async function openConsoleOf(name: string): Promise<void> {
+    await page.click(`g.node[data-name="${name}"]`);
+    await page.click('#node-console');
+    await page.waitForSelector('#console[data-state="open"] .xterm-rows', { timeout: 30_000 });
+  }
+
+  it('lists the project and draws its nodes and links; the page has its own strict CSP', TIMEOUT, async () => {
+    const answer = await page.goto(`${d.url}/ui/`);
+    assert.equal(answer?.status(), 200);
+    const csp = answer!.headers()['content-security-policy'];
+    assert.match(csp, /script-src 'self';/);
+    assert.match(csp, /connect-src 'self'/);
+    await page.waitForSelector('#project-list[data-loaded="true"]');
+    assert.match(await page.textContent('#project-list') ?? '', /web-lab/);
+    await page.click('#project-list a[data-project-id]');
+    await page.waitForSelector('#topology[data-drawn="true"]');
+    assert.deepEqual((await page.$$eval('g.node', (els) => els.map((e) => (e as SVGGElement).dataset.name))).sort(), ['PC1', 'PC2', 'SW1']);
+    assert.deepEqual((await page.$$eval('g.link', (els) => els.map((e) => (e as SVGGElement).dataset.linkId))).sort(), links.map((l) => l.link_id).sort());
+    assert.equal(await nodeStatus('PC1'), 'stopped');
+  });
+
+  it('starting the lab from the page turns every node green', TIMEOUT, async () => {
+    await page.click('#lab-start');
+    await page.waitForFunction(() => [...document.querySelectorAll('g.node')].every((g) => g.classList.contains('status-started')), undefined, { timeout: 60_000 });
+    const fill = await page.$eval('g.node[data-name="PC1"] circle', (c) => getComputedStyle(c).fill);
+    assert.equal(fill, 'rgb(51, 204, 51)');
+  });
+
+  it('typing show ip in a VPCS console in the page shows its address', TIMEOUT, async () => {
+    await openConsoleOf('PC2');
+    await typeInConsole('ip 198.18.21.2/24', /198\.18\.21\.2 255\.255\.255\.0/);
+    await openConsoleOf('PC1');
+    await typeInConsole('ip 198.18.21.1/24', /198\.18\.21\.1 255\.255\.255\.0/);
+    await typeInConsole('show ip', /IP\/MASK\s+: 198\.18\.21\.1\/24/);
+  });
+
+  it('a ping between the two VPCS shows traffic on their links within 2 s', TIMEOUT, async () => {
+    assert.deepEqual(await page.$$eval('g.link', (els) => els.map((e) => Number((e as SVGGElement).dataset.frames ?? 0))), [0, 0]);
+    await typeOnce('ping 198.18.21.2 -c 5', /198\.18\.21\.2 icmp_seq=1 ttl=/);
+    const seen = Date.now();
+    await page.waitForFunction(() => [...document.querySelectorAll('g.link')].every((g) => Number((g as SVGGElement).dataset.frames ?? 0) > 0), undefined, { timeout: 2000 });
+    assert.ok(Date.now() - seen <= 2000);
+    assert.match(await page.textContent(`g.link[data-link-id="${links[0].link_id}"] text.rate`) ?? '', /f\/s .*B\/s/);
+    await page.waitForFunction(() => /icmp_seq=5 ttl=/.test(document.querySelector('#console .xterm-rows')?.textContent ?? ''), undefined, { timeout: 30_000 });
+  });
+
+  it('a node created from the CLI appears without a reload', TIMEOUT, async () => {
+    const url = page.url();
+    await run(process.execPath, [EMUCTL_BIN, 'node', 'create', 'PC3', '--type', 'vpcs', '--project', 'web-lab'], { env: cliEnv(scratch, { EMUCTL_URL: d.url }), timeout: 60_000 });
+    await page.waitForSelector('g.node[data-name="PC3"]', { timeout: 10_000 });
+    assert.equal(page.url(), url);
+  });
+
+  it('a capture started from the page lists ICMP packets live and downloads a pcap that tshark reads', TIMEOUT, async () => {
+    await page.click(`g.link[data-link-id="${links[0].link_id}"] line.hit`, { force: true });
+    await page.click('#capture-start');
+    await page.waitForSelector('#capture-download', { timeout: 20_000 });
+    await page.locator('#console .xterm-helper-textarea').pressSequentially('ping 198.18.21.2 -c 4\r');
+    await page.waitForFunction(() => document.querySelectorAll('#packets tbody tr[data-protocol="ICMP"]').length >= 2, undefined, { timeout: 20_000 });
+    const row = await page.$eval('#packets tbody tr[data-protocol="ICMP"]', (tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
+    assert.ok(row.includes('198.18.21.1') && row.includes('198.18.21.2'), JSON.stringify(row));
+    // The pcap streams until the capture stops: start the download, then stop the capture from the page.
+    const download = page.waitForEvent('download', { timeout: 60_000 });
+    await page.click('#capture-download');
+    const file = await download;
+    await page.click('#capture-stop');
+    const path = join(scratch, 'page.pcap');
+    await file.saveAs(path);
+    const icmp = await icmpPackets(path);
+    assert.ok(icmp.some((p) => p.src === '198.18.21.1' && p.dst === '198.18.21.2' && p.type === 8), JSON.stringify(icmp));
+  });
+
+  it('shows the project as lab save writes it', TIMEOUT, async () => {
+    await page.click('#lab-file-show');
+    await page.waitForFunction(() => /PC3:/.test(document.getElementById('lab-file')!.textContent!), undefined, { timeout: 20_000 }).catch(async (err) => {
+      throw new Error(`no lab file; the page says: ${await page.textContent('#error')}`, { cause: err });
+    });
+    const text = await page.textContent('#lab-file') ?? '';
+    assert.match(text, /^name: web-lab$/m);
+    assert.match(text, /^ {2}PC1:\n {4}type: vpcs$/m);
+    assert.match(text, /^ {2}SW1:\n {4}type: ethernet_switch/m);
+    assert.match(text, /PC1\/0-SW1\/0|PC1 0 SW1 0|PC1/);
+  });
+});
