@@ -16,8 +16,8 @@ interface FilterDefinition {
   parameters: FilterParameter[];
 }
 
-/** A form of the link's filters built from GET …/available_filters; saving PUTs the link with the filled ones (an empty filter is off). */
-export async function filtersForm(api: BrowserApi, projectId: string, link: Link, onError: (err: unknown) => void): Promise<HTMLFormElement> {
+/** A form of the link's filters built from GET …/available_filters, folded unless the link has filters; saving PUTs the link with the filled ones (an empty filter is off). */
+export async function filtersForm(api: BrowserApi, projectId: string, link: Link, onError: (err: unknown) => void): Promise<HTMLDetailsElement> {
   const available = await api.get<FilterDefinition[]>(`projects/${projectId}/links/${link.link_id}/available_filters`);
   const form = document.createElement('form');
   form.id = 'filters';
@@ -57,5 +57,10 @@ export async function filtersForm(api: BrowserApi, projectId: string, link: Link
     }
     api.put(`projects/${projectId}/links/${link.link_id}`, { filters }).catch(onError);
   });
-  return form;
+  const folded = document.createElement('details');
+  folded.open = Object.keys(link.filters ?? {}).length > 0;
+  const summary = document.createElement('summary');
+  summary.textContent = 'Filters';
+  folded.append(summary, form);
+  return folded;
 }

@@ -107,7 +107,8 @@ describe('the lab page at /ui/ in Chromium', () => {
   });
 
   it('a ping between the two VPCS shows traffic on their links within 2 s', TIMEOUT, async () => {
-    assert.deepEqual(await page.$$eval('g.link', (els) => els.map((e) => Number((e as SVGGElement).dataset.frames ?? 0))), [0, 0]);
+    // Quiet links first (setting an address sends ARP probes), so the traffic shown is the ping's.
+    await page.waitForFunction(() => [...document.querySelectorAll('g.link')].every((g) => Number((g as SVGGElement).dataset.frames ?? 0) === 0), undefined, { timeout: 20_000 });
     await typeOnce('ping 198.18.21.2 -c 5', /198\.18\.21\.2 icmp_seq=1 ttl=/);
     const seen = Date.now();
     await page.waitForFunction(() => [...document.querySelectorAll('g.link')].every((g) => Number((g as SVGGElement).dataset.frames ?? 0) > 0), undefined, { timeout: 2000 });
@@ -140,6 +141,27 @@ describe('the lab page at /ui/ in Chromium', () => {
     await file.saveAs(path);
     const icmp = await icmpPackets(path);
     assert.ok(icmp.some((p) => p.src === '198.18.21.1' && p.dst === '198.18.21.2' && p.type === 8), JSON.stringify(icmp));
+  });
+
+  it('sets a link filter from the form read from available_filters, and suspends the link', TIMEOUT, async () => {
+    const link = links[1];
+    await page.click(`g.link[data-link-id="${link.link_id}"] line.hit`, { force: true });
+    await page.click('details:has(#filters) > summary');
+    await page.fill('#filters input[name="delay.0"]', '25');
+    await page.fill('#filters input[name="delay.1"]', '3');
+    await page.click('#filters button[type="submit"]');
+    await page.waitForSelector(`g.link.filtered[data-link-id="${link.link_id}"]`, { timeout: 20_000 });
+    assert.deepEqual((await d.api('GET', `/v2/projects/${pid}/links/${link.link_id}`)).body.filters, { delay: [25, 3] });
+    await page.click('#link-suspend');
+    await page.waitForSelector(`g.link.suspended[data-link-id="${link.link_id}"]`, { timeout: 20_000 });
+    assert.equal((await d.api('GET', `/v2/projects/${pid}/links/${link.link_id}`)).body.suspend, true);
+  });
+
+  it('stops one node from the page', TIMEOUT, async () => {
+    await page.click('g.node[data-name="PC2"]');
+    await page.click('#node-stop');
+    await page.waitForSelector('g.node.status-stopped[data-name="PC2"]', { timeout: 30_000 });
+    assert.equal((await d.api('GET', `/v2/projects/${pid}/nodes/${pc2.node_id}`)).body.status, 'stopped');
   });
 
   it('shows the project as lab save writes it', TIMEOUT, async () => {
