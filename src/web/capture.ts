@@ -8,6 +8,9 @@ export const PACKETS_IN_VIEW = 200;
 export class PacketList {
   private abort: AbortController | undefined;
   private count = 0;
+  /** Rows decoded since the last frame painted (at most PACKETS_IN_VIEW), appended together on the next animation frame. */
+  private pending: HTMLTableRowElement[] = [];
+  private flushing = false;
 
   constructor(private readonly body: HTMLTableSectionElement, private readonly counter: HTMLElement) {}
 
@@ -15,6 +18,7 @@ export class PacketList {
   async follow(projectId: string, linkId: string): Promise<void> {
     this.stop();
     this.body.replaceChildren();
+    this.pending = [];
     this.count = 0;
     const abort = new AbortController();
     this.abort = abort;
@@ -27,7 +31,12 @@ export class PacketList {
         const { done, value } = await reader.read();
         if (done) break;
         const records = parser.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
-        if (records.length) this.add(records.map((r) => frameJson(r, parser.header!.linkType, ++this.count, parser.header!.nanoseconds)));
+        // Only the frames that can stay in view are decoded; the others are counted.
+        const first = this.count + 1;
+        this.count += records.length;
+        const shown = records.slice(-PACKETS_IN_VIEW);
+        const offset = first + records.length - shown.length;
+        this.add(shown.map((r, i) => frameJson(r, parser.header!.linkType, offset + i, parser.header!.nanoseconds)));
       }
     } catch (err) {
       if (!abort.signal.aborted) throw err;
@@ -40,7 +49,7 @@ export class PacketList {
   }
 
   private add(frames: ReturnType<typeof frameJson>[]): void {
-    const rows = frames.slice(-PACKETS_IN_VIEW).map((f) => {
+    for (const f of frames) {
       const tr = document.createElement('tr');
       tr.dataset.protocol = f.protocol;
       for (const text of [String(f.number), f.time.slice(11, 26), f.src, f.dst, f.protocol, String(f.length), f.info]) {
@@ -48,9 +57,19 @@ export class PacketList {
         td.textContent = text;
         tr.append(td);
       }
-      return tr;
-    });
-    this.body.append(...rows);
+      this.pending.push(tr);
+    }
+    if (this.pending.length > PACKETS_IN_VIEW) this.pending.splice(0, this.pending.length - PACKETS_IN_VIEW);
+    if (this.flushing) return;
+    this.flushing = true;
+    requestAnimationFrame(() => this.flush());
+  }
+
+  /** One DOM update per painted frame, however fast the frames come. */
+  private flush(): void {
+    this.flushing = false;
+    this.body.append(...this.pending);
+    this.pending = [];
     while (this.body.rows.length > PACKETS_IN_VIEW) this.body.deleteRow(0);
     this.counter.textContent = String(this.count);
   }

@@ -132,6 +132,18 @@ describe('the lab page at /ui/ in Chromium', () => {
     await page.waitForFunction(() => document.querySelectorAll('#packets tbody tr[data-protocol="ICMP"]').length >= 2, undefined, { timeout: 20_000 });
     const row = await page.$eval('#packets tbody tr[data-protocol="ICMP"]', (tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
     assert.ok(row.includes('198.18.21.1') && row.includes('198.18.21.2'), JSON.stringify(row));
+    // More frames than the list keeps: it shows the last 200, numbered up to the count.
+    await page.locator('#console .xterm-helper-textarea').pressSequentially('ping 198.18.21.2 -c 200 -i 5\r');
+    await page.waitForFunction(() => Number(document.getElementById('packet-count')!.textContent) >= 400, undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => /icmp_seq=200 /.test(document.querySelector('#console .xterm-rows')?.textContent ?? ''), undefined, { timeout: 60_000 });
+    await page.waitForTimeout(500);
+    const list = await page.evaluate(() => ({
+      rows: document.querySelectorAll('#packets tbody tr').length,
+      last: Number(document.querySelector('#packets tbody tr:last-child td')!.textContent),
+      count: Number(document.getElementById('packet-count')!.textContent),
+    }));
+    assert.equal(list.rows, 200);
+    assert.equal(list.last, list.count);
     // The pcap streams until the capture stops: start the download, then stop the capture from the page.
     const download = page.waitForEvent('download', { timeout: 60_000 });
     await page.click('#capture-download');
