@@ -1,6 +1,7 @@
 /** One notification as GNS3 sends it on a project's stream. */
 export interface Notification {
   action: string;
+  // The object the action names (a node, a link, a project…), as the API returns it.
   event: any;
 }
 

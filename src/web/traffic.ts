@@ -52,7 +52,12 @@ export class TrafficPoller {
   }
 
   private async poll(): Promise<void> {
+    // A hidden tab asks for nothing; the first samples after it shows again only set the baseline.
     if (this.busy) return;
+    if (document.hidden) {
+      this.last.clear();
+      return;
+    }
     this.busy = true;
     try {
       const { nodes, links } = this.topology();

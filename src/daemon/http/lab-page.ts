@@ -1,9 +1,9 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Router } from 'express';
-import { ForbiddenError, NotFoundError } from '../errors.js';
+import type { Response, Router } from 'express';
+import { NotFoundError } from '../errors.js';
 import { route } from './route.js';
-import { openInside, sendFile } from './web-ui.js';
+import { openInside, sendFile, servedSegments } from './web-ui.js';
 
 /** Where the daemon serves its own lab page (emuctl's, not GNS3's Web UI). */
 export const LAB_PAGE_HOME = '/ui/';
@@ -27,10 +27,9 @@ function bundleDirectory(): string | undefined {
 
 /** GET /ui/ (and /ui: the router is not strict) and its files: the lab page bundled by scripts/bundle-web.mjs, with its own CSP. */
 export function labPageRoutes(router: Router, root = bundleDirectory()): void {
-  const serve = async (filename: string, res: Parameters<typeof sendFile>[0]) => {
+  const serve = async (filename: string, res: Response) => {
     if (!root) throw new NotFoundError('The lab page is not built: run npm run build');
-    const segments = filename.split('/').filter((s) => s !== '');
-    if (segments.some((s) => s.startsWith('.') || s.includes('\\') || s.includes('\0'))) throw new ForbiddenError(`${filename}: hidden files and '..' are not served`);
+    const segments = servedSegments(filename);
     const file = await openInside(root, segments.length ? segments : ['index.html']);
     if (!file) throw new NotFoundError(`The lab page has no ${filename}`);
     res.setHeader('Content-Security-Policy', LAB_PAGE_CONTENT_SECURITY_POLICY);

@@ -40,12 +40,18 @@ const CONTENT_TYPES: Record<string, string> = {
 export function webUiRoutes(router: Router, root: string): void {
   route(router, { method: 'get', template: '/', raw: true }, ({ res }) => res.redirect(302, WEB_UI_HOME));
   route(router, { method: 'get', template: WEB_UI_ROUTE, raw: true }, async ({ params, res }) => {
-    const segments = params.filename.split('/').filter((s) => s !== '');
-    if (segments.some((s) => s.startsWith('.') || s.includes('\\') || s.includes('\0'))) throw new ForbiddenError(`${params.filename}: hidden files and '..' are not served`);
+    const segments = servedSegments(params.filename);
     const file = (await openInside(root, segments)) ?? (await openInside(root, ['index.html']));
     if (!file) throw new NotFoundError('The Web UI directory has no index.html');
     await sendFile(res, file);
   });
+}
+
+/** The path segments of a requested file; a hidden or `..` segment (or a backslash, a NUL) is a 403. */
+export function servedSegments(filename: string): string[] {
+  const segments = filename.split('/').filter((s) => s !== '');
+  if (segments.some((s) => s.startsWith('.') || s.includes('\\') || s.includes('\0'))) throw new ForbiddenError(`${filename}: hidden files and '..' are not served`);
+  return segments;
 }
 
 /** A regular file at `segments` under `root` whose real path stays inside `root`, opened; undefined otherwise. */
