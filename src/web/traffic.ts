@@ -24,10 +24,10 @@ interface Sample {
 }
 
 /**
- * Polls the port counters of the nodes at one end of each link (GET
- * /v2/compute/projects/{p}/{type}/nodes/{n}/stats, emuctl's dataplane counters, one call per node)
- * and reports each link's frames/s and bytes/s (in + out of the port). Only nodes on the daemon's
- * own compute ('local') and started are asked: their counters are where the page's daemon keeps them.
+ * Polls the port counters of the started node at one end of each link (its compute's
+ * `…/nodes/{n}/stats`, emuctl's dataplane counters, reached through the controller's forward
+ * route `GET /v2/computes/{compute_id}/projects/…`, so remote computes count too; one call per
+ * node) and reports each link's frames/s and bytes/s (in + out of the port).
  */
 export class TrafficPoller {
   private readonly last = new Map<string, Sample>();
@@ -63,13 +63,13 @@ export class TrafficPoller {
       const { nodes, links } = this.topology();
       const measured = new Map<string, Link[]>();
       for (const link of links.values()) {
-        const end = link.nodes.map((e) => nodes.get(e.node_id)).find((n) => n && n.status === 'started' && n.compute_id === 'local');
+        const end = link.nodes.map((e) => nodes.get(e.node_id)).find((n) => n && n.status === 'started');
         if (!end) continue;
         measured.set(end.node_id, [...(measured.get(end.node_id) ?? []), link]);
       }
       await Promise.all([...measured].map(async ([nodeId, onNode]) => {
         const node = nodes.get(nodeId)!;
-        const stats = await this.api.get<PortStats[]>(`compute/projects/${this.projectId}/${node.node_type}/nodes/${nodeId}/stats`).catch(() => undefined);
+        const stats = await this.api.get<PortStats[]>(`computes/${node.compute_id}/projects/${this.projectId}/${node.node_type}/nodes/${nodeId}/stats`).catch(() => undefined);
         if (!stats) return;
         const at = performance.now();
         for (const link of onNode) {
