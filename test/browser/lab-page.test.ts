@@ -13,6 +13,7 @@ import { launchBrowser, type TestBrowser } from '../helpers/browser.js';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { createLink, createNode, createProject } from '../helpers/lab.js';
 import { icmpPackets } from '../helpers/tshark.js';
+import { openNodeConsole, trafficOnEveryLink, typeLine, typeUntilAnswer } from './lab-page-console.js';
 
 const run = promisify(execFile);
 const TIMEOUT = { timeout: 180_000 };
@@ -49,32 +50,9 @@ describe('the lab page at /ui/ in Chromium', () => {
   });
 
   const nodeStatus = (name: string) => page.getAttribute(`g.node[data-name="${name}"]`, 'data-status');
-  const terminalText = () => page.evaluate(() => document.querySelector('#console .xterm-rows')?.textContent ?? '');
-
-  /** Opens a node's console in the page and types `line` until `answer` shows (VPCS drops what comes while it prints its banner). */
-  async function typeInConsole(line: string, answer: RegExp): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      await page.locator('#console .xterm-helper-textarea').pressSequentially(`${line}\r`);
-      try {
-        await page.waitForFunction((source) => new RegExp(source).test(document.querySelector('#console .xterm-rows')?.textContent ?? ''), answer.source, { timeout: 5000 });
-        return;
-      } catch (err) {
-        if (attempt === 5) throw new Error(`the console shows no answer to ${line}: ${JSON.stringify(await terminalText())}`, { cause: err });
-      }
-    }
-  }
-
-  /** Types a line once (the console is past its banner by now) and waits for `answer`. */
-  async function typeOnce(line: string, answer: RegExp, timeout = 30_000): Promise<void> {
-    await page.locator('#console .xterm-helper-textarea').pressSequentially(`${line}\r`);
-    await page.waitForFunction((source) => new RegExp(source).test(document.querySelector('#console .xterm-rows')?.textContent ?? ''), answer.source, { timeout });
-  }
-
-  async function openConsoleOf(name: string): Promise<void> {
-    await page.click(`g.node[data-name="${name}"]`);
-    await page.click('#node-console');
-    await page.waitForSelector('#console[data-state="open"] .xterm-rows', { timeout: 30_000 });
-  }
+  const typeInConsole = (line: string, answer: RegExp) => typeUntilAnswer(page, line, answer);
+  const typeOnce = (line: string, answer: RegExp) => typeLine(page, line, answer);
+  const openConsoleOf = (name: string) => openNodeConsole(page, name);
 
   it('lists the project and draws its nodes and links; the page has its own strict CSP', TIMEOUT, async () => {
     const answer = await page.goto(`${d.url}/ui/`);
@@ -111,7 +89,7 @@ describe('the lab page at /ui/ in Chromium', () => {
     await page.waitForFunction(() => [...document.querySelectorAll('g.link')].every((g) => Number((g as SVGGElement).dataset.frames ?? 0) === 0), undefined, { timeout: 20_000 });
     await typeOnce('ping 198.18.21.2 -c 5', /198\.18\.21\.2 icmp_seq=1 ttl=/);
     const seen = Date.now();
-    await page.waitForFunction(() => [...document.querySelectorAll('g.link')].every((g) => Number((g as SVGGElement).dataset.frames ?? 0) > 0), undefined, { timeout: 2000 });
+    await trafficOnEveryLink(page, 2000);
     assert.ok(Date.now() - seen <= 2000);
     assert.match(await page.textContent(`g.link[data-link-id="${links[0].link_id}"] text.rate`) ?? '', /f\/s .*B\/s/);
     await page.waitForFunction(() => /icmp_seq=5 ttl=/.test(document.querySelector('#console .xterm-rows')?.textContent ?? ''), undefined, { timeout: 30_000 });
