@@ -61,6 +61,7 @@ class LabPage {
       button('Suspend all', 'lab-suspend', () => api.post(`projects/${pid}/nodes/suspend`)),
       button('Lab file', 'lab-file-show', () => this.showLabFile()),
     );
+    $('lab-file-copy').addEventListener('click', () => void navigator.clipboard.writeText($('lab-file').textContent ?? '').catch(showError));
     followProject(pid, (n) => this.onNotification(n), () => void this.load().catch(showError));
     new TrafficPoller(api, pid, () => ({ nodes: this.nodes, links: this.links }), (id, rate) => this.view.showRate(id, rate)).start();
   }

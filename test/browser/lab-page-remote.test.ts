@@ -29,9 +29,10 @@ describe('the lab page with nodes on a remote compute', () => {
     assert.equal(compute.status, 201, compute.text);
     const computeId = compute.body.compute_id;
     pid = await createProject(controller, 'remote-lab');
-    const sw = await createNode(controller, pid, 'SW1', 'ethernet_switch', { compute_id: computeId });
-    const pc1 = await createNode(controller, pid, 'PC1', 'vpcs', { compute_id: 'local' });
-    const pc2 = await createNode(controller, pid, 'PC2', 'vpcs', { compute_id: computeId });
+    // Placed nodes: the page keeps the project's positions instead of laying them out.
+    const sw = await createNode(controller, pid, 'SW1', 'ethernet_switch', { compute_id: computeId, x: 0, y: 0 });
+    const pc1 = await createNode(controller, pid, 'PC1', 'vpcs', { compute_id: 'local', x: -200, y: 100 });
+    const pc2 = await createNode(controller, pid, 'PC2', 'vpcs', { compute_id: computeId, x: 200, y: 100 });
     await createLink(controller, pid, [pc1.node_id, 0], [sw.node_id, 0]);
     await createLink(controller, pid, [pc2.node_id, 0], [sw.node_id, 1]);
     browser = await launchBrowser();
@@ -44,9 +45,11 @@ describe('the lab page with nodes on a remote compute', () => {
     removeHome(tmp);
   });
 
-  it('shows traffic on the link whose counters are on the remote compute', TIMEOUT, async () => {
+  it('draws the nodes where the project placed them and shows traffic on the link whose counters are on the remote compute', TIMEOUT, async () => {
     await page.goto(`${controller.url}/ui/?project=${pid}`);
     await page.waitForSelector('#topology[data-drawn="true"]');
+    assert.deepEqual(await page.$$eval('g.node', (els) => els.map((g) => `${(g as SVGGElement).dataset.name} ${g.getAttribute('transform')}`).sort()),
+      ['PC1 translate(-200 100)', 'PC2 translate(200 100)', 'SW1 translate(0 0)']);
     await page.click('#lab-start');
     await page.waitForFunction(() => [...document.querySelectorAll('g.node')].every((g) => g.classList.contains('status-started')), undefined, { timeout: 60_000 });
     await openNodeConsole(page, 'PC2');
