@@ -24,10 +24,17 @@ interface Sample {
 }
 
 /**
+ * Where the page reaches a compute's routes: the controller's own compute (`local`) is this daemon's
+ * `/v2/compute`; any other through the controller's forward route `/v2/computes/{id}`.
+ */
+function computePrefix(computeId: string): string {
+  return computeId === 'local' ? 'compute' : `computes/${encodeURIComponent(computeId)}`;
+}
+
+/**
  * Polls the port counters of the started node at one end of each link (its compute's
- * `…/nodes/{n}/stats`, emuctl's dataplane counters, reached through the controller's forward
- * route `GET /v2/computes/{compute_id}/projects/…`, so remote computes count too; one call per
- * node) and reports each link's frames/s and bytes/s (in + out of the port).
+ * `…/nodes/{n}/stats`, emuctl's dataplane counters; one call per node, remote computes through
+ * the controller's forward route) and reports each link's frames/s and bytes/s (in + out of the port).
  */
 export class TrafficPoller {
   private readonly last = new Map<string, Sample>();
@@ -69,7 +76,7 @@ export class TrafficPoller {
       }
       await Promise.all([...measured].map(async ([nodeId, onNode]) => {
         const node = nodes.get(nodeId)!;
-        const stats = await this.api.get<PortStats[]>(`computes/${node.compute_id}/projects/${this.projectId}/${node.node_type}/nodes/${nodeId}/stats`).catch(() => undefined);
+        const stats = await this.api.get<PortStats[]>(`${computePrefix(node.compute_id)}/projects/${this.projectId}/${node.node_type}/nodes/${nodeId}/stats`).catch(() => undefined);
         if (!stats) return;
         const at = performance.now();
         for (const link of onNode) {
