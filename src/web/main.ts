@@ -132,7 +132,9 @@ class LabPage {
       if (this.selected?.id === link.link_id) panel.append(form);
     }, showError);
     if (fresh) this.closeLinkViews();
-    if (link.capturing && (fresh || !$('packets').dataset.following)) {
+    // A capture that stopped ends its stream by itself; the next one on the link gets a new list.
+    if (!link.capturing) delete $('packets').dataset.following;
+    else if ($('packets').dataset.following !== link.link_id) {
       $('packets').dataset.following = link.link_id;
       this.packets.follow(pid, link.link_id).catch(showError);
     }

@@ -131,6 +131,16 @@ describe('the lab page at /ui/ in Chromium', () => {
     await file.saveAs(path);
     const icmp = await icmpPackets(path);
     assert.ok(icmp.some((p) => p.src === '198.18.21.1' && p.dst === '198.18.21.2' && p.type === 8), JSON.stringify(icmp));
+    // A second capture on the same link gets a list of its own.
+    await page.waitForSelector('#capture-start', { timeout: 20_000 });
+    await page.click('#capture-start');
+    await page.waitForSelector('#capture-stop', { timeout: 20_000 });
+    await page.waitForFunction(() => Number(document.getElementById('packet-count')!.textContent) < 400, undefined, { timeout: 20_000 });
+    await page.locator('#console .xterm-helper-textarea').pressSequentially('ping 198.18.21.2 -c 2\r');
+    await page.waitForFunction(() => document.querySelectorAll('#packets tbody tr[data-protocol="ICMP"]').length >= 2, undefined, { timeout: 20_000 });
+    assert.ok(Number(await page.textContent('#packet-count')) < 50);
+    await page.click('#capture-stop');
+    await page.waitForSelector('#capture-start', { timeout: 20_000 });
   });
 
   it('sets a link filter from the form read from available_filters, and suspends the link', TIMEOUT, async () => {
