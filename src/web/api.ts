@@ -35,11 +35,19 @@ export class BrowserApi implements ApiClient {
   }
 
   private async send(method: string, path: string, body?: string, type?: string): Promise<Response> {
-    const res = await fetch(`/v2/${path}`, { method, body, headers: type ? { 'Content-Type': type } : undefined });
+    const res = await fetch(apiUrl(path), { method, body, headers: type ? { 'Content-Type': type } : undefined });
     if (!res.ok) {
       const answer = await res.json().catch(() => undefined) as { message?: string } | undefined;
       throw new OperationError(`${method} /v2/${path}: ${answer?.message ?? res.statusText} (${res.status})`, res.status);
     }
     return res;
   }
+}
+
+/**
+ * The absolute URL of an API path, from the page's origin: a page opened as http://user:password@host/ui/
+ * has a base URL with credentials, from which fetch() refuses to resolve a relative URL.
+ */
+export function apiUrl(path: string): string {
+  return `${location.origin}/v2/${path}`;
 }

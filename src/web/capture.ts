@@ -1,5 +1,6 @@
 import { PcapStreamParser } from '../client/pcap-stream.js';
 import { frameJson } from '../render/frame-summary.js';
+import { apiUrl } from './api.js';
 
 /** How many packets the list keeps in view; older rows are dropped so a large capture never slows the page. */
 export const PACKETS_IN_VIEW = 200;
@@ -22,7 +23,7 @@ export class PacketList {
     this.count = 0;
     const abort = new AbortController();
     this.abort = abort;
-    const res = await fetch(`/v2/projects/${encodeURIComponent(projectId)}/links/${encodeURIComponent(linkId)}/pcap`, { signal: abort.signal });
+    const res = await fetch(apiUrl(`projects/${encodeURIComponent(projectId)}/links/${encodeURIComponent(linkId)}/pcap`), { signal: abort.signal });
     if (!res.ok || !res.body) throw new Error(`the capture stream answered ${res.status}`);
     const parser = new PcapStreamParser();
     const reader = res.body.getReader();

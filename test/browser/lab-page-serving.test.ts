@@ -2,6 +2,7 @@
 // auth and origin rules as the API, with a strict Content-Security-Policy of its own.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { launchBrowser } from '../helpers/browser.js';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 
 const PASSWORD = 'lab-page-secret-7';
@@ -56,5 +57,23 @@ describe('the lab page files at /ui/', () => {
   it('refuses a page of another site like the API does', async () => {
     const r = await fetch(`${d.url}/ui/`, { headers: { ...auth, origin: 'http://evil.example' } });
     assert.equal(r.status, 403);
+  });
+
+  it('works in Chromium behind basic auth: the API calls and the notification websocket carry the login', { timeout: 120_000 }, async () => {
+    const project = await d.api('POST', '/v2/projects', { name: 'behind-auth' }, auth);
+    assert.equal(project.status, 201, project.text);
+    const pid = project.body.project_id;
+    assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes`, { name: 'HUB1', node_type: 'ethernet_hub' }, auth)).status, 201);
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${d.url.replace('://', `://admin:${PASSWORD}@`)}/ui/?project=${pid}`);
+      await page.waitForSelector('g.node[data-name="HUB1"]', { timeout: 30_000 });
+      await page.waitForSelector('body[data-events="open"]', { timeout: 30_000 });
+      assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes`, { name: 'HUB2', node_type: 'ethernet_hub' }, auth)).status, 201);
+      await page.waitForSelector('g.node[data-name="HUB2"]', { timeout: 10_000 });
+    } finally {
+      await browser.close();
+    }
   });
 });
