@@ -42,6 +42,7 @@ import { notificationRoutes } from './notifications/routes.js';
 import { consoleRoutes } from './console/routes.js';
 import { OpenConsoles } from './console/open-consoles.js';
 import { webUiRoutes } from './web-ui.js';
+import { labPageRoutes } from './lab-page.js';
 
 export interface ControllerDeps {
   projects: ProjectManager;
@@ -139,6 +140,7 @@ export function createApp(deps: AppDeps): Express {
   }
   consoleRoutes(router, { log: deps.log, streams: deps.streams, consoles: deps.consoles ?? new OpenConsoles(), controller: deps.controller, compute: deps.compute?.compute });
   if (deps.webUi) webUiRoutes(router, deps.webUi);
+  if (deps.controller) labPageRoutes(router);
   notificationRoutes(router, { hub: deps.notifications, log: deps.log, streams: deps.streams, projects: deps.controller?.projects, compute: !!deps.compute });
   app.use(router);
   app.use(notFound(router));

@@ -40,16 +40,22 @@ const CONTENT_TYPES: Record<string, string> = {
 export function webUiRoutes(router: Router, root: string): void {
   route(router, { method: 'get', template: '/', raw: true }, ({ res }) => res.redirect(302, WEB_UI_HOME));
   route(router, { method: 'get', template: WEB_UI_ROUTE, raw: true }, async ({ params, res }) => {
-    const segments = params.filename.split('/').filter((s) => s !== '');
-    if (segments.some((s) => s.startsWith('.') || s.includes('\\') || s.includes('\0'))) throw new ForbiddenError(`${params.filename}: hidden files and '..' are not served`);
+    const segments = servedSegments(params.filename);
     const file = (await openInside(root, segments)) ?? (await openInside(root, ['index.html']));
     if (!file) throw new NotFoundError('The Web UI directory has no index.html');
-    await send(res, file);
+    await sendFile(res, file);
   });
 }
 
+/** The path segments of a requested file; a hidden or `..` segment (or a backslash, a NUL) is a 403. */
+export function servedSegments(filename: string): string[] {
+  const segments = filename.split('/').filter((s) => s !== '');
+  if (segments.some((s) => s.startsWith('.') || s.includes('\\') || s.includes('\0'))) throw new ForbiddenError(`${filename}: hidden files and '..' are not served`);
+  return segments;
+}
+
 /** A regular file at `segments` under `root` whose real path stays inside `root`, opened; undefined otherwise. */
-async function openInside(root: string, segments: string[]): Promise<WebUiFile | undefined> {
+export async function openInside(root: string, segments: string[]): Promise<WebUiFile | undefined> {
   const real = await realpath(join(root, ...segments)).catch(() => undefined);
   if (!real || !real.startsWith(root + sep)) return undefined;
   const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => undefined);
@@ -60,13 +66,14 @@ async function openInside(root: string, segments: string[]): Promise<WebUiFile |
   return undefined;
 }
 
-interface WebUiFile {
+export interface WebUiFile {
   handle: FileHandle;
   path: string;
   size: number;
 }
 
-async function send(res: Response, file: WebUiFile): Promise<void> {
+/** Sends an opened file with its content type, never cached without a check. */
+export async function sendFile(res: Response, file: WebUiFile): Promise<void> {
   res.setHeader('Content-Length', file.size);
   res.setHeader('Cache-Control', 'no-cache');
   await sendStream(res, file.handle.createReadStream(), CONTENT_TYPES[extname(file.path).toLowerCase()] ?? 'application/octet-stream');

@@ -1,0 +1,160 @@
+// Lab page bench (issue 21), in headless Chromium against a real daemon:
+// 1. page load → topology drawn, for a 200-node / 250-link lab with no positions (dagre lays it
+//    out): from navigation start to the moment the SVG holds every node and link (target ≤ 2 s);
+// 2. API event → visible change: a node renamed through the API, from the call to the next frame
+//    painted after the page's SVG changed (target: median ≤ 200 ms);
+// 3. console keystroke → echo: a key typed in a VPCS console in the page, from the key press to the
+//    frame painted after xterm.js shows the echo (target: median ≤ 50 ms).
+// Usage: npm run build && node dist/bench/web/run.js [--nodes 200] [--links 250] [--loads 5] [--events 30] [--keys 40]
+import { connect } from 'node:net';
+import type { Page } from 'playwright-core';
+import { launchBrowser, type TestBrowser } from '../../test/helpers/browser.js';
+import { removeHome, startTestDaemon, type TestDaemon } from '../../test/helpers/daemon.js';
+import { machineLine } from '../forward/latency.js';
+import { numberArg } from '../lib/args.js';
+import { runBench } from '../lib/run-bench.js';
+import { median, spread } from '../lib/stats.js';
+
+const NODES = numberArg('nodes', 200);
+const LINKS = numberArg('links', 250);
+const LOADS = numberArg('loads', 5);
+const EVENTS = numberArg('events', 30);
+const KEYS = numberArg('keys', 40);
+
+let daemon: TestDaemon | undefined;
+let browser: TestBrowser | undefined;
+
+async function call(d: TestDaemon, method: string, path: string, body?: unknown): Promise<any> {
+  const r = await d.api(method, path, body);
+  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.text}`);
+  return r.body;
+}
+
+/** NODES hubs (8 ports each) in a chain, plus links from hub i to hub i+2 until there are LINKS. */
+async function buildLab(d: TestDaemon): Promise<{ projectId: string; hubs: string[] }> {
+  const projectId = (await call(d, 'POST', '/v2/projects', { name: 'web-bench' })).project_id as string;
+  const hubs: string[] = [];
+  for (let i = 0; i < NODES; i++) hubs.push((await call(d, 'POST', `/v2/projects/${projectId}/nodes`, { name: `H${i}`, node_type: 'ethernet_hub' })).node_id);
+  const link = (a: string, ap: number, b: string, bp: number) =>
+    call(d, 'POST', `/v2/projects/${projectId}/links`, { nodes: [{ node_id: a, adapter_number: 0, port_number: ap }, { node_id: b, adapter_number: 0, port_number: bp }] });
+  let made = 0;
+  for (let i = 0; i + 1 < NODES && made < LINKS; i++, made++) await link(hubs[i], 1, hubs[i + 1], 0);
+  for (let i = 0; i + 2 < NODES && made < LINKS; i += 2, made++) await link(hubs[i], 3, hubs[i + 2], 2);
+  if (made < LINKS) throw new Error(`only ${made} links fit ${NODES} hubs`);
+  return { projectId, hubs };
+}
+
+/** Milliseconds from navigation start to every node and link drawn. */
+async function loadTime(page: Page, url: string): Promise<number> {
+  await page.goto(url, { waitUntil: 'commit' });
+  const handle = await page.waitForFunction(([nodes, links]) => {
+    const drawn = document.querySelector('#topology[data-drawn="true"]') && document.querySelectorAll('g.node').length === nodes && document.querySelectorAll('g.link').length === links;
+    return drawn ? performance.now() : false;
+  }, [NODES, LINKS] as const, { polling: 'raf', timeout: 60_000 });
+  return (await handle.jsonValue()) as number;
+}
+
+/** Arms a watcher in the page: resolves with Date.now() at the first frame painted after `selector`'s subtree changes. */
+async function armChangeWatch(page: Page, selector: string): Promise<void> {
+  await page.evaluate((sel) => {
+    const target = document.querySelector(sel)!;
+    (window as any).__changed = new Promise<number>((resolve) => {
+      const observer = new MutationObserver(() => {
+        observer.disconnect();
+        requestAnimationFrame(() => resolve(Date.now()));
+      });
+      observer.observe(target, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+  }, selector);
+}
+
+const changedAt = (page: Page) => page.evaluate(() => (window as any).__changed as Promise<number>);
+
+async function eventDelays(d: TestDaemon, page: Page, projectId: string, nodeId: string): Promise<number[]> {
+  const delays: number[] = [];
+  for (let i = 0; i < EVENTS; i++) {
+    await armChangeWatch(page, `g.node[data-node-id="${nodeId}"]`);
+    const sent = Date.now();
+    await call(d, 'PUT', `/v2/projects/${projectId}/nodes/${nodeId}`, { name: `R${i}` });
+    delays.push((await changedAt(page)) - sent);
+  }
+  return delays;
+}
+
+async function echoDelays(page: Page): Promise<number[]> {
+  const delays: number[] = [];
+  for (let i = 0; i < KEYS; i++) {
+    await armChangeWatch(page, '#console .xterm-rows');
+    const pressed = Date.now();
+    await page.keyboard.press('x');
+    delays.push((await changedAt(page)) - pressed);
+  }
+  await page.keyboard.press('Enter');
+  return delays;
+}
+
+/**
+ * The baseline: the same keystroke sent straight to the VPCS's telnet port (no page, no websocket),
+ * to its echo. VPCS reads its console on a timer, so this is the floor of any client.
+ */
+async function telnetEchoDelays(port: number): Promise<number[]> {
+  const socket = connect(port, '127.0.0.1');
+  socket.setNoDelay(true);
+  await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  // The banner and the telnet negotiation first.
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  socket.on('data', () => undefined);
+  const delays: number[] = [];
+  for (let i = 0; i < KEYS; i++) {
+    const pressed = performance.now();
+    socket.write('x');
+    await new Promise((resolve) => socket.once('data', resolve));
+    delays.push(performance.now() - pressed);
+  }
+  socket.write('\r');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  socket.destroy();
+  return delays;
+}
+
+async function main(): Promise<void> {
+  daemon = await startTestDaemon({ env: { EMUCTL_UDP_PORT_RANGE: '35600-36199', EMUCTL_CONSOLE_PORT_RANGE: '36200-36209' } });
+  const built = Date.now();
+  const { projectId, hubs } = await buildLab(daemon);
+  console.log(`lab: ${NODES} hubs, ${LINKS} links, built through the API in ${((Date.now() - built) / 1000).toFixed(1)} s`);
+  browser = await launchBrowser();
+  const page = await browser.newPage();
+  const url = `${daemon.url}/ui/?project=${projectId}`;
+  await loadTime(page, url); // warm-up: caches the bundle as a user's second visit would
+  const loads: number[] = [];
+  for (let i = 0; i < LOADS; i++) loads.push(await loadTime(page, url));
+  const events = await eventDelays(daemon, page, projectId, hubs[NODES >> 1]);
+
+  const pc = await call(daemon, 'POST', `/v2/projects/${projectId}/nodes`, { name: 'PC1', node_type: 'vpcs' });
+  await call(daemon, 'POST', `/v2/projects/${projectId}/nodes/${pc.node_id}/start`, {});
+  const telnet = await telnetEchoDelays(pc.console);
+  await page.click('g.node[data-name="PC1"]');
+  await page.click('#node-console');
+  await page.waitForSelector('#console[data-state="open"] .xterm-rows');
+  await page.focus('#console .xterm-helper-textarea');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /PC1>/.test(document.querySelector('#console .xterm-rows')!.textContent!), undefined, { timeout: 30_000 });
+  const echoes = await echoDelays(page);
+
+  const f = (n: number) => `${n.toFixed(0)} ms`;
+  console.log('\n| figure | target | measured: median (min–max) | samples |');
+  console.log('|---|---|---|---|');
+  console.log(`| page load → topology drawn, ${NODES} nodes / ${LINKS} links | ≤ 2 s | ${spread(loads, f)} | ${loads.length} |`);
+  console.log(`| API event → change visible | median ≤ 200 ms | ${spread(events, f)} | ${events.length} |`);
+  console.log(`| console keystroke → echo (VPCS) | median ≤ 50 ms | ${spread(echoes, f)} | ${echoes.length} |`);
+  console.log(`| baseline: keystroke → echo straight over telnet to the same VPCS | – | ${spread(telnet, f)} | ${telnet.length} |`);
+  console.log(`\n${machineLine()}`);
+  const met = median(loads) <= 2000 && median(events) <= 200 && median(echoes) <= 50;
+  console.log(met ? 'all three targets met' : 'a target is not met');
+}
+
+await runBench('web bench', 600_000, main, async () => {
+  await browser?.close();
+  await daemon?.stop();
+  if (daemon) removeHome(daemon.home);
+});
