@@ -71,6 +71,11 @@ export abstract class DataplaneNode {
   protected abstract portList(): { adapter: number; port: number; name: string }[];
   abstract toJSON(): Record<string, unknown>;
 
+  /** The fields every node's JSON starts with, as GNS3 computes answer. */
+  protected identityJSON(): { node_id: string; project_id: string; name: string; status: NodeStatus } {
+    return { node_id: this.id, project_id: this.ctx.projectId, name: this.name, status: this.status };
+  }
+
   /** Adds a NIO (nio_udp binds, nio_tap and nio_ethernet open the host interface; nio_null only drops). */
   addNio(adapter: number, port: number, nio: NioJson): Promise<NioJson> {
     return this.lock.run(async () => {

@@ -254,10 +254,7 @@ export class QemuNode extends DataplaneNode {
 
   toJSON(): Record<string, unknown> {
     return {
-      node_id: this.id,
-      project_id: this.ctx.projectId,
-      name: this.name,
-      status: this.status,
+      ...this.identityJSON(),
       console: this.consolePort,
       node_directory: this.dir,
       command_line: this.running ? this.commandLine : '',

@@ -189,10 +189,7 @@ export class VpcsNode extends DataplaneNode {
 
   toJSON(): Record<string, unknown> {
     return {
-      node_id: this.id,
-      project_id: this.ctx.projectId,
-      name: this.name,
-      status: this.status,
+      ...this.identityJSON(),
       console: this.consolePort,
       console_type: 'telnet',
       node_directory: this.dir,

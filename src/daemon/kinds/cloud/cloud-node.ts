@@ -72,10 +72,7 @@ export class CloudNode extends HostPortsNode {
 
   toJSON(): Record<string, unknown> {
     return {
-      node_id: this.id,
-      project_id: this.ctx.projectId,
-      name: this.name,
-      status: this.status,
+      ...this.identityJSON(),
       ports_mapping: this.ports,
       interfaces: hostInterfaceList(),
       ...this.console,

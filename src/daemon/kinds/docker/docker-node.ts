@@ -216,10 +216,7 @@ export class DockerNode extends DataplaneNode {
 
   toJSON(): Record<string, unknown> {
     return {
-      node_id: this.id,
-      project_id: this.ctx.projectId,
-      name: this.name,
-      status: this.status,
+      ...this.identityJSON(),
       console: this.consolePort,
       aux: this.auxPort,
       container_id: this.containerId,

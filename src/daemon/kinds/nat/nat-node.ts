@@ -62,10 +62,7 @@ export class NatNode extends HostPortsNode {
 
   toJSON(): Record<string, unknown> {
     return {
-      node_id: this.id,
-      project_id: this.ctx.projectId,
-      name: this.name,
-      status: this.status,
+      ...this.identityJSON(),
       // As GNS3 reports it: the port and the host interface NAT goes through.
       ports_mapping: [{ name: 'nat0', port_number: 0, type: 'ethernet', interface: this.host.bridge }],
       console: null,
