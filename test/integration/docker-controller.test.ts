@@ -50,4 +50,13 @@ describe('docker nodes through the controller, on a remote compute', () => {
     assert.equal(renamed.status, 200, renamed.text);
     assert.deepEqual(renamed.body.ports.map((p: { name: string }) => p.name), ['eth0', 'uplink', 'eth2']);
   });
+
+  it('exec on a node of a kind without it is a 409 from the controller, which does not call the compute (a GNS3 compute answers 404 to a route it lacks)', async () => {
+    const pid = await createProject(controller, 'exec-refused');
+    const pc = await createNode(controller, pid, 'PC1', 'vpcs', { compute_id: remoteId });
+    const r = await controller.api('POST', `/v2/projects/${pid}/nodes/${pc.node_id}/exec`, { command: ['ping', '127.0.0.1'] });
+    assert.equal(r.status, 409, r.text);
+    assert.equal(r.body.message, 'node PC1 (vpcs) has no exec; use its console');
+    assert.ok(!wire.requests().some((line) => line.includes('/exec')), wire.requests().join('\n'));
+  });
 });

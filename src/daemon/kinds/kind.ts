@@ -71,6 +71,8 @@ export interface ControllerRules {
    * check nothing; the local compute holds its nodes to the full rules itself.
    */
   checkProperties?(properties: Record<string, unknown>, opts: { unsafeOptions: boolean }): void;
+  /** Its nodes run commands through the exec route (docker); other kinds answer 409 without a call to the compute. */
+  exec?: boolean;
   /** Properties only emuctl's computes take (GNS3's schema refuses them): left out of portable archives. */
   emuctlOnlyProperties?: string[];
   /** The node's `image` names an image of the compute's engine (docker), not a file: portable archives keep it whole. */

@@ -4,6 +4,8 @@ import type { Labs } from '../../controller/lab.js';
 import type { NodeManager } from '../../controller/nodes.js';
 import type { ProjectManager } from '../../controller/projects.js';
 import { savedNodesJSON } from '../../controller/saved-topology.js';
+import { findNodeType } from '../../controller/node-types.js';
+import { ConflictError } from '../../errors.js';
 import { DOCKER_EXEC_SCHEMA } from '../../kinds/docker/docker-schemas.js';
 import { route } from '../route.js';
 import { NODE_CREATE_SCHEMA, NODE_UPDATE_SCHEMA } from '../../schemas/lab.js';
@@ -57,6 +59,8 @@ export function nodeRoutes(router: Router, deps: { projects: ProjectManager; lab
   route(router, { method: 'post', template: `${NODE_ROUTE}/exec`, body: DOCKER_EXEC_SCHEMA }, ({ params, body }) => {
     const lab = labOf(params.project_id);
     const node = lab.node(params.node_id);
+    // Refused here, not by the compute: a GNS3 compute would answer 404 for a route it does not have.
+    if (!findNodeType(node.nodeType)?.exec) throw new ConflictError(`node ${node.name} (${node.nodeType}) has no exec; use its console`);
     return node.compute.execInNode(lab.project.id, node.nodeType, node.id, body);
   });
   route(router, { method: 'get', template: `${NODE_ROUTE}/links` }, ({ params }) => {

@@ -29,6 +29,7 @@ export const DOCKER_KIND: NodeKind = {
     alwaysRunning: false,
     ports: dockerPorts,
     defaultConsoleType: 'telnet',
+    exec: true,
     emuctlOnlyProperties: ['cap_add', 'privileged'],
     imageIsReference: true,
     computeFields: (node) => (node.layout.custom_adapters?.length ? { custom_adapters: node.layout.custom_adapters } : {}),
