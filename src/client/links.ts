@@ -79,13 +79,21 @@ export function deleteLink(api: ApiClient, projectId: string, linkId: string): P
   return api.delete(apiPath('projects', projectId, 'links', linkId));
 }
 
+/** One parameter of an available filter: a number in a range, or text. */
+export interface FilterParameter {
+  name: string;
+  type: 'int' | 'text';
+  minimum?: number;
+  maximum?: number;
+  unit?: string;
+}
+
 /** One entry of a link's available_filters, as GNS3 describes it. */
 export interface FilterDescription {
   type: string;
-  name?: string;
-  description?: string;
-  parameters?: unknown[];
-  [field: string]: unknown;
+  name: string;
+  description: string;
+  parameters: FilterParameter[];
 }
 
 /** GET /v2/projects/{project_id}/links/{link_id}/available_filters. */

@@ -1,24 +1,9 @@
-import type { Link } from '../client/links.js';
+import type { FilterDescription, Link } from '../client/links.js';
 import type { BrowserApi } from './api.js';
-
-interface FilterParameter {
-  name: string;
-  type: 'int' | 'text';
-  minimum?: number;
-  maximum?: number;
-  unit?: string;
-}
-
-interface FilterDefinition {
-  type: string;
-  name: string;
-  description: string;
-  parameters: FilterParameter[];
-}
 
 /** A form of the link's filters built from GET …/available_filters, folded unless the link has filters; saving PUTs the link with the filled ones (an empty filter is off). */
 export async function filtersForm(api: BrowserApi, projectId: string, link: Link, onError: (err: unknown) => void): Promise<HTMLDetailsElement> {
-  const available = await api.get<FilterDefinition[]>(`projects/${projectId}/links/${link.link_id}/available_filters`);
+  const available = await api.get<FilterDescription[]>(`projects/${projectId}/links/${link.link_id}/available_filters`);
   const form = document.createElement('form');
   form.id = 'filters';
   for (const def of available) {

@@ -8,6 +8,24 @@ import { TUNNEL_HOST } from './qemu-command.js';
 export const QEMU_SIDE = 0;
 export const LINK_SIDE = 1;
 
+/**
+ * Creates one 2-port wire (a dataplane hub: emulator or host side, link side) per id; `afterEach`
+ * runs after each. When one fails, the wires made are removed.
+ */
+export async function createWires(ctx: Pick<NodeContext, 'dataplane'>, ids: string[], afterEach: () => void = () => undefined): Promise<void> {
+  const made: string[] = [];
+  try {
+    for (const id of ids) {
+      await ctx.dataplane.createNode(id, 'hub', [QEMU_SIDE, LINK_SIDE].map((port) => ({ port, type: 'access' as const, vlan: 1 })));
+      made.push(id);
+      afterEach();
+    }
+  } catch (err) {
+    for (const id of made) await ctx.dataplane.deleteNode(id).catch(() => undefined);
+    throw err;
+  }
+}
+
 /** The local UDP tunnel between QEMU and a wire: the port QEMU binds and the one the wire binds. */
 export interface Tunnel {
   qemuPort: number;
@@ -38,15 +56,8 @@ export class AdapterWires {
 
   /** Creates or deletes wires until there is one per adapter; a growth that fails removes the wires it made. */
   async resize(count: number): Promise<void> {
-    for (let a = this.count; a < count; a++) {
-      try {
-        await this.ctx.dataplane.createNode(this.id(a), 'hub', [QEMU_SIDE, LINK_SIDE].map((port) => ({ port, type: 'access' as const, vlan: 1 })));
-        failpoint('qemu.wires.after-create');
-      } catch (err) {
-        for (let made = this.count; made <= a; made++) await this.ctx.dataplane.deleteNode(this.id(made)).catch(() => undefined);
-        throw err;
-      }
-    }
+    const added = Array.from({ length: Math.max(0, count - this.count) }, (_, i) => this.id(this.count + i));
+    await createWires(this.ctx, added, () => failpoint('qemu.wires.after-create'));
     for (let a = count; a < this.count; a++) await this.ctx.dataplane.deleteNode(this.id(a)).catch(() => undefined);
     this.count = count;
   }

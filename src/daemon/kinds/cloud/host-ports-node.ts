@@ -1,5 +1,6 @@
 import type { NodeContext, NioJson } from '../../compute/node-context.js';
 import { DataplaneNode } from '../../compute/nodes/dataplane-node.js';
+import { createWires, LINK_SIDE, QEMU_SIDE } from '../../compute/qemu/adapter-wires.js';
 import type { HostNioSpec, MacTableEntry } from '../../dataplane/types.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 
@@ -11,9 +12,8 @@ export interface HostPort {
   interface: string;
 }
 
-/** Port numbers of a port's wire: the host interface's side and the link's side. */
-const HOST_SIDE = 0;
-const LINK_SIDE = 1;
+/** The host interface's side of a port's wire. */
+const HOST_SIDE = QEMU_SIDE;
 
 /**
  * A node whose ports lead to host interfaces (GNS3's cloud and NAT, ubridge's role): each port is a
@@ -34,17 +34,8 @@ export abstract class HostPortsNode extends DataplaneNode {
   }
 
   /** Creates one wire per port; a failure removes the wires made. */
-  private async createWires(ports: HostPort[]): Promise<void> {
-    const made: number[] = [];
-    try {
-      for (const p of ports) {
-        await this.ctx.dataplane.createNode(this.wireId(p.port_number), 'hub', [HOST_SIDE, LINK_SIDE].map((port) => ({ port, type: 'access' as const, vlan: 1 })));
-        made.push(p.port_number);
-      }
-    } catch (err) {
-      for (const n of made) await this.ctx.dataplane.deleteNode(this.wireId(n)).catch(() => undefined);
-      throw err;
-    }
+  private createWires(ports: HostPort[]): Promise<void> {
+    return createWires(this.ctx, ports.map((p) => this.wireId(p.port_number)));
   }
 
   /** Takes a new port list: wires for new ports, none for removed ones; a port with a link must stay as it is. Call under the node lock. */
