@@ -11,6 +11,7 @@
         "native/bpf.c",
         "native/pcap.c",
         "native/host-nio.c",
+        "native/offload.c",
         "native/host-watch.cc"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],

@@ -250,7 +250,7 @@ Napi::Value OpenNio(const Napi::CallbackInfo &info) {
   return out;
 }
 
-// openHostNio(handle, port, kind 1 TAP | 2 AF_PACKET, ifname): 0, or an errno (opening the device or socket, TUNSETIFF or bind, bringing a TAP up).
+// openHostNio(handle, port, kind 1 TAP | 2 AF_PACKET, ifname, offload = true): 0, or an errno (opening the device or socket, TUNSETIFF, TUNSETOFFLOAD or bind, bringing a TAP up). A TAP gets TCP offloads (offload.c) unless offload is false.
 Napi::Value OpenHostNio(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   dp_node *n = NodeArg(info, 0);
@@ -259,9 +259,10 @@ Napi::Value OpenHostNio(const Napi::CallbackInfo &info) {
   if (info.Length() < 4 || !info[2].IsNumber() || !info[3].IsString()) return Fail(env, "kind and interface name expected"), env.Undefined();
   int kind = info[2].As<Napi::Number>().Int32Value() == DP_HOST_TAP ? DP_HOST_TAP : DP_HOST_ETHERNET;
   std::string ifname = info[3].As<Napi::String>().Utf8Value();
+  int offload = info.Length() < 5 || !info[4].IsBoolean() || info[4].As<Napi::Boolean>().Value();
   Locked lock(n->eng);
   if (p->nio) return Fail(env, "port already has a NIO"), env.Undefined();
-  return Napi::Number::New(env, dp_nio_open_host(n->eng, p, kind, ifname.c_str()));
+  return Napi::Number::New(env, dp_nio_open_host(n->eng, p, kind, ifname.c_str(), offload));
 }
 
 Napi::Value CloseNio(const Napi::CallbackInfo &info) {

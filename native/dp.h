@@ -26,8 +26,8 @@ extern "C" {
 #define DP_BATCH 64
 /* Receive buffer asked of the kernel for a NIO socket (best effort: the kernel caps it). */
 #define RECV_BUFFER (4 * 1024 * 1024)
-/* Largest UDP payload, so a datagram is never truncated. */
-#define DP_SLOT 65536
+/* A receive slot: the largest UDP payload, or a TAP's largest offloaded frame and its virtio header. */
+#define DP_SLOT (65536 + 128)
 #define DP_ETH_HEADER 14
 #define DP_TPID_8021Q 0x8100
 
@@ -57,16 +57,41 @@ enum { DP_NIO_SOCKET = 0, DP_NIO_TAP = 1 };
 /* Host-side NIO kinds (host-nio.c): a TAP device, or an AF_PACKET socket on an existing interface. */
 enum { DP_HOST_TAP = DP_NIO_TAP, DP_HOST_ETHERNET = 2 };
 
+/*
+ * Offloads (offload.c): a TAP opened with IFF_VNET_HDR reads and writes each frame behind a virtio
+ * header, so TCP moves as 64 KB segments (GSO) with checksums left to the receiver. Such a frame
+ * travels as one only to a port that takes it: another offloading TAP, or a UDP tunnel whose far
+ * end is a NIO of this same process (an offload peer); to any other port it is cut into wire-sized
+ * frames first, with complete checksums.
+ */
+/* struct virtio_net_hdr (linux/virtio_net.h, which C++ cannot include), in host byte order. */
+typedef struct dp_vnet {
+  uint8_t flags, gso_type;
+  uint16_t hdr_len, gso_size, csum_start, csum_offset;
+} dp_vnet;
+/* A datagram between offload peers: magic (4), virtio header (10), padding (2), then the frame. */
+#define DP_PEER_PREFIX 16
+#define DP_TAP_VNET 10
+/* Largest frame an offload peer datagram carries whole. */
+#define DP_PEER_MAX_FRAME (65507 - DP_PEER_PREFIX)
+/* Room for frames cut from offloaded ones; flushed and reused when full. */
+#define DP_CUTS_SIZE (1024 * 1024)
+
 typedef struct dp_nio {
   int fd;
   int kind;
+  int vnet;         /* a TAP opened with IFF_VNET_HDR */
+  int peer_offload; /* a UDP tunnel to an offload peer (read and written with atomics: offload.c pairs peers) */
+  struct dp_nio *peer, *registered_next; /* offload.c's registry, under its own lock */
+  struct sockaddr_storage local, remote;
   uint32_t slot, gen;
   struct dp_port *port;
   uint32_t ntx;
   int pending;
   struct dp_nio *next_pending;
   struct mmsghdr tx[DP_BATCH];
-  struct iovec iov[DP_BATCH];
+  struct iovec iov[DP_BATCH][2];
+  uint8_t prefix[DP_BATCH][DP_PEER_PREFIX];
 } dp_nio;
 
 typedef struct dp_port {
@@ -126,6 +151,9 @@ typedef struct dp_engine {
   /* per-iteration scratch: re-tagged frames, NIOs with frames to send, held frames to free after sending */
   uint8_t *arena;
   uint32_t arena_used;
+  /* frames cut from an offloaded one (offload.c); reused only after everything queued is sent */
+  uint8_t *cuts;
+  uint32_t cuts_used;
   dp_nio *pending;
   dp_held *to_free;
   /* ports whose filters hold frames or whose capture has a pending batch */
@@ -146,14 +174,18 @@ void dp_engine_wake(dp_engine *e);
 void dp_timed_add(dp_engine *e, dp_port *p);
 void dp_timed_remove(dp_engine *e, dp_port *p);
 int dp_nio_open(dp_engine *e, dp_port *p, int family, const char *bind_addr, int lport, const char *raddr, int rport, int *stage);
-int dp_nio_open_host(dp_engine *e, dp_port *p, int kind, const char *ifname);
+int dp_nio_open_host(dp_engine *e, dp_port *p, int kind, const char *ifname, int offload);
 void dp_nio_close(dp_engine *e, dp_port *p);
-void dp_nio_queue(dp_engine *e, dp_nio *n, const uint8_t *f, uint32_t len);
+/* Queues a frame; `gso` (NULL for a plain frame) only when dp_nio_takes_gso said yes. */
+void dp_nio_queue(dp_engine *e, dp_nio *n, const uint8_t *f, uint32_t len, const dp_vnet *gso);
+/* Sends everything queued on the engine's NIOs. */
+void dp_flush(dp_engine *e);
 uint8_t *dp_arena_alloc(dp_engine *e, uint32_t len);
 void dp_arena_reserve(dp_engine *e, uint32_t len);
 
 /* forward.c */
-void dp_ingress(dp_engine *e, dp_port *p, uint8_t *f, uint32_t len, uint64_t now);
+/* `gso`: the frame's virtio header when it is offloaded (a GSO segment or a partial checksum), else NULL. */
+void dp_ingress(dp_engine *e, dp_port *p, uint8_t *f, uint32_t len, const dp_vnet *gso, uint64_t now);
 void dp_after_filters(dp_engine *e, dp_port *p, uint8_t *f, uint32_t len, uint64_t now);
 void dp_node_set_active(dp_node *n);
 
@@ -180,8 +212,25 @@ uint64_t dp_filters_run(dp_engine *e, dp_port *p, uint64_t now);
 /* bpf.c */
 uint32_t dp_bpf_run(const uint32_t *prog, uint32_t ninsns, const uint8_t *b, uint32_t len);
 
-/* host-nio.c: DP_HOST_TAP opens (creating if missing) the TAP device `name` and brings it up; DP_HOST_ETHERNET opens an AF_PACKET socket on the existing interface `name`. Non-blocking. Returns 0 or an errno. */
-int dp_host_open(int kind, const char *name, int *fd);
+/* host-nio.c: DP_HOST_TAP opens (creating if missing) the TAP device `name` and brings it up, with IFF_VNET_HDR and TCP offloads when `offload`; DP_HOST_ETHERNET opens an AF_PACKET socket on the existing interface `name`. Non-blocking. Returns 0 or an errno. */
+int dp_host_open(int kind, const char *name, int offload, int *fd);
+
+/* offload.c */
+typedef void (*dp_frame_fn)(dp_engine *e, void *ctx, uint8_t *f, uint32_t len);
+/* Ignores a header that asks nothing of the receiver (no GSO, no partial checksum): NULL then. */
+const dp_vnet *dp_vnet_needed(const dp_vnet *h);
+/* How many frames and bytes an offloaded frame is on a wire; 0 frames when it is malformed. */
+void dp_wire_size(const uint8_t *f, uint32_t len, const dp_vnet *h, uint64_t *frames, uint64_t *bytes);
+/* Cuts an offloaded frame into wire frames with complete checksums and hands each to fn. Returns 0, or -1 when it is malformed (nothing handed on). */
+int dp_cut(dp_engine *e, const uint8_t *f, uint32_t len, const dp_vnet *h, dp_frame_fn fn, void *ctx);
+/* Whether the NIO takes this offloaded frame whole. */
+int dp_nio_takes_gso(dp_nio *n, uint32_t len);
+/* Pairs a UDP tunnel with the NIO of this process at its far end, when there is one; unpair on close. */
+void dp_offload_register(dp_nio *n);
+void dp_offload_unregister(dp_nio *n);
+/* A datagram from an offload peer: its header and frame, or 0 when it is a plain frame. */
+int dp_peer_unwrap(uint8_t *b, uint32_t len, const dp_vnet **h, uint8_t **f, uint32_t *flen);
+void dp_peer_wrap(uint8_t prefix[DP_PEER_PREFIX], const dp_vnet *h);
 
 /* pcap.c */
 dp_pcap *dp_pcap_open_fd(int file, uint32_t link_type, int *err);

@@ -77,18 +77,17 @@ uint8_t *dp_arena_alloc(dp_engine *e, uint32_t len) {
   return p;
 }
 
-static void flush_all(dp_engine *e);
 
 /* Makes room for the two re-tagged forms of a frame of `len` bytes, sending what is queued if the arena is short. */
 void dp_arena_reserve(dp_engine *e, uint32_t len) {
-  if (e->arena_used + 2 * (len + 16) > ARENA_SIZE) flush_all(e);
+  if (e->arena_used + 2 * (len + 16) > ARENA_SIZE) dp_flush(e);
 }
 
 /* A TAP takes one frame per write(); a full device queue (EAGAIN) drops the frame, as a full socket buffer does. */
 static void flush_tap(dp_nio *n) {
   for (uint32_t i = 0; i < n->ntx; i++) {
     ssize_t w;
-    do w = write(n->fd, n->iov[i].iov_base, n->iov[i].iov_len);
+    do w = writev(n->fd, n->iov[i], (int)n->tx[i].msg_hdr.msg_iovlen);
     while (w < 0 && errno == EINTR);
     if (w >= 0) continue;
     n->port->c.drops++;
@@ -122,7 +121,7 @@ static void flush_nio(dp_engine *e, dp_nio *n) {
   n->ntx = 0;
 }
 
-static void flush_all(dp_engine *e) {
+void dp_flush(dp_engine *e) {
   while (e->pending) {
     dp_nio *n = e->pending;
     e->pending = n->next_pending;
@@ -137,11 +136,30 @@ static void flush_all(dp_engine *e) {
   e->arena_used = 0;
 }
 
-void dp_nio_queue(dp_engine *e, dp_nio *n, const uint8_t *f, uint32_t len) {
+void dp_nio_queue(dp_engine *e, dp_nio *n, const uint8_t *f, uint32_t len, const dp_vnet *gso) {
   if (n->ntx == DP_BATCH) flush_nio(e, n);
-  n->iov[n->ntx].iov_base = (void *)f;
-  n->iov[n->ntx].iov_len = len;
-  n->ntx++;
+  uint32_t i = n->ntx++;
+  struct iovec *iov = n->iov[i];
+  size_t prefix = 0;
+  if (n->kind == DP_NIO_TAP && n->vnet) {
+    prefix = DP_TAP_VNET;
+    if (gso) memcpy(n->prefix[i], gso, DP_TAP_VNET);
+    else memset(n->prefix[i], 0, DP_TAP_VNET);
+  } else if (n->kind != DP_NIO_TAP && __atomic_load_n(&n->peer_offload, __ATOMIC_RELAXED)) {
+    prefix = DP_PEER_PREFIX;
+    dp_peer_wrap(n->prefix[i], gso);
+  }
+  if (prefix) {
+    iov[0].iov_base = n->prefix[i];
+    iov[0].iov_len = prefix;
+    iov[1].iov_base = (void *)f;
+    iov[1].iov_len = len;
+    n->tx[i].msg_hdr.msg_iovlen = 2;
+  } else {
+    iov[0].iov_base = (void *)f;
+    iov[0].iov_len = len;
+    n->tx[i].msg_hdr.msg_iovlen = 1;
+  }
   if (!n->pending) {
     n->pending = 1;
     n->next_pending = e->pending;
@@ -189,18 +207,19 @@ static int sockaddr_of(int family, const char *addr, int port, struct sockaddr_s
 }
 
 /* Puts an open descriptor on the port and starts receiving; closes it on failure. Returns 0 or an errno. */
-static int attach(dp_engine *e, dp_port *p, int fd, int kind) {
+static int attach(dp_engine *e, dp_port *p, int fd, int kind, int vnet) {
   dp_nio *n = calloc(1, sizeof *n);
   if (!n) {
     close(fd);
     return ENOMEM;
   }
   for (int i = 0; i < DP_BATCH; i++) {
-    n->tx[i].msg_hdr.msg_iov = &n->iov[i];
+    n->tx[i].msg_hdr.msg_iov = n->iov[i];
     n->tx[i].msg_hdr.msg_iovlen = 1;
   }
   n->fd = fd;
   n->kind = kind;
+  n->vnet = vnet;
   n->port = p;
   n->slot = slot_for(e, n);
   if (n->slot == UINT32_MAX) {
@@ -251,16 +270,25 @@ int dp_nio_open(dp_engine *e, dp_port *p, int family, const char *bind_addr, int
     close(fd);
     return err;
   }
-  int err = attach(e, p, fd, DP_NIO_SOCKET);
-  if (err) *stage = 1;
-  return err;
+  int err = attach(e, p, fd, DP_NIO_SOCKET, 0);
+  if (err) {
+    *stage = 1;
+    return err;
+  }
+  socklen_t bound = sizeof p->nio->local;
+  if (getsockname(fd, (struct sockaddr *)&p->nio->local, &bound) == 0) {
+    memcpy(&p->nio->remote, &remote, rlen);
+    dp_offload_register(p->nio);
+  }
+  return 0;
 }
 
-/* Opens a host-side NIO (DP_HOST_TAP, DP_HOST_ETHERNET) on `ifname` and attaches it to the port. Returns 0 or an errno. */
-int dp_nio_open_host(dp_engine *e, dp_port *p, int kind, const char *ifname) {
+/* Opens a host-side NIO (DP_HOST_TAP, DP_HOST_ETHERNET) on `ifname` and attaches it to the port; a TAP with offloads when `offload`. Returns 0 or an errno. */
+int dp_nio_open_host(dp_engine *e, dp_port *p, int kind, const char *ifname, int offload) {
   int fd;
-  int err = dp_host_open(kind, ifname, &fd);
-  return err ? err : attach(e, p, fd, kind == DP_HOST_TAP ? DP_NIO_TAP : DP_NIO_SOCKET);
+  int tap = kind == DP_HOST_TAP;
+  int err = dp_host_open(kind, ifname, tap && offload, &fd);
+  return err ? err : attach(e, p, fd, tap ? DP_NIO_TAP : DP_NIO_SOCKET, tap && offload);
 }
 
 /* Closes the port's socket at once (lport free on return), its filters (held frames counted as drops) and its MAC entries. */
@@ -268,6 +296,7 @@ void dp_nio_close(dp_engine *e, dp_port *p) {
   dp_nio *n = p->nio;
   if (!n) return;
   epoll_ctl(e->epfd, EPOLL_CTL_DEL, n->fd, NULL);
+  if (n->kind == DP_NIO_SOCKET) dp_offload_unregister(n);
   close(n->fd);
   e->nios[n->slot] = NULL;
   e->gens[n->slot]++;
@@ -282,11 +311,12 @@ void dp_nio_close(dp_engine *e, dp_port *p) {
   if (p->node->kind == DP_SWITCH) dp_mac_flush_port(&p->node->macs, p);
 }
 
-/* Reads up to a batch of frames from a TAP (one frame per read()). */
+/* Reads up to a batch of frames from a TAP (one frame per read()); behind its virtio header, the frame starts DP_PEER_PREFIX into its slot. */
 static int read_tap(dp_engine *e, dp_nio *n) {
   int got = 0;
+  size_t skip = n->vnet ? DP_PEER_PREFIX - DP_TAP_VNET : 0;
   while (got < DP_BATCH) {
-    ssize_t r = read(n->fd, e->rxbuf + (size_t)got * DP_SLOT, DP_SLOT);
+    ssize_t r = read(n->fd, e->rxbuf + (size_t)got * DP_SLOT + skip, DP_SLOT - skip);
     if (r < 0) {
       if (errno == EINTR) continue;
       if (errno != EAGAIN) n->port->c.errors++;
@@ -306,11 +336,26 @@ static void receive(dp_engine *e, dp_nio *n) {
   }
   uint64_t now = dp_now();
   dp_port *p = n->port;
+  int peer = n->kind == DP_NIO_SOCKET && __atomic_load_n(&n->peer_offload, __ATOMIC_RELAXED);
   for (int i = 0; i < got; i++) {
-    dp_ingress(e, p, e->rxbuf + (size_t)i * DP_SLOT, e->rx[i].msg_len, now);
-    /* A frame's path may close nothing, but it may flush: the batch's buffers stay valid until flush_all. */
+    uint8_t *b = e->rxbuf + (size_t)i * DP_SLOT, *f = b;
+    uint32_t len = e->rx[i].msg_len;
+    const dp_vnet *gso = NULL;
+    if (n->vnet) {
+      if (len < DP_TAP_VNET) {
+        p->c.errors++;
+        continue;
+      }
+      gso = dp_vnet_needed((const dp_vnet *)(b + DP_PEER_PREFIX - DP_TAP_VNET));
+      f = b + DP_PEER_PREFIX;
+      len -= DP_TAP_VNET;
+    } else if (peer) {
+      dp_peer_unwrap(b, len, &gso, &f, &len);
+    }
+    dp_ingress(e, p, f, len, gso, now);
+    /* A frame's path may close nothing, but it may flush: the batch's buffers stay valid until dp_flush. */
   }
-  flush_all(e);
+  dp_flush(e);
 }
 
 static void run_timers(dp_engine *e, uint64_t now) {
@@ -326,7 +371,7 @@ static void run_timers(dp_engine *e, uint64_t now) {
       if (d < next) next = d;
     }
   }
-  flush_all(e);
+  dp_flush(e);
   if (next != e->armed) {
     struct itimerspec its = {0};
     if (next != UINT64_MAX) {
@@ -386,10 +431,11 @@ int dp_engine_start(dp_engine *e) {
   if (!e->rng) e->rng = 1;
   e->rxbuf = malloc((size_t)DP_BATCH * DP_SLOT);
   e->arena = malloc(ARENA_SIZE);
+  e->cuts = malloc(DP_CUTS_SIZE);
   e->epfd = epoll_create1(EPOLL_CLOEXEC);
   e->wakefd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   e->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-  if (!e->rxbuf || !e->arena || e->epfd < 0 || e->wakefd < 0 || e->timerfd < 0) return -1;
+  if (!e->rxbuf || !e->arena || !e->cuts || e->epfd < 0 || e->wakefd < 0 || e->timerfd < 0) return -1;
   for (int i = 0; i < DP_BATCH; i++) {
     e->rxiov[i].iov_base = e->rxbuf + (size_t)i * DP_SLOT;
     e->rxiov[i].iov_len = DP_SLOT;
@@ -422,10 +468,11 @@ void dp_engine_stop(dp_engine *e) {
   e->epfd = e->wakefd = e->timerfd = -1;
   free(e->rxbuf);
   free(e->arena);
+  free(e->cuts);
   free(e->nios);
   free(e->gens);
   free(e->timed);
-  e->rxbuf = e->arena = NULL;
+  e->rxbuf = e->arena = e->cuts = NULL;
   e->nios = NULL;
   e->gens = NULL;
   e->timed = NULL;

@@ -22,16 +22,36 @@ void dp_node_set_active(dp_node *n) {
     if (n->ports[i]->nio) n->active[n->nactive++] = n->ports[i];
 }
 
-static void transmit(dp_engine *e, dp_port *out, const uint8_t *f, uint32_t len, uint64_t now) {
+static void transmit(dp_engine *e, dp_port *out, const uint8_t *f, uint32_t len, const dp_vnet *gso, uint64_t now);
+
+typedef struct {
+  dp_port *port;
+  uint64_t now;
+} cut_ctx;
+
+static void transmit_cut(dp_engine *e, void *ctx, uint8_t *f, uint32_t len) {
+  cut_ctx *c = ctx;
+  transmit(e, c->port, f, len, NULL, c->now);
+}
+
+/* An offloaded frame goes out whole where the NIO takes it and nothing captures it; elsewhere as the wire frames it stands for. */
+static void transmit(dp_engine *e, dp_port *out, const uint8_t *f, uint32_t len, const dp_vnet *gso, uint64_t now) {
   if (!out->nio) return;
-  if (out->suspended) {
-    out->c.drops++;
+  if (gso && (out->capture || !dp_nio_takes_gso(out->nio, len))) {
+    cut_ctx c = {out, now};
+    if (dp_cut(e, f, len, gso, transmit_cut, &c)) out->c.errors++, out->c.drops++;
     return;
   }
-  out->c.frames_out++;
-  out->c.bytes_out += len;
+  uint64_t frames = 1, bytes = len;
+  if (gso) dp_wire_size(f, len, gso, &frames, &bytes);
+  if (out->suspended) {
+    out->c.drops += frames;
+    return;
+  }
+  out->c.frames_out += frames;
+  out->c.bytes_out += bytes;
   if (out->capture) dp_pcap_record(out->capture, f, len, now);
-  dp_nio_queue(e, out->nio, f, len);
+  dp_nio_queue(e, out->nio, f, len, gso);
 }
 
 /* The frame being switched and its lazily built egress forms. */
@@ -74,11 +94,11 @@ static void emit(dp_engine *e, fwd_ctx *x, dp_port *out, uint64_t now) {
   else return;
   if (inner) {
     inner_form(e, x);
-    if (x->inner) transmit(e, out, x->inner, x->inner_len, now);
+    if (x->inner) transmit(e, out, x->inner, x->inner_len, NULL, now);
     else out->c.drops++;
   } else {
     outer_form(e, x);
-    if (x->outer) transmit(e, out, x->outer, x->outer_len, now);
+    if (x->outer) transmit(e, out, x->outer, x->outer_len, NULL, now);
     else out->c.drops++;
   }
 }
@@ -115,24 +135,47 @@ static void switch_forward(dp_engine *e, dp_node *n, dp_port *in, const uint8_t 
     if (n->active[i] != in) emit(e, &x, n->active[i], now);
 }
 
-void dp_after_filters(dp_engine *e, dp_port *p, uint8_t *f, uint32_t len, uint64_t now) {
+static void forward(dp_engine *e, dp_port *p, uint8_t *f, uint32_t len, const dp_vnet *gso, uint64_t now) {
   if (p->capture) dp_pcap_record(p->capture, f, len, now);
   dp_node *n = p->node;
   if (n->kind == DP_HUB) {
     for (uint32_t i = 0; i < n->nactive; i++)
-      if (n->active[i] != p) transmit(e, n->active[i], f, len, now);
+      if (n->active[i] != p) transmit(e, n->active[i], f, len, gso, now);
     return;
   }
   switch_forward(e, n, p, f, len, now);
 }
 
-void dp_ingress(dp_engine *e, dp_port *p, uint8_t *f, uint32_t len, uint64_t now) {
-  p->c.frames_in++;
-  p->c.bytes_in += len;
-  if (len < DP_ETH_HEADER || p->suspended || p->node->suspended) {
+void dp_after_filters(dp_engine *e, dp_port *p, uint8_t *f, uint32_t len, uint64_t now) {
+  forward(e, p, f, len, NULL, now);
+}
+
+static void ingress_cut(dp_engine *e, void *ctx, uint8_t *f, uint32_t len) {
+  cut_ctx *c = ctx;
+  dp_ingress(e, c->port, f, len, NULL, c->now);
+}
+
+/* An offloaded frame crosses a hub whole; a switch, the port's filters and its capture see the wire frames it stands for. */
+void dp_ingress(dp_engine *e, dp_port *p, uint8_t *f, uint32_t len, const dp_vnet *gso, uint64_t now) {
+  if (gso && (p->node->kind != DP_HUB || p->filters || p->capture)) {
+    cut_ctx c = {p, now};
+    if (dp_cut(e, f, len, gso, ingress_cut, &c)) p->c.frames_in++, p->c.errors++, p->c.drops++;
+    return;
+  }
+  uint64_t frames = 1, bytes = len;
+  if (gso) dp_wire_size(f, len, gso, &frames, &bytes);
+  p->c.frames_in += frames;
+  p->c.bytes_in += bytes;
+  if (!frames) {
+    p->c.frames_in++;
+    p->c.errors++;
     p->c.drops++;
     return;
   }
+  if (len < DP_ETH_HEADER || p->suspended || p->node->suspended) {
+    p->c.drops += frames;
+    return;
+  }
   if (p->filters) dp_filters_push(e, p, f, len, now);
-  else dp_after_filters(e, p, f, len, now);
+  else forward(e, p, f, len, gso, now);
 }

@@ -112,7 +112,7 @@ Napi::Value HostOpen(const Napi::CallbackInfo &info) {
   }
   int fd = -1;
   int kind = info[0].As<Napi::Number>().Int32Value() == DP_HOST_TAP ? DP_HOST_TAP : DP_HOST_ETHERNET;
-  int err = dp_host_open(kind, info[1].As<Napi::String>().Utf8Value().c_str(), &fd);
+  int err = dp_host_open(kind, info[1].As<Napi::String>().Utf8Value().c_str(), 0, &fd);
   return Napi::Number::New(env, err ? -err : fd);
 }
 

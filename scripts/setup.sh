@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 # command:package — every tool the daemon or the test suite runs (the test runner fails on skips).
 tools=(vpcs:vpcs tcpdump:tcpdump qemu-system-x86_64:qemu-system-x86 qemu-img:qemu-utils tshark:tshark groff:groff-base dot:graphviz chromium:chromium openssl:openssl
   dockerd:docker.io mmdebstrap:mmdebstrap ip:iproute2 docker-registry:docker-registry
-  dnsmasq:dnsmasq-base iptables:iptables iperf3:iperf3)
+  dnsmasq:dnsmasq-base iptables:iptables iperf3:iperf3 ethtool:ethtool)
 missing=()
 for tool in "${tools[@]}"; do
   PATH="$PATH:/usr/sbin:/sbin" command -v "${tool%%:*}" >/dev/null 2>&1 || missing+=("${tool##*:}")

@@ -8,9 +8,12 @@
 //  2. TCP throughput lab → host through the NAT node (iperf3, 5 s): the lab host is a network
 //     namespace whose interface is a cloud node's TAP port, linked to the NAT node; iperf3 runs
 //     its client there and its server on the host at the NAT gateway address. Baseline in the
-//     same round: host → host over a veth pair (iperf3 client in a second namespace).
+//     same round: host → host over a veth pair (iperf3 client in a second namespace). Also the
+//     other way (iperf3 -R: host → lab, as a download), against the veth the other way.
+//  `--offload off` runs the daemon with tap_offload false (TAPs without virtio headers, so every
+//  frame crosses the dataplane at wire size), for the figures before native/offload.c.
 // Needs root; only 127.0.0.1, the NAT bridge and namespaces this bench makes (198.18.0.0/15).
-// Usage: npm run build && node dist/bench/nat/run.js [--rounds 5] [--seconds 5]
+// Usage: npm run build && node dist/bench/nat/run.js [--rounds 5] [--seconds 5] [--offload on|off]
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile, rm } from 'node:fs/promises';
@@ -20,11 +23,12 @@ import { connectVpcsConsole } from '../../src/client/vpcs-console.js';
 import { removeHome, startTestDaemon, type TestDaemon } from '../../test/helpers/daemon.js';
 import { freeTestSubnet } from '../../test/helpers/host-network.js';
 import { machineLine } from '../forward/latency.js';
-import { numberArg } from '../lib/args.js';
+import { numberArg, stringArg } from '../lib/args.js';
 
 const run = promisify(execFile);
 const ROUNDS = numberArg('rounds', 5);
 const SECONDS = numberArg('seconds', 5);
+const OFFLOAD = stringArg('offload', 'on') !== 'off';
 const ID = (process.pid % 46656).toString(36);
 const LAB_NS = `enb${ID}-lab`;
 const VETH_NS = `enb${ID}-veth`;
@@ -78,13 +82,13 @@ async function leaseRound(d: TestDaemon, round: number): Promise<{ granted: numb
   }
 }
 
-/** iperf3 from namespace `ns` to `server` for SECONDS; the receiver's bits/s. */
-async function iperf(ns: string, server: string): Promise<number> {
+/** iperf3 from namespace `ns` to `server` for SECONDS (from the server when `reverse`); the receiver's bits/s. */
+async function iperf(ns: string, server: string, reverse = false): Promise<number> {
   const port = String(5201 + Math.floor(Math.random() * 1000));
   const srv = spawn('iperf3', ['-s', '-1', '--forceflush', '-B', server, '-p', port], { stdio: ['ignore', 'pipe', 'pipe'] });
   try {
     await once(srv.stdout!, 'data');
-    const { stdout } = await run('ip', ['netns', 'exec', ns, 'iperf3', '-c', server, '-p', port, '-t', String(SECONDS), '-J'], { timeout: (SECONDS + 30) * 1000 });
+    const { stdout } = await run('ip', ['netns', 'exec', ns, 'iperf3', '-c', server, '-p', port, '-t', String(SECONDS), '-J', ...(reverse ? ['-R'] : [])], { timeout: (SECONDS + 30) * 1000 });
     return JSON.parse(stdout).end.sum_received.bits_per_second as number;
   } finally {
     srv.kill();
@@ -98,9 +102,9 @@ const gbit = (bps: number) => `${(bps / 1e9).toFixed(2)} Gbit/s`;
 async function main(): Promise<void> {
   const { subnet, prefix } = await freeTestSubnet();
   const veth = (await freeTestSubnet()).prefix;
-  const d = await startTestDaemon({ env: { EMUCTL_NAT_SUBNET: subnet, EMUCTL_UDP_PORT_RANGE: '31400-31499', EMUCTL_CONSOLE_PORT_RANGE: '24900-24949' } });
+  const d = await startTestDaemon({ env: { EMUCTL_NAT_SUBNET: subnet, EMUCTL_UDP_PORT_RANGE: '31400-31499', EMUCTL_CONSOLE_PORT_RANGE: '24900-24949', EMUCTL_TAP_OFFLOAD: String(OFFLOAD) } });
   try {
-    console.log(`NAT bench: ${machineLine()}, ${ROUNDS} rounds, iperf3 ${SECONDS} s, NAT subnet ${subnet}\n`);
+    console.log(`NAT bench: ${machineLine()}, ${ROUNDS} rounds, iperf3 ${SECONDS} s, NAT subnet ${subnet}, TAP offloads ${OFFLOAD ? 'on' : 'off'}\n`);
     const leases: number[] = [];
     const vpcsDone: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
@@ -130,9 +134,13 @@ async function main(): Promise<void> {
     await run('ip', ['netns', 'exec', VETH_NS, 'ip', 'link', 'set', VETH_PEER, 'up']);
     const natBps: number[] = [];
     const vethBps: number[] = [];
+    const downBps: number[] = [];
+    const vethDownBps: number[] = [];
     for (let i = 0; i < Math.min(ROUNDS, 3); i++) {
       natBps.push(await iperf(LAB_NS, `${prefix}.1`));
       vethBps.push(await iperf(VETH_NS, `${veth}.1`));
+      downBps.push(await iperf(LAB_NS, `${prefix}.1`, true));
+      vethDownBps.push(await iperf(VETH_NS, `${veth}.1`, true));
     }
     await api(d, 'DELETE', `/v2/projects/${pid}`);
 
@@ -140,6 +148,7 @@ async function main(): Promise<void> {
     console.log('|---|---|---|---|---|');
     console.log(`| NAT node start → first DHCP lease of a VPCS (granted) | ${(median(leases) / 1000).toFixed(2)} s | ${range(leases, (n) => (n / 1000).toFixed(2))} s | \`ip dhcp\` returns on the VPCS after ${(median(vpcsDone) / 1000).toFixed(2)} s (${range(vpcsDone, (n) => (n / 1000).toFixed(2))} s: its own 1 s steps and 3 ARP checks) | ≤ 2 s |`);
     console.log(`| TCP lab → host through the NAT node (iperf3) | ${gbit(median(natBps))} | ${range(natBps, gbit)} | host → host over a veth: ${gbit(median(vethBps))} (${range(vethBps, gbit)}); ratio ${(median(natBps) / median(vethBps)).toFixed(3)}× | ratio ≥ 0.5× |`);
+    console.log(`| TCP host → lab through the NAT node (iperf3 -R) | ${gbit(median(downBps))} | ${range(downBps, gbit)} | over the veth the same way: ${gbit(median(vethDownBps))} (${range(vethDownBps, gbit)}); ratio ${(median(downBps) / median(vethDownBps)).toFixed(3)}× | – |`);
   } finally {
     await d.stop();
     removeHome(d.home);

@@ -96,7 +96,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     new ConsolePortAllocator({ min: consoleMin, max: consoleMax }),
     new MacByteAllocator(),
   );
-  const dataplane = isCompute ? await createDataplane({ engine: settings.dataplane, log }) : undefined;
+  const dataplane = isCompute ? await createDataplane({ engine: settings.dataplane, offload: settings.tapOffload, log }) : undefined;
   const stopMemoryLog = settings.memoryLogSeconds > 0 ? startMemoryLog({ seconds: settings.memoryLogSeconds, log, workerHeap: dataplane?.heap?.bind(dataplane) }) : undefined;
   const compute = dataplane
     ? new LocalCompute({ dataplane, nodeTypes, projectsDir: settings.projectsDir, bindHost: settings.host, resources, log })

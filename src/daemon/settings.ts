@@ -59,6 +59,8 @@ export interface DaemonFlags {
   vpcsUnconfined?: boolean;
   // NAT node: the lab subnet behind emuctl's own bridge.
   natSubnet?: string;
+  // TAP offloads: TCP segments of up to 64 KB cross the native dataplane whole.
+  tapOffload?: boolean;
 }
 
 /** Which dataplane engine runs the compute's frames: the C addon, the TypeScript engine, or native when built. */
@@ -119,6 +121,9 @@ export interface DaemonSettings {
   // NAT node.
   /** nat_subnet: the IPv4 subnet behind NAT nodes (the bridge takes its first address, dnsmasq leases the rest); refused when it overlaps a host route. */
   natSubnet: string;
+  // TAP offloads.
+  /** tap_offload: the native dataplane opens TAPs with virtio headers and TCP offloads (native/offload.c); on by default. */
+  tapOffload: boolean;
   /** Every this many seconds, log a line on the daemon's memory (RSS, V8 heaps of the main thread and the dataplane worker); 0: never. */
   memoryLogSeconds: number;
   // Request guard (browsers, other sites, DNS rebinding).
@@ -274,6 +279,8 @@ const SPECS = {
   vpcsUnconfined: { env: 'EMUCTL_VPCS_UNCONFINED', file: 'vpcs_unconfined', kind: BOOLEAN, fallback: false },
   // NAT node: like libvirt's virbr0 by default.
   natSubnet: { env: 'EMUCTL_NAT_SUBNET', file: 'nat_subnet', kind: TEXT, fallback: '192.168.122.0/24', check: checkNatSubnet },
+  // TAP offloads: on unless turned off (a host whose TAP driver refuses TUNSETOFFLOAD, or a comparison).
+  tapOffload: { env: 'EMUCTL_TAP_OFFLOAD', file: 'tap_offload', kind: BOOLEAN, fallback: true },
 };
 
 /** Config file keys, for the unknown-key check. */

@@ -11,6 +11,8 @@ export interface DataplaneOptions {
   engine?: string;
   /** Native engine threads: independent nodes spread over them. Default: the machine's cores, at most 8. */
   threads?: number;
+  /** Native engine: TAPs with virtio headers and TCP offloads (native/offload.c). Default: true. */
+  offload?: boolean;
   /** tcpdump binary that compiles bpf filters (default: `tcpdump` on PATH). */
   tcpdump?: string;
   /** Worker script; tests substitute one. Default: worker.js next to this module. */
@@ -39,7 +41,7 @@ export function chooseEngine(requested = process.env.EMUCTL_DATAPLANE ?? 'auto')
 export async function createDataplane(opts: DataplaneOptions = {}): Promise<DataplaneApi> {
   const { engine } = chooseEngine(opts.engine);
   const client = new DataplaneClient({
-    config: { engine, threads: opts.threads ?? Math.max(1, Math.min(availableParallelism(), 8)) },
+    config: { engine, threads: opts.threads ?? Math.max(1, Math.min(availableParallelism(), 8)), offload: opts.offload ?? true },
     workerUrl: opts.workerUrl ?? new URL('./worker.js', import.meta.url),
     tcpdump: opts.tcpdump,
     log: opts.log ?? stderrLog,

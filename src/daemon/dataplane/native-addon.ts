@@ -17,7 +17,7 @@ export interface NativeAddon {
   setPorts(handle: number, settings: Int32Array): void;
   setNodeSuspended(handle: number, suspended: boolean): void;
   openNio(handle: number, port: number, family: number, bindAddress: string, lport: number, remoteAddress: string, rport: number): [number, number] | undefined;
-  openHostNio(handle: number, port: number, kind: number, ifname: string): number;
+  openHostNio(handle: number, port: number, kind: number, ifname: string, offload: boolean): number;
   closeNio(handle: number, port: number): void;
   setFilters(handle: number, port: number, spec: Float64Array | null, programs: Uint32Array[]): void;
   setPortSuspended(handle: number, port: number, suspended: boolean): void;

@@ -26,7 +26,7 @@ export class NativeEngine implements Engine {
   private readonly captures = new Map<string, { handle: number; port: number; failed: (code: string) => void }>();
   private captureWatch: NodeJS.Timeout | null = null;
 
-  constructor(private readonly addon: NativeAddon, threads: number) {
+  constructor(private readonly addon: NativeAddon, threads: number, private readonly offload = true) {
     addon.start(threads);
   }
 
@@ -61,7 +61,7 @@ export class NativeEngine implements Engine {
   }
 
   async openHostNio(id: string, port: number, nio: HostNioSpec): Promise<void> {
-    const errno = this.addon.openHostNio(this.handle(id), port, HOST_NIO_KINDS[nio.kind], nio.ifname);
+    const errno = this.addon.openHostNio(this.handle(id), port, HOST_NIO_KINDS[nio.kind], nio.ifname, this.offload);
     if (errno) throw hostNioError(nio, errnoName(errno));
   }
 

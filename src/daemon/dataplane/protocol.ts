@@ -41,6 +41,8 @@ export interface WorkerConfig {
   engine: 'js' | 'native';
   /** Native engine threads. */
   threads: number;
+  /** Native engine: TAPs with TCP offloads. */
+  offload: boolean;
 }
 
 /** `internal` marks an error that is not a domain error (a bug): rebuilt as a plain Error. */

@@ -26,7 +26,7 @@ function engineFor(config: WorkerConfig | undefined): Engine {
   if (config?.engine !== 'native') return new JsEngine();
   const loaded = loadNativeAddon();
   if (!loaded.addon) throw new Error(loaded.reason);
-  return new NativeEngine(loaded.addon, config.threads);
+  return new NativeEngine(loaded.addon, config.threads, config.offload);
 }
 
 if (!parentPort) throw new Error('dataplane/worker.js must run in a worker thread');
