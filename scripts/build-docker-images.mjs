@@ -13,7 +13,7 @@
 // Both are `docker import`ed: a root file system and a command, no registry involved.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -80,6 +80,8 @@ function importTar(producer, tag, cmd) {
     const source = spawn(producer[0], producer.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
     const importer = spawn('docker', ['import', '--change', `CMD ${JSON.stringify(cmd)}`, '-', tag], { stdio: ['pipe', 'ignore', 'pipe'] });
     source.stdout.pipe(importer.stdin);
+    // An importer that dies early (no engine) closes its stdin: its exit status says why, not EPIPE.
+    importer.stdin.on('error', () => undefined);
     let errors = '';
     source.stderr.on('data', (d) => (errors += d));
     importer.stderr.on('data', (d) => (errors += d));
@@ -142,13 +144,30 @@ function exists(path) {
   }
 }
 
-/** One builder at a time on this machine (test files run in parallel): a lock directory, taken with mkdir. */
+/** Whether the builder that took the lock (its pid is in the lock directory) is gone. */
+function holderGone(lock) {
+  let pid;
+  try {
+    pid = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+  } catch {
+    return false; // taken a moment ago: the pid is not written yet
+  }
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return err.code === 'ESRCH';
+  }
+}
+
+/** One builder at a time on this machine (test files run in parallel): a lock directory, taken with mkdir, holding the builder's pid. */
 async function withLock(fn) {
   const lock = join(tmpdir(), 'emuctl-docker-images.lock');
   const deadline = Date.now() + 600_000;
   for (;;) {
     try {
       mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
       break;
     } catch {
       let age = 0;
@@ -157,7 +176,7 @@ async function withLock(fn) {
       } catch {
         continue;
       }
-      if (age > 600_000) rmSync(lock, { recursive: true, force: true });
+      if (age > 600_000 || holderGone(lock)) rmSync(lock, { recursive: true, force: true });
       if (Date.now() > deadline) throw new Error(`another image build holds ${lock}`);
       await new Promise((r) => setTimeout(r, 500));
     }
