@@ -266,18 +266,38 @@ static int is_escape_prefix(const unsigned char *buf, size_t n) {
   return n > 0 && n < GATHERED_VMIN && buf[0] == 0x1b;
 }
 
+typedef ssize_t (*read_fn)(int, void *, size_t);
+
+/* read() is VPCS's console path (relay and prompt): look the real one up once. */
+static read_fn real_read(void) {
+  static read_fn found;
+  read_fn f = __atomic_load_n(&found, __ATOMIC_ACQUIRE);
+  if (f == NULL) {
+    f = (read_fn)next_symbol("read");
+    __atomic_store_n(&found, f, __ATOMIC_RELEASE);
+  }
+  return f;
+}
+
 EXPORT ssize_t read(int fd, void *buf, size_t count) {
-  ssize_t (*real_read)(int, void *, size_t) = next_symbol("read");
-  ssize_t n = real_read(fd, buf, count);
+  ssize_t n = real_read()(fd, buf, count);
   if (n <= 0 || fd < 0 || fd >= TRACKED_FDS || !key_at_once[fd]) return n;
+  if (!is_escape_prefix(buf, (size_t)n)) return n;
+  int saved_errno = errno;
+  /* isatty: the fd may have been closed and reused since its tcsetattr(). */
+  if (!isatty(fd)) {
+    errno = saved_errno;
+    return n;
+  }
   while ((size_t)n < count && is_escape_prefix(buf, (size_t)n)) {
     struct pollfd p = { .fd = fd, .events = POLLIN };
     int ready = poll(&p, 1, GATHER_GAP_MS);
     if (ready < 0 && errno == EINTR) continue;
     if (ready <= 0 || !(p.revents & POLLIN)) break;
-    ssize_t more = real_read(fd, (char *)buf + n, count - (size_t)n);
+    ssize_t more = real_read()(fd, (char *)buf + n, count - (size_t)n);
     if (more <= 0) break;
     n += more;
   }
+  errno = saved_errno;
   return n;
 }
