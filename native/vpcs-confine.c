@@ -8,6 +8,8 @@
  * - no socket on every address: bind() to 0.0.0.0 is rewritten to VPCS_CONFINE_TCP_HOST for a TCP socket
  *   (the console) and to VPCS_CONFINE_UDP_HOST for a UDP socket (the tunnel, its companion port, `relay`).
  *   Unset or unparsable, the wildcard is kept.
+ * - a prompt echo (not confinement, a section of its own): each key typed at the console reaches VPCS at once
+ *   instead of after its terminal's 100 ms inter-byte timer (see "prompt echo" below).
  * Only the public symbols VPCS calls through its PLT need interposing; glibc's internal calls (forkpty's
  * own opens, for instance) do not go through here.
  */
@@ -17,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,6 +27,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <unistd.h>
 
 #define EXPORT __attribute__((visibility("default")))
@@ -213,4 +217,87 @@ EXPORT int bind(int fd, const struct sockaddr *addr, socklen_t len) {
   struct sockaddr_in confined = *in;
   if (host == NULL || inet_pton(AF_INET, host, &confined.sin_addr) != 1) return real_bind(fd, addr, len);
   return real_bind(fd, (const struct sockaddr *)&confined, sizeof confined);
+}
+
+/* ---- prompt echo ----
+ * VPCS's readline puts its terminal (the pty slave, fd 0 of the forked worker) in non-canonical mode
+ * with VMIN=3, VTIME=1 so that an arrow key's escape sequence (ESC [ A) comes in one read(). A single
+ * key then waits out the 100 ms inter-byte timer before VPCS sees it and echoes it. The worker's
+ * tcsetattr() of exactly that mode is rewritten to VMIN=1, VTIME=0 (a read returns what is there), and
+ * read() on such a terminal gathers the rest of an escape sequence the old way: when what came starts
+ * with ESC and is shorter than 3 bytes, it keeps reading while bytes follow within 100 ms of each other.
+ * tcgetattr() reports the mode VPCS set, so a save-and-restore round trip is rewritten again.
+ * Every other terminal mode, fd and read passes through unchanged. */
+
+enum { GATHERED_VMIN = 3, GATHERED_VTIME = 1, GATHER_GAP_MS = 100, TRACKED_FDS = 1024 };
+
+static volatile unsigned char key_at_once[TRACKED_FDS];
+
+static int is_gathered_key_mode(const struct termios *t) {
+  return !(t->c_lflag & ICANON) && t->c_cc[VMIN] == GATHERED_VMIN && t->c_cc[VTIME] == GATHERED_VTIME;
+}
+
+EXPORT int tcsetattr(int fd, int actions, const struct termios *t) {
+  int (*real_tcsetattr)(int, int, const struct termios *) = next_symbol("tcsetattr");
+  if (fd < 0 || fd >= TRACKED_FDS || t == NULL) return real_tcsetattr(fd, actions, t);
+  if (!is_gathered_key_mode(t)) {
+    int rc = real_tcsetattr(fd, actions, t);
+    if (rc == 0) key_at_once[fd] = 0;
+    return rc;
+  }
+  struct termios at_once = *t;
+  at_once.c_cc[VMIN] = 1;
+  at_once.c_cc[VTIME] = 0;
+  int rc = real_tcsetattr(fd, actions, &at_once);
+  if (rc == 0) key_at_once[fd] = 1;
+  return rc;
+}
+
+EXPORT int tcgetattr(int fd, struct termios *t) {
+  int rc = ((int (*)(int, struct termios *))next_symbol("tcgetattr"))(fd, t);
+  if (rc == 0 && fd >= 0 && fd < TRACKED_FDS && key_at_once[fd] && t->c_cc[VMIN] == 1 && t->c_cc[VTIME] == 0) {
+    t->c_cc[VMIN] = GATHERED_VMIN;
+    t->c_cc[VTIME] = GATHERED_VTIME;
+  }
+  return rc;
+}
+
+static int is_escape_prefix(const unsigned char *buf, size_t n) {
+  return n > 0 && n < GATHERED_VMIN && buf[0] == 0x1b;
+}
+
+typedef ssize_t (*read_fn)(int, void *, size_t);
+
+/* read() is VPCS's console path (relay and prompt): look the real one up once. */
+static read_fn real_read(void) {
+  static read_fn found;
+  read_fn f = __atomic_load_n(&found, __ATOMIC_ACQUIRE);
+  if (f == NULL) {
+    f = (read_fn)next_symbol("read");
+    __atomic_store_n(&found, f, __ATOMIC_RELEASE);
+  }
+  return f;
+}
+
+EXPORT ssize_t read(int fd, void *buf, size_t count) {
+  ssize_t n = real_read()(fd, buf, count);
+  if (n <= 0 || fd < 0 || fd >= TRACKED_FDS || !key_at_once[fd]) return n;
+  if (!is_escape_prefix(buf, (size_t)n)) return n;
+  int saved_errno = errno;
+  /* isatty: the fd may have been closed and reused since its tcsetattr(). */
+  if (!isatty(fd)) {
+    errno = saved_errno;
+    return n;
+  }
+  while ((size_t)n < count && is_escape_prefix(buf, (size_t)n)) {
+    struct pollfd p = { .fd = fd, .events = POLLIN };
+    int ready = poll(&p, 1, GATHER_GAP_MS);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0 || !(p.revents & POLLIN)) break;
+    ssize_t more = real_read()(fd, (char *)buf + n, count - (size_t)n);
+    if (more <= 0) break;
+    n += more;
+  }
+  errno = saved_errno;
+  return n;
 }
