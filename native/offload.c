@@ -79,8 +79,10 @@ static int parse_tcp_gso(const uint8_t *f, uint32_t len, const dp_vnet *h, tcp_g
     if (ihl < 20) return -1;
     g->l4 = g->l3 + ihl;
   } else {
-    if (ethertype != ETH_IPV6 || g->l3 + 40 > len || f[g->l3 + 6] != IPPROTO_TCP) return -1;
-    g->l4 = g->l3 + 40;
+    if (ethertype != ETH_IPV6 || g->l3 + 40 > len) return -1;
+    /* Past extension headers, the TCP header is where the checksum starts. */
+    g->l4 = (h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) && h->csum_start > g->l3 + 40 ? h->csum_start : g->l3 + 40;
+    if (g->l4 == g->l3 + 40 && f[g->l3 + 6] != IPPROTO_TCP) return -1;
   }
   if (g->l4 + 20 > len) return -1;
   uint32_t thl = (f[g->l4 + 12] >> 4) * 4u;
