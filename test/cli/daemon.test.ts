@@ -31,7 +31,7 @@ describe('daemon start, status, stop', () => {
   it('starts detached on --port 0, reports the port it got, status, refuses a second start, stops gracefully', async () => {
     const dir = home();
     const env = cliEnv(dir);
-    const start = await runBin(['daemon', 'start', '--port', '0', '--json'], env);
+    const start = await runBin(['daemon', 'start', '--port', '0', '--gns3-version', '2.2.40', '--dataplane', 'js', '--json'], env);
     assert.equal(start.code, 0, start.stderr);
     const info = JSON.parse(start.stdout);
     started.add(info.pid);
@@ -49,6 +49,8 @@ describe('daemon start, status, stop', () => {
     assert.equal(status.code, 0);
     assert.match(status.stdout, new RegExp(`^status: +running\\npid: +${info.pid}\\nurl: +http://127\\.0\\.0\\.1:${port}\\nversion: +\\d`));
     assert.match(status.stdout, /^uptime: +\d+s$/m);
+    assert.match(status.stdout, /^version: +2\.2\.40$/m, 'the detached daemon got --gns3-version');
+    assert.match(readFileSync(join(dir, 'log', 'daemon-0.log'), 'utf8'), /, js dataplane$/m, 'the detached daemon got --dataplane js');
 
     const again = await runBin(['daemon', 'start', '--port', String(port)], env);
     assert.equal(again.code, 0);

@@ -202,6 +202,26 @@ describe('console websocket relayed by the controller to a remote compute with a
     await client.close();
   });
 
+  it('a console reset on the controller reaches the compute: a client connected straight to the compute is dropped too', { timeout: 90_000 }, async () => {
+    const direct = `/v2/compute/projects/${pid}/vpcs/nodes/${far.node_id}/console/ws`;
+    /** The close code of the websocket, or 'open' when it is still open 10 s after `act`. */
+    const closedBy = async (act: () => Promise<{ status: number; text: string }>) => {
+      const client = await openConsoleClient(wsUrl(remote, direct), basic('relay', 'c0mpute'));
+      await sync(client, /FAR1> ?$/);
+      const closed = new Promise<number | 'open'>((resolve) => {
+        client.ws.once('close', (code) => resolve(code));
+        setTimeout(() => resolve('open'), 10_000).unref();
+      });
+      const answer = await act();
+      assert.equal(answer.status, 204, answer.text);
+      const outcome = await closed;
+      if (outcome === 'open') await client.close();
+      return outcome;
+    };
+    assert.equal(await closedBy(() => controller.api('POST', `/v2/projects/${pid}/nodes/${far.node_id}/console/reset`, {})), 1000, 'the node\'s reset');
+    assert.equal(await closedBy(() => controller.api('POST', `/v2/projects/${pid}/nodes/console/reset`, {})), 1000, 'the project\'s reset');
+  });
+
   it('a page of another site cannot open it: the request guard refuses its Origin with 403', async () => {
     const refused = await refusedHandshake(wsUrl(controller, consolePath(pid, far.node_id)), { origin: 'http://198.18.0.77:8080' });
     assert.equal(refused.status, 403);

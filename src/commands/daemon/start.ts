@@ -29,23 +29,27 @@ export function daemonStartCommand(f: Factory, run = runDaemonStart): Command {
     });
 }
 
-/** The `daemon run` arguments for the detached child: the user's flags with absolute paths, the port and log file fixed. */
-function childArgs(flags: DaemonFlags, port: number, logFile: string): string[] {
+/** Daemon flags whose value is a path: the child gets it absolute (it runs from another directory). */
+const PATH_FLAGS = new Set<keyof DaemonFlags>(['projectsDir', 'config', 'authPasswordFile', 'imagesDir', 'tlsCert', 'tlsKey', 'webUi']);
+/** Repeatable options are named in the singular; DaemonFlags holds their lists in the plural. */
+const LIST_FLAGS: Record<string, keyof DaemonFlags> = { corsOrigin: 'corsOrigins', allowedHost: 'allowedHosts' };
+
+/**
+ * The `daemon run` arguments for the detached child: every daemon option the user gave (read from
+ * the option definitions `daemon run` shares, so none is forgotten), paths absolute, the port and
+ * log file fixed.
+ */
+export function childArgs(flags: DaemonFlags, port: number, logFile: string): string[] {
   const args = ['daemon', 'run', '--port', String(port), '--log-file', resolve(logFile)];
-  if (flags.host) args.push('--host', flags.host);
-  if (flags.projectsDir) args.push('--projects-dir', resolve(flags.projectsDir));
-  if (flags.config) args.push('--config', resolve(flags.config));
-  if (flags.authUser) args.push('--auth-user', flags.authUser);
-  if (flags.authPasswordFile) args.push('--auth-password-file', resolve(flags.authPasswordFile));
-  if (flags.role) args.push('--role', flags.role);
-  if (flags.imagesDir) args.push('--images-dir', resolve(flags.imagesDir));
-  if (flags.qemuAccel) args.push('--qemu-accel', flags.qemuAccel);
-  for (const origin of flags.corsOrigins ?? []) args.push('--cors-origin', origin);
-  for (const host of flags.allowedHosts ?? []) args.push('--allowed-host', host);
-  if (flags.tlsCert) args.push('--tls-cert', resolve(flags.tlsCert));
-  if (flags.tlsKey) args.push('--tls-key', resolve(flags.tlsKey));
-  if (flags.insecureNoAuth) args.push('--insecure-no-auth');
-  if (flags.webUi) args.push('--web-ui', resolve(flags.webUi));
+  for (const option of addDaemonFlags(new Command()).options) {
+    const name = option.attributeName();
+    const key = (LIST_FLAGS[name] ?? name) as keyof DaemonFlags;
+    const value = flags[key];
+    if (key === 'port' || key === 'logFile' || value === undefined || value === false) continue;
+    if (Array.isArray(value)) for (const item of value) args.push(option.long!, String(item));
+    else if (value === true) args.push(option.long!);
+    else args.push(option.long!, PATH_FLAGS.has(key) ? resolve(String(value)) : String(value));
+  }
   if (flags.debug) args.push('--debug');
   return args;
 }

@@ -58,6 +58,8 @@ export interface ComputeApi {
    * Destroying the stream closes the connection, so that the console is free for the next client.
    */
   openConsole(projectId: string, nodeType: string, nodeId: string): Promise<Duplex>;
+  /** Drops the connections to the node's console that the compute holds (its console websockets), as GNS3's console reset. */
+  resetConsole(projectId: string, nodeType: string, nodeId: string): Promise<void>;
   /** The port's capture from its first byte, following it while it grows; ends when the capture stops. */
   pcapStream(at: PortAddress): Promise<Readable>;
   /** Runs a command in a started node that can (docker): its output and exit status. */

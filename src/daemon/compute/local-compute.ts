@@ -43,6 +43,8 @@ export class LocalCompute implements ComputeApi {
   /** Running captures by file, so that one a failed write stops is named by its node and port. */
   private readonly captures = new Map<string, PortAddress>();
 
+  private readonly consoleResetListeners: ((projectId: string, nodeId: string) => void)[] = [];
+
   constructor(private readonly deps: LocalComputeDeps) {
     deps.dataplane.onCaptureFailed?.((failure) => this.captureFailed(failure));
   }
@@ -216,6 +218,16 @@ export class LocalCompute implements ComputeApi {
 
   openConsole(projectId: string, nodeType: string, nodeId: string): Promise<Duplex> {
     return connectNodeConsole(this.project(projectId).node(nodeType, nodeId));
+  }
+
+  /** Whoever holds console connections (the HTTP layer's console websockets) drops a node's when told. */
+  onConsoleReset(listener: (projectId: string, nodeId: string) => void): void {
+    this.consoleResetListeners.push(listener);
+  }
+
+  async resetConsole(projectId: string, nodeType: string, nodeId: string): Promise<void> {
+    this.project(projectId).node(nodeType, nodeId);
+    for (const listener of this.consoleResetListeners) listener(projectId, nodeId);
   }
 
   addNio(at: PortAddress, nio: NioJson): Promise<NioJson> {

@@ -108,6 +108,9 @@ export class RemoteCompute implements ComputeApi {
   openConsole(projectId: string, nodeType: string, nodeId: string): Promise<Duplex> {
     return openComputeWebSocket(this.endpoint(), `/v2/compute/projects/${projectId}/${nodeType}/nodes/${nodeId}/console/ws`, this.timeoutMs);
   }
+  async resetConsole(projectId: string, nodeType: string, nodeId: string): Promise<void> {
+    await this.call('POST', `/v2/compute/projects/${projectId}/${nodeType}/nodes/${nodeId}/console/reset`, {});
+  }
   pcapStream(at: PortAddress): Promise<Readable> {
     return this.stream(`${portPath(at)}/pcap`);
   }

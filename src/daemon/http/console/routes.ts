@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import type { Duplex } from 'node:stream';
 import type { LocalCompute } from '../../compute/local-compute.js';
 import type { Labs } from '../../controller/lab.js';
+import type { ControllerNode } from '../../controller/node.js';
 import type { ProjectManager } from '../../controller/projects.js';
 import type { Logger } from '../../logger.js';
 import { peerOf } from '../notifications/routes.js';
@@ -63,12 +64,11 @@ export function consoleRoutes(router: Router, deps: ConsoleRouteDeps): void {
     });
 
   if (compute) {
+    compute.onConsoleReset((projectId, nodeId) => consoles.reset(projectId, nodeId));
     for (const def of compute.nodeTypes.all()) {
       websocket(computeConsoleRoute(def.type), (p) => compute.openConsole(p.project_id, def.type, p.node_id));
-      route(router, { method: 'post', template: computeConsoleResetRoute(def.type), body: EMPTY_SCHEMA, status: 204 }, async ({ params }) => {
-        await compute.getNode(params.project_id, def.type, params.node_id);
-        consoles.reset(params.project_id, params.node_id);
-      });
+      route(router, { method: 'post', template: computeConsoleResetRoute(def.type), body: EMPTY_SCHEMA, status: 204 }, ({ params }) =>
+        compute.resetConsole(params.project_id, def.type, params.node_id));
     }
   }
   if (controller) {
@@ -77,13 +77,23 @@ export function consoleRoutes(router: Router, deps: ConsoleRouteDeps): void {
       const node = lab.node(p.node_id);
       return node.compute.openConsole(lab.project.id, node.nodeType, node.id);
     });
-    // GNS3 resets a console by dropping its connections; the next client connects afresh.
-    route(router, { method: 'post', template: CONSOLE_RESET_ALL_ROUTE, body: EMPTY_SCHEMA, status: 204 }, ({ params }) => {
-      consoles.reset(controller.projects.getOpened(params.project_id).id);
-    });
-    route(router, { method: 'post', template: CONSOLE_RESET_ROUTE, body: EMPTY_SCHEMA, status: 204 }, ({ params }) => {
+    // GNS3 resets a console by dropping its connections; the next client connects afresh. The
+    // controller drops its own (relays included) and, as GNS3's does for a node with a telnet console,
+    // asks a remote compute to drop the ones it holds (this daemon's own compute shares `consoles`).
+    const resetOnCompute = (projectId: string, node: ControllerNode) =>
+      node.compute === compute || node.console === null || node.toJSON().console_type !== 'telnet'
+        ? Promise.resolve()
+        : node.compute.resetConsole(projectId, node.nodeType, node.id);
+    route(router, { method: 'post', template: CONSOLE_RESET_ALL_ROUTE, body: EMPTY_SCHEMA, status: 204 }, async ({ params }) => {
       const lab = controller.labs.of(controller.projects.getOpened(params.project_id));
-      consoles.reset(lab.project.id, lab.node(params.node_id).id);
+      consoles.reset(lab.project.id);
+      await Promise.all([...lab.nodes.values()].map((n) => resetOnCompute(lab.project.id, n)));
+    });
+    route(router, { method: 'post', template: CONSOLE_RESET_ROUTE, body: EMPTY_SCHEMA, status: 204 }, async ({ params }) => {
+      const lab = controller.labs.of(controller.projects.getOpened(params.project_id));
+      const node = lab.node(params.node_id);
+      consoles.reset(lab.project.id, node.id);
+      await resetOnCompute(lab.project.id, node);
     });
   }
 }
