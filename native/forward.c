@@ -54,14 +54,39 @@ static void transmit(dp_engine *e, dp_port *out, const uint8_t *f, uint32_t len,
   dp_nio_queue(e, out->nio, f, len, gso);
 }
 
-/* The frame being switched and its lazily built egress forms. */
+/* The frame being switched and its lazily built egress forms; an offloaded one (gso) is never re-tagged whole. */
 typedef struct {
   const uint8_t *frame;
   uint32_t len;
   uint16_t vid, push_tpid;
   const uint8_t *inner, *outer;
   uint32_t inner_len, outer_len;
+  const dp_vnet *gso;
+  int tagged;
 } fwd_ctx;
+
+static void emit(dp_engine *e, fwd_ctx *x, dp_port *out, uint64_t now);
+
+typedef struct {
+  const fwd_ctx *x;
+  dp_port *out;
+  uint64_t now;
+} retag_ctx;
+
+/* One wire frame cut from an offloaded frame that leaves with another tag: switched as if it had come so. */
+static void emit_cut(dp_engine *e, void *ctx, uint8_t *f, uint32_t len) {
+  const retag_ctx *r = ctx;
+  dp_arena_reserve(e, len);
+  fwd_ctx y = {.frame = f, .len = len, .vid = r->x->vid, .push_tpid = r->x->push_tpid, .tagged = r->x->tagged};
+  if (y.tagged) {
+    y.outer = f;
+    y.outer_len = len;
+  } else {
+    y.inner = f;
+    y.inner_len = len;
+  }
+  emit(e, &y, r->out, r->now);
+}
 
 static void inner_form(dp_engine *e, fwd_ctx *x) {
   if (x->inner) return;
@@ -92,6 +117,15 @@ static void emit(dp_engine *e, fwd_ctx *x, dp_port *out, uint64_t now) {
   if (out->mode == DP_DOT1Q) inner = out->vlan == x->vid;
   else if (out->vlan == x->vid) inner = 1; /* access, or qinq (its inner form is the customer frame) */
   else return;
+  if (x->gso) {
+    if (inner != x->tagged) {
+      transmit(e, out, x->frame, x->len, x->gso, now); /* leaves with the tags it came with: whole */
+      return;
+    }
+    retag_ctx r = {x, out, now};
+    if (dp_cut(e, x->frame, x->len, x->gso, emit_cut, &r)) out->c.errors++, out->c.drops++;
+    return;
+  }
   if (inner) {
     inner_form(e, x);
     if (x->inner) transmit(e, out, x->inner, x->inner_len, NULL, now);
@@ -103,7 +137,7 @@ static void emit(dp_engine *e, fwd_ctx *x, dp_port *out, uint64_t now) {
   }
 }
 
-static void switch_forward(dp_engine *e, dp_node *n, dp_port *in, const uint8_t *f, uint32_t len, uint64_t now) {
+static void switch_forward(dp_engine *e, dp_node *n, dp_port *in, const uint8_t *f, uint32_t len, const dp_vnet *gso, uint64_t now) {
   uint16_t vid = in->vlan;
   int tagged = 0;
   if (in->mode == DP_DOT1Q && is_tag_tpid(((uint32_t)f[12] << 8) | f[13])) {
@@ -115,8 +149,8 @@ static void switch_forward(dp_engine *e, dp_node *n, dp_port *in, const uint8_t 
     }
     tagged = 1;
   }
-  dp_arena_reserve(e, len);
-  fwd_ctx x = {.frame = f, .len = len, .vid = vid, .push_tpid = in->mode == DP_QINQ ? in->tpid : DP_TPID_8021Q};
+  if (!gso) dp_arena_reserve(e, len);
+  fwd_ctx x = {.frame = f, .len = len, .vid = vid, .push_tpid = in->mode == DP_QINQ ? in->tpid : DP_TPID_8021Q, .gso = gso, .tagged = tagged};
   if (tagged) {
     x.outer = f;
     x.outer_len = len;
@@ -143,7 +177,7 @@ static void forward(dp_engine *e, dp_port *p, uint8_t *f, uint32_t len, const dp
       if (n->active[i] != p) transmit(e, n->active[i], f, len, gso, now);
     return;
   }
-  switch_forward(e, n, p, f, len, now);
+  switch_forward(e, n, p, f, len, gso, now);
 }
 
 void dp_after_filters(dp_engine *e, dp_port *p, uint8_t *f, uint32_t len, uint64_t now) {
@@ -155,9 +189,9 @@ static void ingress_cut(dp_engine *e, void *ctx, uint8_t *f, uint32_t len) {
   dp_ingress(e, c->port, f, len, NULL, c->now);
 }
 
-/* An offloaded frame crosses a hub whole; a switch, the port's filters and its capture see the wire frames it stands for. */
+/* An offloaded frame crosses a node whole where it can; the port's filters and its capture see the wire frames it stands for. */
 void dp_ingress(dp_engine *e, dp_port *p, uint8_t *f, uint32_t len, const dp_vnet *gso, uint64_t now) {
-  if (gso && (p->node->kind != DP_HUB || p->filters || p->capture)) {
+  if (gso && (p->filters || p->capture)) {
     cut_ctx c = {p, now};
     if (dp_cut(e, f, len, gso, ingress_cut, &c)) p->c.frames_in++, p->c.errors++, p->c.drops++;
     return;

@@ -125,7 +125,7 @@ describe('dataplane TAP offloads (TCP through wires, whole or cut)', () => {
     await dp.removeNio('wb', 1);
   });
 
-  it('cuts offloaded segments for a switch between the wires: IPv4 and IPv6 arrive intact', async () => {
+  it('crosses a switch between the wires: IPv4 and IPv6 arrive intact', async () => {
     await dp.createNode('sw', 'switch', [0, 1].map((port) => ({ port, type: 'access' as const, vlan: 1 })));
     await link('wa', 1, 'sw', 0);
     await link('sw', 1, 'wb', 1);
@@ -136,6 +136,27 @@ describe('dataplane TAP offloads (TCP through wires, whole or cut)', () => {
     const sw = await dp.stats('sw');
     assert.ok(sw.every((s) => s.errors === 0), `no frame the switch could not take: ${JSON.stringify(sw)}`);
     await dp.deleteNode('sw');
+    await dp.removeNio('wa', 1);
+    await dp.removeNio('wb', 1);
+  });
+
+  it('cuts segments that a switch tags onto a dot1q trunk (access 10 → trunk → access 10): every byte arrives', async () => {
+    const access = { port: 0, type: 'access' as const, vlan: 10 };
+    const trunk = { port: 1, type: 'dot1q' as const, vlan: 1 };
+    await dp.createNode('s1', 'switch', [access, trunk]);
+    await dp.createNode('s2', 'switch', [access, trunk]);
+    await link('wa', 1, 's1', 0);
+    await link('s1', 1, 's2', 1);
+    await link('s2', 0, 'wb', 1);
+    const pcap = join(dir, 'trunk.pcap');
+    await dp.startCapture('s2', 1, pcap, PCAP_LINK_TYPES.DLT_EN10MB);
+    const { sent, received } = await transfer(16 * 1024 * 1024);
+    await dp.stopCapture('s2', 1);
+    assert.equal(received, sent, 'every byte arrived in order across the trunk');
+    const { stdout } = await run('tshark', ['-r', pcap, '-n', '-Y', `tcp.port == ${TCP_PORT} && vlan.id == 10`, '-T', 'fields', '-e', 'frame.len'], { maxBuffer: 64 << 20 });
+    const lengths = stdout.trim().split('\n').map(Number);
+    assert.ok(lengths.length > 1000 && Math.max(...lengths) <= 1518, `the trunk carried tagged wire frames (${lengths.length}, longest ${Math.max(...lengths)})`);
+    for (const sw of ['s1', 's2']) await dp.deleteNode(sw);
     await dp.removeNio('wa', 1);
     await dp.removeNio('wb', 1);
   });
@@ -159,8 +180,10 @@ describe('dataplane TAP offloads (TCP through wires, whole or cut)', () => {
     // Wireshark's checksum status: 1 good, 0 bad, 2 unverified; a checksum left partial by the sender's stack is bad.
     const bad = rows.filter((r) => r[2] !== '1' || r[3] !== '1');
     assert.equal(bad.length, 0, `frames with a bad or unchecked checksum: ${bad.slice(0, 5).map((r) => r.join(' ')).join('; ')}`);
-    // Cut frames carry consecutive sequence numbers: Wireshark sees no segment twice, none missing, none out of order.
-    const anomalies = await run('tshark', ['-r', pcap, '-n', '-Y', 'tcp.analysis.retransmission || tcp.analysis.lost_segment || tcp.analysis.out_of_order || tcp.analysis.ack_lost_segment']);
-    assert.equal(anomalies.stdout.trim(), '', 'a stream with no retransmission, lost or out-of-order segment');
+    // Cut frames carry consecutive sequence numbers. A frame lost on a busy machine makes a retransmission or
+    // two; frames cut with one sequence number would make nearly every one of them look retransmitted.
+    const anomalies = await run('tshark', ['-r', pcap, '-n', '-Y', 'tcp.analysis.retransmission || tcp.analysis.lost_segment || tcp.analysis.out_of_order || tcp.analysis.ack_lost_segment', '-T', 'fields', '-e', 'frame.number']);
+    const flagged = anomalies.stdout.trim().split('\n').filter(Boolean).length;
+    assert.ok(flagged < rows.length / 100, `${flagged} of ${rows.length} frames retransmitted, lost or out of order`);
   });
 });
