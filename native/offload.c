@@ -127,7 +127,9 @@ static int complete_checksum(dp_engine *e, const uint8_t *f, uint32_t len, const
   uint8_t *c = cut_room(e, len);
   if (!c) return -1;
   memcpy(c, f, len);
-  wr16(c + at, fold(sum_bytes(c + start, len - start, 0)));
+  /* A sum of zero is sent as 0xffff: UDP reads 0 as "no checksum" (TCP takes either). */
+  uint16_t sum = fold(sum_bytes(c + start, len - start, 0));
+  wr16(c + at, sum ? sum : 0xffff);
   fn(e, ctx, c, len);
   return 0;
 }
