@@ -2,7 +2,7 @@ import { makeDirs, relativeBelow, replaceFileUnder } from '../../safe-fs.js';
 import { existsSync } from 'node:fs';
 import { lstat, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ConflictError, NotFoundError } from '../../errors.js';
+import { ConflictError } from '../../errors.js';
 import { failpoint } from '../../failpoints.js';
 import type { QEMU_CREATE_SCHEMA, QEMU_UPDATE_SCHEMA, QemuDrive } from '../../kinds/qemu/schemas.js';
 import type { FromSchema } from '../../schemas/validation.js';
@@ -16,7 +16,7 @@ import { checkDiskFiles, createLinkedClone, extendDisk } from '../qemu/disks.js'
 import type { ImageStore } from '../qemu/images.js';
 import type { AccelChooser } from '../qemu/qemu-accel.js';
 import { resolveQemuImg } from '../qemu/qemu-binaries.js';
-import { AdapterWires, LINK_SIDE } from '../qemu/adapter-wires.js';
+import { AdapterWires } from '../qemu/adapter-wires.js';
 import { checkCommandLineValues, refusedAtStart, startCommand, type CommandLinePolicy } from '../qemu/command-line-values.js';
 import { netdevId, qemuArguments } from '../qemu/qemu-command.js';
 import { QemuProcess, QMP_SOCKET_FILE, SAVED_STATE } from '../qemu/qemu-process.js';
@@ -114,16 +114,15 @@ export class QemuNode extends DataplaneNode {
   }
 
   protected dataplanePort(adapter: number, port: number): number {
-    if (port !== 0 || adapter < 0 || adapter >= this.settings.adapters) throw new NotFoundError(`Port ${adapter}/${port} doesn't exist on QEMU VM ${this.name} (adapters 0-${this.settings.adapters - 1}, port 0)`);
-    return adapter;
+    return this.wires.port(adapter, port, `QEMU VM ${this.name}`);
   }
 
   protected override dataplaneTarget(adapter: number): { node: string; port: number } {
-    return { node: this.wires.id(adapter), port: LINK_SIDE };
+    return this.wires.target(adapter);
   }
 
   protected portList() {
-    return Array.from({ length: this.settings.adapters }, (_, a) => ({ adapter: a, port: 0, name: `Ethernet${a}` }));
+    return this.wires.portList();
   }
 
   /** A running VM sees the adapter's link come up. */

@@ -1,4 +1,5 @@
 import type { NioSpec } from '../../dataplane/types.js';
+import { NotFoundError } from '../../errors.js';
 import { failpoint } from '../../failpoints.js';
 import type { NodeContext } from '../node-context.js';
 import { nodeOwner, type Owner } from '../ownership.js';
@@ -65,6 +66,22 @@ export class AdapterWires {
   /** How many adapters (wires) there are. */
   get size(): number {
     return this.count;
+  }
+
+  /** The node's port adapter/0 as the dataplane port it is (the adapter), or NotFoundError naming `node`. */
+  port(adapter: number, port: number, node: string): number {
+    if (port !== 0 || adapter < 0 || adapter >= this.count) throw new NotFoundError(`Port ${adapter}/${port} doesn't exist on ${node} (adapters 0-${this.count - 1}, port 0)`);
+    return adapter;
+  }
+
+  /** Where the node's adapter meets its link: the link side of its wire. */
+  target(adapter: number): { node: string; port: number } {
+    return { node: this.id(adapter), port: LINK_SIDE };
+  }
+
+  /** The node's ports: one per adapter, port 0, named Ethernet<adapter>. */
+  portList(): { adapter: number; port: number; name: string }[] {
+    return Array.from({ length: this.count }, (_, a) => ({ adapter: a, port: 0, name: `Ethernet${a}` }));
   }
 
   /** Connects adapter N's wire to the emulator's end of it. */

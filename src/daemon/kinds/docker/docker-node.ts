@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type Docker from 'dockerode';
-import { AdapterWires, LINK_SIDE } from '../../compute/qemu/adapter-wires.js';
+import { AdapterWires } from '../../compute/qemu/adapter-wires.js';
 import { DataplaneNode, nodeIdOr } from '../../compute/nodes/dataplane-node.js';
 import type { NodeContext } from '../../compute/node-context.js';
 import type { CreateOptions, TelnetConsole } from '../../compute/node-types.js';
 import { nodeOwner } from '../../compute/ownership.js';
-import { ConflictError, NotFoundError } from '../../errors.js';
+import { ConflictError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { makeDirs, relativeBelow } from '../../safe-fs.js';
 import type { FromSchema } from '../../schemas/validation.js';
@@ -118,16 +118,15 @@ export class DockerNode extends DataplaneNode {
   }
 
   protected dataplanePort(adapter: number, port: number): number {
-    if (port !== 0 || adapter < 0 || adapter >= this.settings.adapters) throw new NotFoundError(`Port ${adapter}/${port} doesn't exist on docker node ${this.name} (adapters 0-${this.settings.adapters - 1}, port 0)`);
-    return adapter;
+    return this.wires.port(adapter, port, `docker node ${this.name}`);
   }
 
   protected override dataplaneTarget(adapter: number): { node: string; port: number } {
-    return { node: this.wires.id(adapter), port: LINK_SIDE };
+    return this.wires.target(adapter);
   }
 
   protected portList() {
-    return Array.from({ length: this.settings.adapters }, (_, a) => ({ adapter: a, port: 0, name: `Ethernet${a}` }));
+    return this.wires.portList();
   }
 
   /** Starts the container (a paused one resumes, as GNS3 does), its console, and moves its interfaces in. */
