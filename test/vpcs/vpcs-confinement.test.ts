@@ -11,7 +11,7 @@ import { connectVpcsConsole } from '../../src/client/vpcs-console.js';
 import { consoleBindAddress, VPCS_CONFINE_SHIM_PATH } from '../../src/daemon/compute/vpcs/confinement.js';
 import { ConflictError } from '../../src/daemon/errors.js';
 import { VpcsProcess, type VpcsProcessOptions } from '../../src/daemon/compute/vpcs/vpcs-process.js';
-import { PidJanitor, boundAddresses, eventually, freeTcpPorts, freeUdpPorts, processesIn, tempDir } from './vpcs-helpers.js';
+import { PidJanitor, VpcsStarter, boundAddresses, eventually, freeTcpPorts, freeUdpPorts, processesIn, tempDir } from './vpcs-helpers.js';
 
 /**
  * Sends what a browser sends for `fetch('http://127.0.0.1:PORT/', {method: 'POST', mode: 'no-cors', body})`:
@@ -43,17 +43,9 @@ async function postToConsole(port: number, body: string): Promise<void> {
 describe('VPCS confinement', () => {
   const janitor = new PidJanitor();
   const dir = tempDir('emuctl-vpcs-confine-');
-  const started: VpcsProcess[] = [];
-  let n = 0;
 
-  async function startVpcs(extra: Partial<VpcsProcessOptions> = {}): Promise<VpcsProcess> {
-    const [[consolePort], [localUdpPort, remoteUdpPort]] = [await freeTcpPorts(1), await freeUdpPorts(2)];
-    const vpcs = new VpcsProcess({ nodeDir: join(dir.path, `node${++n}`), consolePort, localUdpPort, remoteUdpPort, ...extra });
-    started.push(vpcs);
-    await vpcs.start();
-    janitor.track(vpcs.pid);
-    return vpcs;
-  }
+  const starter = new VpcsStarter(dir.path, janitor);
+  const startVpcs = (extra: Partial<VpcsProcessOptions> = {}): Promise<VpcsProcess> => starter.start(extra);
 
   /** Runs console commands, then a last `echo` whose answer proves the ones before it were done. */
   async function typeAt(vpcs: VpcsProcess, host: string, ...commands: string[]): Promise<string> {
@@ -69,7 +61,7 @@ describe('VPCS confinement', () => {
   }
 
   afterEach(async () => {
-    await Promise.allSettled(started.splice(0).map((v) => v.stop()));
+    await starter.stopAll();
     janitor.killAll();
   });
   after(() => dir.cleanup());

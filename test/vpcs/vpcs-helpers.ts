@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { socketInodesOf } from '../../src/daemon/compute/process/proc-sockets.js';
+import { VpcsProcess, type VpcsProcessOptions } from '../../src/daemon/compute/vpcs/vpcs-process.js';
 import { childrenOf, isRunning, listProcesses, readCmdline, readCwd, readProcStat } from '../../src/util/proc-info.js';
 
 /** `count` distinct UDP ports the kernel handed out on 0.0.0.0 (all held until the last is chosen, then freed). */
@@ -123,4 +124,26 @@ export function ipv4Sockets(protocol: 'tcp' | 'udp'): { local: string; port: num
 export function boundAddresses(pid: number, protocol: 'tcp' | 'udp'): string[] {
   const own = socketInodesOf(pid);
   return ipv4Sockets(protocol).filter((s) => own.has(s.inode)).map((s) => s.local).sort();
+}
+
+/** Starts VPCS processes on free ports in numbered node directories under `dir`, each tracked by `janitor`. */
+export class VpcsStarter {
+  private readonly started: VpcsProcess[] = [];
+  private n = 0;
+
+  constructor(private readonly dir: string, private readonly janitor: PidJanitor) {}
+
+  async start(extra: Partial<VpcsProcessOptions> = {}): Promise<VpcsProcess> {
+    const [[consolePort], [localUdpPort, remoteUdpPort]] = [await freeTcpPorts(1), await freeUdpPorts(2)];
+    const vpcs = new VpcsProcess({ nodeDir: join(this.dir, `node${++this.n}`), consolePort, localUdpPort, remoteUdpPort, ...extra });
+    this.started.push(vpcs);
+    await vpcs.start();
+    this.janitor.track(vpcs.pid);
+    return vpcs;
+  }
+
+  /** Stops every VPCS started so far. */
+  async stopAll(): Promise<void> {
+    await Promise.allSettled(this.started.splice(0).map((v) => v.stop()));
+  }
 }

@@ -6,11 +6,10 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readlinkSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { join } from 'node:path';
 import { after, afterEach, describe, test } from 'node:test';
 import { VPCS_CONFINE_SHIM_PATH } from '../../src/daemon/compute/vpcs/confinement.js';
 import { VpcsProcess, type VpcsProcessOptions } from '../../src/daemon/compute/vpcs/vpcs-process.js';
-import { PidJanitor, eventually, freeTcpPorts, freeUdpPorts, tempDir } from './vpcs-helpers.js';
+import { PidJanitor, VpcsStarter, eventually, tempDir } from './vpcs-helpers.js';
 
 /** A raw TCP client of a VPCS console that remembers everything it received. */
 class RawConsole {
@@ -77,18 +76,10 @@ function stdinReadMode(pid: number): { min: number; time: number } {
 describe('VPCS prompt echo (confinement shim)', () => {
   const janitor = new PidJanitor();
   const dir = tempDir('emuctl-vpcs-echo-');
-  const started: VpcsProcess[] = [];
   const consoles: RawConsole[] = [];
-  let n = 0;
 
-  async function startVpcs(extra: Partial<VpcsProcessOptions> = {}): Promise<VpcsProcess> {
-    const [[consolePort], [localUdpPort, remoteUdpPort]] = [await freeTcpPorts(1), await freeUdpPorts(2)];
-    const vpcs = new VpcsProcess({ nodeDir: join(dir.path, `node${++n}`), consolePort, localUdpPort, remoteUdpPort, ...extra });
-    started.push(vpcs);
-    await vpcs.start();
-    janitor.track(vpcs.pid);
-    return vpcs;
-  }
+  const starter = new VpcsStarter(dir.path, janitor);
+  const startVpcs = (extra: Partial<VpcsProcessOptions> = {}): Promise<VpcsProcess> => starter.start(extra);
 
   async function openConsole(vpcs: VpcsProcess): Promise<RawConsole> {
     const console = await RawConsole.open(vpcs.options.consolePort);
@@ -108,7 +99,7 @@ describe('VPCS prompt echo (confinement shim)', () => {
 
   afterEach(async () => {
     for (const c of consoles.splice(0)) c.close();
-    await Promise.allSettled(started.splice(0).map((v) => v.stop()));
+    await starter.stopAll();
     janitor.killAll();
   });
   after(() => dir.cleanup());
