@@ -73,6 +73,9 @@ describe('one request for the traffic of every link of a project', () => {
       for (const field of ['framesIn', 'framesOut', 'bytesIn', 'bytesOut', 'drops', 'errors', 'timestamp']) assert.equal(typeof entry[field], 'number', field);
       assert.ok(Math.abs(entry.timestamp - Date.now()) < 60_000);
     }
+    // The access line comes once the answer is sent, through the daemon's output: wait for it, then for any other.
+    for (let waited = 0; statsCalls(remote) === before && waited < 10_000; waited += 50) await sleep(50);
+    await sleep(500);
     assert.equal(statsCalls(remote) - before, 1, 'one call to the remote compute for its two nodes');
     assert.doesNotMatch(remote.log(), /nodes\/\{node_id\}\/stats/);
   });
@@ -120,6 +123,14 @@ describe('one request for the traffic of every link of a project', () => {
     const closed = await controller.api('GET', `/v2/projects/${other}/traffic`);
     assert.equal(closed.status, 200, closed.text);
     assert.deepEqual(closed.body, []);
+  });
+
+  it('a remote compute that answers 404 (as a GNS3 compute, which has no such route) contributes nothing', TIMEOUT, async () => {
+    // The remote compute forgets the project behind the controller's back: its stats route answers 404.
+    assert.equal((await remote.api('DELETE', `/v2/compute/projects/${pid}`)).status, 204);
+    assert.equal((await remote.api('GET', `/v2/compute/projects/${pid}/stats`)).status, 404);
+    const t = await traffic();
+    assert.deepEqual([...t.keys()].sort(), [links.a.link_id, links.b.link_id].sort());
   });
 
   it('a remote compute that is down contributes nothing; the local links still answer', TIMEOUT, async () => {
