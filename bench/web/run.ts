@@ -4,10 +4,12 @@
 // 2. API event → visible change: a node renamed through the API, from the call to the next frame
 //    painted after the page's SVG changed (target: median ≤ 200 ms);
 // 3. console keystroke → echo: a key typed in a VPCS console in the page, from the key press to the
-//    frame painted after xterm.js shows the echo (target: median ≤ 50 ms).
-// Usage: npm run build && node dist/bench/web/run.js [--nodes 200] [--links 250] [--loads 5] [--events 30] [--keys 40]
+//    frame painted after xterm.js shows the echo (target: median ≤ 50 ms);
+// 4. the traffic poller's load: the page's requests for counters per second with the lab open (every
+//    hub is always started), and how long the daemon takes to answer one.
+// Usage: npm run build && node dist/bench/web/run.js [--nodes 200] [--links 250] [--loads 5] [--events 30] [--keys 40] [--poll-seconds 10]
 import { connect } from 'node:net';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { launchBrowser, type TestBrowser } from '../../test/helpers/browser.js';
 import { removeHome, startTestDaemon, type TestDaemon } from '../../test/helpers/daemon.js';
 import { machineLine } from '../forward/latency.js';
@@ -20,6 +22,7 @@ const LINKS = numberArg('links', 250);
 const LOADS = numberArg('loads', 5);
 const EVENTS = numberArg('events', 30);
 const KEYS = numberArg('keys', 40);
+const POLL_SECONDS = numberArg('poll-seconds', 10);
 
 let daemon: TestDaemon | undefined;
 let browser: TestBrowser | undefined;
@@ -150,6 +153,28 @@ async function telnetEchoDelays(port: number): Promise<number[]> {
   return delays;
 }
 
+/** What the page asks for counters over POLL_SECONDS: project-wide traffic requests, per-node stats requests, and their answer times. */
+async function pollerLoad(page: Page): Promise<{ traffic: number; perNode: number; answers: number[] }> {
+  let traffic = 0;
+  let perNode = 0;
+  const answers: number[] = [];
+  const counters = (r: Request) => /\/traffic$|\/stats$/.test(new URL(r.url()).pathname);
+  const onRequest = (r: Request) => {
+    if (!counters(r)) return;
+    if (new URL(r.url()).pathname.endsWith('/traffic')) traffic++;
+    else perNode++;
+  };
+  const onFinished = (r: Request) => {
+    if (counters(r)) answers.push(r.timing().responseEnd);
+  };
+  page.on('request', onRequest);
+  page.on('requestfinished', onFinished);
+  await page.waitForTimeout(POLL_SECONDS * 1000);
+  page.off('request', onRequest);
+  page.off('requestfinished', onFinished);
+  return { traffic, perNode, answers };
+}
+
 async function main(): Promise<void> {
   daemon = await startTestDaemon({ env: { EMUCTL_UDP_PORT_RANGE: '35600-36199', EMUCTL_CONSOLE_PORT_RANGE: '36200-36209' } });
   const built = Date.now();
@@ -162,6 +187,7 @@ async function main(): Promise<void> {
   const loads: number[] = [];
   for (let i = 0; i < LOADS; i++) loads.push(await loadTime(page, url));
   const events = await eventDelays(daemon, page, projectId, hubs[NODES >> 1]);
+  const poller = await pollerLoad(page);
 
   const pc = await call(daemon, 'POST', `/v2/projects/${projectId}/nodes`, { name: 'PC1', node_type: 'vpcs' });
   await call(daemon, 'POST', `/v2/projects/${projectId}/nodes/${pc.node_id}/start`, {});
@@ -187,6 +213,9 @@ async function main(): Promise<void> {
   console.log(`| of which: websocket send → echo frame back (daemon, VPCS) | – | ${spread(splits.map((s) => s.roundTrip), f)} | ${splits.length} |`);
   console.log(`| of which: echo frame → painted (xterm.js, next frame) | – | ${spread(splits.map((s) => s.toPaint), f)} | ${splits.length} |`);
   console.log(`| baseline: keystroke → echo straight over telnet to the same VPCS | – | ${spread(telnet, fine)} | ${telnet.length} |`);
+  const perSecond = (n: number) => (n / POLL_SECONDS).toFixed(1);
+  console.log(`| traffic poller: requests/s for counters (project-wide + per node), ${NODES} nodes started | – | ${perSecond(poller.traffic + poller.perNode)} (${perSecond(poller.traffic)} + ${perSecond(poller.perNode)}) | ${POLL_SECONDS} s |`);
+  console.log(`| traffic poller: one request's answer time | – | ${poller.answers.length ? spread(poller.answers, f) : 'none answered'} | ${poller.answers.length} |`);
   console.log(`\n${machineLine()}`);
   const met = median(loads) <= 2000 && median(events) <= 200 && median(echoes) <= 50;
   console.log(met ? 'all three targets met' : 'a target is not met');

@@ -63,7 +63,7 @@ class LabPage {
     );
     $('lab-file-copy').addEventListener('click', () => void navigator.clipboard.writeText($('lab-file').textContent ?? '').catch(showError));
     followProject(pid, (n) => this.onNotification(n), () => void this.load().catch(showError));
-    new TrafficPoller(api, pid, () => ({ nodes: this.nodes, links: this.links }), (id, rate) => this.view.showRate(id, rate)).start();
+    new TrafficPoller(api, pid, (id, rate) => this.view.showRate(id, rate)).start();
   }
 
   private onNotification({ action, event }: Notification): void {

@@ -1,6 +1,6 @@
 // The lab page's traffic for nodes on a remote compute: a compute-only daemon registered with the
 // controller runs PC2 and the switch, so the PC2–switch link's counters are only on the remote
-// compute; the page reads them through the controller's forward route.
+// compute; the page reads them through the controller's traffic route, which asks that compute.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { EMUCTL_BIN, cliEnv } from '../cli/helpers/cli.js';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.js';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
@@ -93,6 +93,23 @@ describe('the lab page at /ui/ in Chromium', () => {
     assert.ok(Date.now() - seen <= 2000);
     assert.match(await page.textContent(`g.link[data-link-id="${links[0].link_id}"] text.rate`) ?? '', /f\/s .*B\/s/);
     await page.waitForFunction(() => /icmp_seq=5 ttl=/.test(document.querySelector('#console .xterm-rows')?.textContent ?? ''), undefined, { timeout: 30_000 });
+  });
+
+  it('the traffic poller makes one request per period for the whole project, none per node', TIMEOUT, async () => {
+    assert.equal((await d.api('GET', `/v2/projects/${pid}/nodes`)).body.filter((n: any) => n.status === 'started').length, 3);
+    const traffic: string[] = [];
+    const perNode: string[] = [];
+    const count = (request: Request) => {
+      const path = new URL(request.url()).pathname;
+      if (path === `/v2/projects/${pid}/traffic`) traffic.push(path);
+      else if (path.endsWith('/stats')) perNode.push(path);
+    };
+    page.on('request', count);
+    await page.waitForTimeout(3000);
+    page.off('request', count);
+    // A 1 s period: three requests in 3 s, four at most if one falls on each edge (the per-node poller made six).
+    assert.ok(traffic.length >= 1 && traffic.length <= 4, `${traffic.length} traffic requests in 3 s`);
+    assert.deepEqual(perNode, []);
   });
 
   it('a node created from the CLI appears without a reload', TIMEOUT, async () => {

@@ -3,6 +3,7 @@ import { templatesOf, type MountedTemplate } from '../../src/daemon/http/route.j
 import { computeHostRoutes } from '../../src/daemon/http/compute/host.js';
 import { computeNodeRoutes } from '../../src/daemon/http/compute/nodes.js';
 import { computeProjectRoutes } from '../../src/daemon/http/compute/projects.js';
+import { computeProjectStatsRoutes } from '../../src/daemon/http/compute/project-stats.js';
 import { archiveRoutes } from '../../src/daemon/http/controller/archives.js';
 import { computeRegistryRoutes } from '../../src/daemon/http/controller/computes.js';
 import { drawingRoutes } from '../../src/daemon/http/controller/drawings.js';
@@ -13,6 +14,7 @@ import { projectFileRoutes } from '../../src/daemon/http/controller/project-file
 import { projectRoutes } from '../../src/daemon/http/controller/projects.js';
 import { snapshotRoutes } from '../../src/daemon/http/controller/snapshots.js';
 import { templateRoutes } from '../../src/daemon/http/controller/templates.js';
+import { trafficRoutes } from '../../src/daemon/http/controller/traffic.js';
 import { versionRoutes } from '../../src/daemon/http/controller/version.js';
 import { notificationRoutes } from '../../src/daemon/http/notifications/routes.js';
 import { computeNodeTypes } from '../../src/daemon/kinds/index.js';
@@ -33,11 +35,13 @@ export function daemonRouteTable(): MountedTemplate[] {
     ...nodeTypes.all().map((kind) => (r: Router) => kind.routes?.(r, inert())),
     (r) => computeHostRoutes(r, inert()),
     (r) => computeProjectRoutes(r, inert()),
+    (r) => computeProjectStatsRoutes(r, inert()),
     (r) => computeNodeRoutes(r, { compute: { nodeTypes } as never, streams: inert(), log: inert() }),
     (r) => projectRoutes(r, inert()),
     (r) => computeRegistryRoutes(r, inert()),
     (r) => nodeRoutes(r, inert()),
     (r) => linkRoutes(r, inert()),
+    (r) => trafficRoutes(r, inert()),
     (r) => templateRoutes(r, inert()),
     (r) => drawingRoutes(r, inert()),
     (r) => snapshotRoutes(r, inert()),

@@ -2,6 +2,7 @@ import type { Duplex, Readable } from 'node:stream';
 import type { NioJson } from './node-context.js';
 import type { CreateOptions } from './node-types.js';
 import type { ProjectFile } from './project-files.js';
+import type { NodePortStats } from './project-stats.js';
 import type { NODE_CAPTURE_SCHEMA } from '../schemas/nio.js';
 import type { FromSchema } from '../schemas/validation.js';
 
@@ -62,6 +63,8 @@ export interface ComputeApi {
   resetConsole(projectId: string, nodeType: string, nodeId: string): Promise<void>;
   /** The port's capture from its first byte, following it while it grows; ends when the capture stops. */
   pcapStream(at: PortAddress): Promise<Readable>;
+  /** emuctl: the port counters of every node of the project on the compute that has some (a GNS3 compute answers 404). */
+  projectStats(projectId: string): Promise<NodePortStats[]>;
   /** Runs a command in a started node that can (docker): its output and exit status. */
   execInNode(projectId: string, nodeType: string, nodeId: string, command: ExecCommand): Promise<ExecOutcome>;
 }

@@ -18,6 +18,7 @@ import type { CreateOptions, NodeTypeRegistry } from './node-types.js';
 import { nodeOwner, projectOwner } from './ownership.js';
 import { makeDirs, relativeBelow, withDir } from '../safe-fs.js';
 import { checkRelativePath, copyNodeDirectory, listProjectFiles, openProjectFile, pathInside, projectBelow, writeProjectFile, type ProjectFile } from './project-files.js';
+import { projectPortStats, type NodePortStats } from './project-stats.js';
 import type { ComputeResources } from './resources.js';
 import { SingleFlight } from '../../util/single-flight.js';
 
@@ -207,6 +208,10 @@ export class LocalCompute implements ComputeApi {
 
   async nodeAction(projectId: string, nodeType: string, nodeId: string, action: NodeAction): Promise<void> {
     await this.project(projectId).node(nodeType, nodeId)[action]();
+  }
+
+  projectStats(projectId: string): Promise<NodePortStats[]> {
+    return projectPortStats(this.project(projectId));
   }
 
   /** A node kind without exec (everything but docker) is a 409 pointing at its console. */

@@ -2,6 +2,7 @@ import type { Duplex, Readable } from 'node:stream';
 import type { CaptureStart, ComputeApi, ExecCommand, ExecOutcome, Json, NodeAction, PortAddress } from '../compute/compute-api.js';
 import type { NioJson } from '../compute/node-context.js';
 import type { ProjectFile } from '../compute/project-files.js';
+import type { NodePortStats } from '../compute/project-stats.js';
 import { BadGatewayError, UpstreamError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { openComputeWebSocket } from './compute-websocket.js';
@@ -94,6 +95,9 @@ export class RemoteCompute implements ComputeApi {
   }
   async stopCapture(at: PortAddress): Promise<void> {
     await this.call('POST', `${portPath(at)}/stop_capture`, {});
+  }
+  projectStats(projectId: string): Promise<NodePortStats[]> {
+    return this.call('GET', `/v2/compute/projects/${projectId}/stats`);
   }
   /** emuctl's exec route; the call may take the command's own timeout, beyond the compute timeout. */
   async execInNode(projectId: string, nodeType: string, nodeId: string, command: ExecCommand): Promise<ExecOutcome> {

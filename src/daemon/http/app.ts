@@ -17,6 +17,7 @@ import type { NotificationHub } from '../notifications/hub.js';
 import { computeHostRoutes } from './compute/host.js';
 import { computeNodeRoutes } from './compute/nodes.js';
 import { COMPUTE_FILE_ROUTE, computeProjectRoutes } from './compute/projects.js';
+import { computeProjectStatsRoutes } from './compute/project-stats.js';
 import { failpointHold } from '../failpoints.js';
 import { templatePattern } from './route.js';
 import { accessLog } from './middleware/access-log.js';
@@ -37,6 +38,7 @@ import { NODE_FILE_ROUTE, PROJECT_FILE_ROUTE, projectFileRoutes } from './contro
 import { projectRoutes } from './controller/projects.js';
 import { snapshotRoutes } from './controller/snapshots.js';
 import { templateRoutes } from './controller/templates.js';
+import { trafficRoutes } from './controller/traffic.js';
 import { versionRoutes } from './controller/version.js';
 import { notificationRoutes } from './notifications/routes.js';
 import { consoleRoutes } from './console/routes.js';
@@ -124,6 +126,7 @@ export function createApp(deps: AppDeps): Express {
     for (const kind of kinds) kind.routes?.(router, deps.compute.compute);
     computeHostRoutes(router, { ...deps.compute, version: deps.version, gns3Version: deps.gns3Version });
     computeProjectRoutes(router, deps.compute);
+    computeProjectStatsRoutes(router, deps.compute);
     computeNodeRoutes(router, { ...deps.compute, streams: deps.streams, log: deps.log });
   }
   if (deps.controller) {
@@ -131,6 +134,7 @@ export function createApp(deps: AppDeps): Express {
     computeRegistryRoutes(router, deps.controller);
     nodeRoutes(router, deps.controller);
     linkRoutes(router, { ...deps.controller, streams: deps.streams, log: deps.log });
+    trafficRoutes(router, deps.controller);
     templateRoutes(router, deps.controller);
     drawingRoutes(router, deps.controller);
     snapshotRoutes(router, deps.controller);
