@@ -1,6 +1,7 @@
 // `emuctl link stats` against a real daemon: hubs linked in a row, real UDP frames sent into the
-// first one, the counters read through the CLI (table, --json, one link), --watch through the
-// binary (piped: one block per period, Ctrl-C ends it with 0), and against a GNS3-like server.
+// first one, and two started VPCS pinging through a switch; the counters read through the CLI
+// (table, --json, one link), --watch through the binary (piped: one block per period, Ctrl-C
+// ends it with 0), and against a GNS3-like server.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
@@ -198,6 +199,37 @@ describe('link stats against the daemon', () => {
     const frames = r.stdout.split(CLEAR_SCREEN).slice(1);
     assert.ok(frames.length >= 2, `redrawn at least twice: ${JSON.stringify(r.stdout)}`);
     for (const frame of frames) assert.match(frame, /H1:0\/0-H2:0\/0/);
+  });
+
+  it('two started VPCS through a switch: both links counted, and they grow with a ping', TIMEOUT, async () => {
+    const ok = async (...argv: string[]) => {
+      // The project goes before a command's `--`, after which all is the command.
+      const dashes = argv.includes('--') ? argv.indexOf('--') : argv.length;
+      const r = await run(...argv.slice(0, dashes), '-p', 'vpcs-lab', ...argv.slice(dashes));
+      assert.equal(r.code, 0, `${argv.join(' ')}: ${r.stderr}${r.stdout}`);
+      return r;
+    };
+    assert.equal((await run('project', 'create', 'vpcs-lab')).code, 0);
+    await ok('switch', 'create', 'SW1', '--ports', '4');
+    for (const pc of ['PC1', 'PC2']) await ok('node', 'create', pc, '--type', 'vpcs');
+    await ok('link', 'create', 'PC1:0/0', 'SW1:0/0');
+    await ok('link', 'create', 'PC2:0/0', 'SW1:0/1');
+    await ok('node', 'start', 'PC1');
+    await ok('node', 'start', 'PC2');
+    await ok('node', 'exec', 'PC1', '--', 'ip', '198.18.52.1/24');
+    await ok('node', 'exec', 'PC2', '--', 'ip', '198.18.52.2/24');
+    const frames = (t: any) => t.framesIn + t.framesOut;
+    const before = jsonOf(await run('link', 'stats', '-p', 'vpcs-lab', '--json'));
+    assert.equal(before.length, 2, 'both links have counters');
+    await ok('node', 'exec', 'PC1', '--', 'ping', '198.18.52.2', '-c', '3');
+    const after = jsonOf(await run('link', 'stats', '-p', 'vpcs-lab', '--json'));
+    for (const t of after) {
+      const was = before.find((b: any) => b.link_id === t.link_id);
+      assert.ok(frames(t) >= frames(was) + 6, `link ${t.link_id}: ${frames(was)} then ${frames(t)} frames (3 echo requests and 3 replies)`);
+    }
+    const table = cellsOf((await ok('link', 'stats')).stdout);
+    assert.deepEqual(table.slice(1).map((row) => row[0]), ['PC1:0/0-SW1:0/0', 'PC2:0/0-SW1:0/1']);
+    for (const row of table.slice(1)) assert.ok(Number(row[1]) + Number(row[2]) >= 6, row.join(' | '));
   });
 });
 
