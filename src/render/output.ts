@@ -94,6 +94,17 @@ export class Output {
     this.stdout.write(this.stdout.isTTY ? terminalSafe(text, this.style.enabled) : text);
   }
 
+  /** True when stdout is a terminal, where a display can be redrawn in place. */
+  get stdoutIsTerminal(): boolean {
+    return Boolean(this.stdout.isTTY);
+  }
+
+  /** Clears the terminal on stdout and writes `text` from its top left corner (a display redrawn in place, like watch(1)). */
+  redrawScreen(text: string): void {
+    this.stdout.write('\x1b[H\x1b[2J');
+    this.writeOut(text);
+  }
+
   /** Text to stderr, made safe for a terminal as writeOut's is. */
   writeErr(text: string): void {
     this.stderr.write(this.safeErr(text));

@@ -1,5 +1,7 @@
 import { linkEndLabel, linkName, type Link, type LinkEnd, type LinkFilters } from '../../client/links.js';
+import type { LinkRates, LinkTraffic } from '../../client/link-traffic.js';
 import type { Node } from '../../client/nodes.js';
+import { formatBytes } from '../../render/progress.js';
 import type { Style } from '../../render/style.js';
 import { renderFields, renderTable, type Column } from '../../render/table.js';
 
@@ -69,4 +71,52 @@ export function linkDetails(link: Link, nodes: readonly Node[], style: Style): s
 /** "PC1:0/0-SW1:0/0 (1a2b3c4d-…)": a link named for messages. */
 export function linkLabel(link: Link, nodes: readonly Node[]): string {
   return `${linkName(link, nodes)} (${link.link_id})`;
+}
+
+/** One row of `link stats`: a link by name, with its counters (none when no end of it is on a started node). */
+export interface LinkStatsRow {
+  name: string;
+  traffic?: LinkTraffic;
+  /** Per second since the previous sample (--watch), when known. */
+  rates?: LinkRates;
+}
+
+const count = (pick: (t: LinkTraffic) => number) => (row: LinkStatsRow) => (row.traffic ? String(pick(row.traffic)) : '-');
+const bytes = (pick: (t: LinkTraffic) => number) => (row: LinkStatsRow) => (row.traffic ? formatBytes(pick(row.traffic)) : '-');
+
+/** `12.5` frames/s below 10, whole numbers above. */
+function framesRate(perSecond: number): string {
+  return perSecond < 10 ? perSecond.toFixed(1) : String(Math.round(perSecond));
+}
+
+const frameRate = (pick: (r: LinkRates) => number) => (row: LinkStatsRow) => (row.rates ? framesRate(pick(row.rates)) : '-');
+const byteRate = (pick: (r: LinkRates) => number) => (row: LinkStatsRow) => (row.rates ? `${formatBytes(Math.round(pick(row.rates)))}/s` : '-');
+
+const faultColumns: Column<LinkStatsRow>[] = [
+  { header: 'drops', value: count((t) => t.drops), color: (cell, row, s) => (row.traffic?.drops ? s.yellow(cell) : cell) },
+  { header: 'errors', value: count((t) => t.errors), color: (cell, row, s) => (row.traffic?.errors ? s.red(cell) : cell) },
+];
+
+/** The counters of the links as a table (totals since their ports were made). */
+export function linkStatsTable(rows: readonly LinkStatsRow[], style: Style): string {
+  return renderTable(rows, [
+    { header: 'link', value: (row) => row.name },
+    { header: 'frames in', value: count((t) => t.framesIn) },
+    { header: 'frames out', value: count((t) => t.framesOut) },
+    { header: 'bytes in', value: bytes((t) => t.bytesIn) },
+    { header: 'bytes out', value: bytes((t) => t.bytesOut) },
+    ...faultColumns,
+  ], style);
+}
+
+/** The rates of the links as a table (`-` until a link has two samples), with drops and errors as totals. */
+export function linkRatesTable(rows: readonly LinkStatsRow[], style: Style): string {
+  return renderTable(rows, [
+    { header: 'link', value: (row) => row.name },
+    { header: 'frames/s in', value: frameRate((r) => r.framesInPerSecond) },
+    { header: 'frames/s out', value: frameRate((r) => r.framesOutPerSecond) },
+    { header: 'bytes/s in', value: byteRate((r) => r.bytesInPerSecond) },
+    { header: 'bytes/s out', value: byteRate((r) => r.bytesOutPerSecond) },
+    ...faultColumns,
+  ], style);
 }
