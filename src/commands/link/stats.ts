@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Command } from 'commander';
 import type { Context, Factory } from '../../cli/context.js';
 import type { ApiClient } from '../../client/api.js';
+import { UsageError } from '../../client/errors.js';
 import { LinkRateTracker, readLinkTraffic, type LinkRates, type LinkTraffic } from '../../client/link-traffic.js';
 import { findLink, linkName, listLinks, type Link } from '../../client/links.js';
 import { listNodes } from '../../client/nodes.js';
@@ -26,10 +27,22 @@ export function linkStatsCommand(f: Factory, run = runLinkStats): Command {
   return new Command('stats')
     .description("show the links' frame and byte counters, drops and errors (emuctl daemon only); --watch: rates, redrawn every period")
     .argument('[link]', LINK_ARGUMENT_HELP)
-    .option('-w, --watch [seconds]', 'redraw every SECONDS (default 1) with frames/s and bytes/s, until Ctrl-C; with --json one line per period', parseSeconds)
+    .option('-w, --watch [seconds]', 'redraw every SECONDS (default 1) with frames/s and bytes/s, until Ctrl-C; with --json one line per period', watchValue)
     .addOption(projectOption())
-    .action(async (link: string | undefined, flags: { project?: string; watch?: number | true }, cmd: Command) =>
-      run({ link, project: flags.project, watch: flags.watch === true ? 1 : flags.watch }, await f.context(cmd)));
+    .action(async (link: string | undefined, flags: { project?: string; watch?: WatchValue | true }, cmd: Command) => {
+      const watch = flags.watch;
+      // `link stats --watch L1`: what follows --watch is the link when it is not a number of seconds.
+      if (typeof watch === 'object' && link !== undefined) throw new UsageError(`--watch takes a number of seconds, not '${watch.link}'`);
+      const given = typeof watch === 'object' ? { link: watch.link, watch: 1 } : { link, watch: watch === true ? 1 : watch };
+      await run({ ...given, project: flags.project }, await f.context(cmd));
+    });
+}
+
+/** What follows --watch: seconds, or (not a number) the link argument that came after it. */
+type WatchValue = number | { link: string };
+
+function watchValue(value: string): WatchValue {
+  return /^-?[\d.]+$/.test(value) ? parseSeconds(value) : { link: value };
 }
 
 /** One reading of the links (named as `link list` names them) and their counters. */

@@ -21,6 +21,12 @@ describe('link stats options', () => {
   });
 
   it('a period that is not a positive number is refused', async () => {
-    for (const bad of ['0', '-1', 'soon']) await assert.rejects(parse('--watch', bad), /expected a positive number of seconds/);
+    for (const bad of ['0', '-1', '1.2.3']) await assert.rejects(parse('--watch', bad), /expected a positive number of seconds/);
+  });
+
+  it('--watch LINK: what follows --watch is the link when it is not a number; with a link already given it is refused', async () => {
+    assert.deepEqual(await parse('--watch', 'PC1:0/0-SW1:0/0'), { link: 'PC1:0/0-SW1:0/0', project: undefined, watch: 1 });
+    assert.deepEqual(await parse('-w', 'L1', '-p', 'lab'), { link: 'L1', project: 'lab', watch: 1 });
+    await assert.rejects(parse('L1', '--watch', 'L2'), /--watch takes a number of seconds, not 'L2'/);
   });
 });
