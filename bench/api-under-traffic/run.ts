@@ -23,7 +23,7 @@ const ROUNDS = numberArg('rounds', 3);
 /** Outside the daemon's tunnel range and the ephemeral range (32768–60999). */
 const SENDER_PORT = 62421;
 const SINK_PORT = 62422;
-const ENV = { EMUCTL_UDP_PORT_RANGE: '35500-35899', EMUCTL_CONSOLE_PORT_RANGE: '35900-35999' };
+const ENV = { EMUCTL_UDP_PORT_RANGE: '35500-35899', EMUCTL_CONSOLE_PORT_RANGE: '21900-21999' };
 
 let daemon: TestDaemon | undefined;
 

@@ -73,7 +73,7 @@ async function runCase(d: TestDaemon, clients: number): Promise<CaseResult> {
 }
 
 async function main(): Promise<void> {
-  daemon = await startTestDaemon({ env: { EMUCTL_UDP_PORT_RANGE: '34300-34349', EMUCTL_CONSOLE_PORT_RANGE: '34350-34359' } });
+  daemon = await startTestDaemon({ env: { EMUCTL_UDP_PORT_RANGE: '34300-34349', EMUCTL_CONSOLE_PORT_RANGE: '20350-20359' } });
   await runCase(daemon, 1); // warm-up
   const counts = [0, ...CLIENT_COUNTS];
   const results = new Map<number, CaseResult[]>(counts.map((c) => [c, []]));

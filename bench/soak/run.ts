@@ -34,7 +34,7 @@ const MALLOC_ARENA_MAX = process.argv.includes('--malloc-arena-max') ? String(nu
 const DAEMON_LOG = (() => { const i = process.argv.indexOf('--daemon-log'); return i > 0 ? process.argv[i + 1] : undefined; })();
 const ENV = {
   EMUCTL_UDP_PORT_RANGE: '35000-35399',
-  EMUCTL_CONSOLE_PORT_RANGE: '35400-35499',
+  EMUCTL_CONSOLE_PORT_RANGE: '21400-21499',
   EMUCTL_MEMORY_LOG_SECONDS: String(MEMORY_LOG_S),
   ...(MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX } : {}),
 };

@@ -176,7 +176,7 @@ async function pollerLoad(page: Page): Promise<{ traffic: number; perNode: numbe
 }
 
 async function main(): Promise<void> {
-  daemon = await startTestDaemon({ env: { EMUCTL_UDP_PORT_RANGE: '35600-36199', EMUCTL_CONSOLE_PORT_RANGE: '36200-36209' } });
+  daemon = await startTestDaemon({ env: { EMUCTL_UDP_PORT_RANGE: '35600-36199', EMUCTL_CONSOLE_PORT_RANGE: '22200-22209' } });
   const built = Date.now();
   const { projectId, hubs } = await buildLab(daemon);
   console.log(`lab: ${NODES} hubs, ${LINKS} links, built through the API in ${((Date.now() - built) / 1000).toFixed(1)} s`);

@@ -17,7 +17,7 @@ async function call(method: string, path: string, body?: unknown): Promise<any> 
 }
 
 async function main(): Promise<void> {
-  daemon = await startTestDaemon({ env: { EMUCTL_UDP_PORT_RANGE: '36300-36349', EMUCTL_CONSOLE_PORT_RANGE: '36350-36359' } });
+  daemon = await startTestDaemon({ env: { EMUCTL_UDP_PORT_RANGE: '36300-36349', EMUCTL_CONSOLE_PORT_RANGE: '22350-22359' } });
   const pid = (await call('POST', '/v2/projects', { name: 'demo' })).project_id;
   const sw = await call('POST', `/v2/projects/${pid}/nodes`, { name: 'SW1', node_type: 'ethernet_switch' });
   const pcs = [];

@@ -10,8 +10,8 @@ import { openConsoleClient, refusedHandshake, type ConsoleClient } from '../help
 import { createNode, createProject } from '../helpers/lab.js';
 import { makeTestCerts, type TestCerts } from '../helpers/tls-certs.js';
 
-const CONTROLLER_ENV = { EMUCTL_UDP_PORT_RANGE: '37200-37249', EMUCTL_CONSOLE_PORT_RANGE: '37400-37409' };
-const COMPUTE_ENV = { EMUCTL_UDP_PORT_RANGE: '37250-37299', EMUCTL_CONSOLE_PORT_RANGE: '37410-37419', EMUCTL_AUTH_USER: 'relay', EMUCTL_AUTH_PASSWORD: 'c0mpute' };
+const CONTROLLER_ENV = { EMUCTL_UDP_PORT_RANGE: '37200-37249', EMUCTL_CONSOLE_PORT_RANGE: '23400-23409' };
+const COMPUTE_ENV = { EMUCTL_UDP_PORT_RANGE: '37250-37299', EMUCTL_CONSOLE_PORT_RANGE: '23410-23419', EMUCTL_AUTH_USER: 'relay', EMUCTL_AUTH_PASSWORD: 'c0mpute' };
 const basic = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
 
 const wsUrl = (d: TestDaemon, path: string) => `${d.url.replace(/^http/, 'ws')}${path}`;
@@ -168,7 +168,7 @@ describe('console websocket relayed by the controller to a remote compute with a
   let far: any;
 
   before(async () => {
-    controller = await startTestDaemon({ home: join(tmp, 'controller'), env: { ...CONTROLLER_ENV, EMUCTL_CONSOLE_PORT_RANGE: '37420-37429' } });
+    controller = await startTestDaemon({ home: join(tmp, 'controller'), env: { ...CONTROLLER_ENV, EMUCTL_CONSOLE_PORT_RANGE: '23420-23429' } });
     remote = await startTestDaemon({ home: join(tmp, 'compute'), flags: { role: 'compute' }, env: COMPUTE_ENV });
     const r = await controller.api('POST', '/v2/computes', { name: 'far', protocol: 'http', host: '127.0.0.1', port: remote.port, user: 'relay', password: 'c0mpute' });
     assert.equal(r.status, 201, r.text);
@@ -235,10 +235,10 @@ describe('console websocket relayed to an https compute pinned by its fingerprin
 
   before(async () => {
     certs = makeTestCerts();
-    controller = await startTestDaemon({ env: { EMUCTL_UDP_PORT_RANGE: '37600-37649', EMUCTL_CONSOLE_PORT_RANGE: '37460-37469' } });
+    controller = await startTestDaemon({ env: { EMUCTL_UDP_PORT_RANGE: '37600-37649', EMUCTL_CONSOLE_PORT_RANGE: '23460-23469' } });
     remote = await startTestDaemon({
       flags: { role: 'compute', tlsCert: certs.leafCert, tlsKey: certs.leafKey },
-      env: { EMUCTL_UDP_PORT_RANGE: '37650-37699', EMUCTL_CONSOLE_PORT_RANGE: '37470-37479' },
+      env: { EMUCTL_UDP_PORT_RANGE: '37650-37699', EMUCTL_CONSOLE_PORT_RANGE: '23470-23479' },
     });
   });
   after(async () => {
