@@ -53,7 +53,7 @@ describe('the console websocket from a page in Chromium', () => {
   before(async () => {
     pageDir = mkdtempSync(join(tmpdir(), 'emuctl-console-page-'));
     writeFileSync(join(pageDir, 'index.html'), CONSOLE_PAGE);
-    d = await startTestDaemon({ flags: { webUi: pageDir }, env: { EMUCTL_UDP_PORT_RANGE: '37350-37399', EMUCTL_CONSOLE_PORT_RANGE: '23440-23449' } });
+    d = await startTestDaemon({ flags: { webUi: pageDir }, env: { EMUCTL_UDP_PORT_RANGE: '23350-23399', EMUCTL_CONSOLE_PORT_RANGE: '23440-23449' } });
     pid = await createProject(d, 'browser-console');
     pc = await createNode(d, pid, 'PC1', 'vpcs');
     const started = await d.api('POST', `/v2/projects/${pid}/nodes/${pc.node_id}/start`, {});

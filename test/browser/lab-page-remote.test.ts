@@ -23,8 +23,8 @@ describe('the lab page with nodes on a remote compute', () => {
   let pid: string;
 
   before(async () => {
-    controller = await startTestDaemon({ home: join(tmp, 'controller'), env: { EMUCTL_UDP_PORT_RANGE: '38300-38349', EMUCTL_CONSOLE_PORT_RANGE: '24350-24359' } });
-    remote = await startTestDaemon({ home: join(tmp, 'compute'), flags: { role: 'compute' }, env: { EMUCTL_UDP_PORT_RANGE: '38360-38409', EMUCTL_CONSOLE_PORT_RANGE: '24410-24419' } });
+    controller = await startTestDaemon({ home: join(tmp, 'controller'), env: { EMUCTL_UDP_PORT_RANGE: '24300-24349', EMUCTL_CONSOLE_PORT_RANGE: '24350-24359' } });
+    remote = await startTestDaemon({ home: join(tmp, 'compute'), flags: { role: 'compute' }, env: { EMUCTL_UDP_PORT_RANGE: '24360-24409', EMUCTL_CONSOLE_PORT_RANGE: '24410-24419' } });
     const compute = await controller.api('POST', '/v2/computes', { name: 'remote', protocol: 'http', host: '127.0.0.1', port: remote.port });
     assert.equal(compute.status, 201, compute.text);
     const computeId = compute.body.compute_id;

@@ -31,7 +31,7 @@ describe('the lab page at /ui/ in Chromium', () => {
 
   before(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'emuctl-lab-page-'));
-    d = await startTestDaemon({ env: { EMUCTL_UDP_PORT_RANGE: '38200-38249', EMUCTL_CONSOLE_PORT_RANGE: '24250-24269' } });
+    d = await startTestDaemon({ env: { EMUCTL_UDP_PORT_RANGE: '24200-24249', EMUCTL_CONSOLE_PORT_RANGE: '24250-24269' } });
     pid = await createProject(d, 'web-lab');
     pc1 = await createNode(d, pid, 'PC1', 'vpcs');
     pc2 = await createNode(d, pid, 'PC2', 'vpcs');

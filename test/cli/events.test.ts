@@ -7,7 +7,7 @@ import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.
 import { createNode, createProject } from '../helpers/lab.js';
 import { cliEnv, EMUCTL_BIN, removeTempHome, runBin, tempHome, startCliDaemon, stopCliDaemon } from './helpers/cli.js';
 
-const PORT_RANGES = { EMUCTL_UDP_PORT_RANGE: '36520-36569', EMUCTL_CONSOLE_PORT_RANGE: '20450-20459' };
+const PORT_RANGES = { EMUCTL_UDP_PORT_RANGE: '22520-22569', EMUCTL_CONSOLE_PORT_RANGE: '20450-20459' };
 
 /** A running `emuctl events …`. */
 interface EventsRun {

@@ -12,7 +12,7 @@ import { runCli } from '../../src/cli/run.js';
 import { BufferOutput } from '../../src/render/buffer-output.js';
 import { FAKE_GNS3_VERSION, startFakeGns3, type FakeGns3 } from './helpers/fake-gns3.js';
 
-const PORT_RANGES = { EMUCTL_UDP_PORT_RANGE: '38500-38529', EMUCTL_CONSOLE_PORT_RANGE: '28440-28449' };
+const PORT_RANGES = { EMUCTL_UDP_PORT_RANGE: '24500-24529', EMUCTL_CONSOLE_PORT_RANGE: '28440-28449' };
 const TIMEOUT = { timeout: 120_000 };
 /** What redraws the terminal: cursor home, clear the screen. */
 const CLEAR_SCREEN = '\x1b[H\x1b[2J';

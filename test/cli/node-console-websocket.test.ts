@@ -13,7 +13,7 @@ import { makeTestCerts, type TestCerts } from '../helpers/tls-certs.js';
 import { EMUCTL_BIN, assertFails, jsonOf, runBin, startCliDaemon, stopCliDaemon, type CliDaemon } from './helpers/cli.js';
 
 const DAEMON_ENV = {
-  EMUCTL_UDP_PORT_RANGE: '37300-37349', EMUCTL_CONSOLE_PORT_RANGE: '23430-23439',
+  EMUCTL_UDP_PORT_RANGE: '23300-23349', EMUCTL_CONSOLE_PORT_RANGE: '23430-23439',
   EMUCTL_AUTH_USER: 'admin', EMUCTL_AUTH_PASSWORD: 'c0nsole',
 };
 
@@ -79,7 +79,7 @@ describe('node console --websocket to an https daemon', () => {
 
   before(async () => {
     certs = makeTestCerts();
-    cli = await startCliDaemon({ flags: { tlsCert: certs.leafCert, tlsKey: certs.leafKey }, env: { EMUCTL_UDP_PORT_RANGE: '37700-37749', EMUCTL_CONSOLE_PORT_RANGE: '23480-23489' } });
+    cli = await startCliDaemon({ flags: { tlsCert: certs.leafCert, tlsKey: certs.leafKey }, env: { EMUCTL_UDP_PORT_RANGE: '23700-23749', EMUCTL_CONSOLE_PORT_RANGE: '23480-23489' } });
     const env = { ...cli.env, EMUCTL_CA_FILE: certs.caCert };
     assert.equal((await runBin(['project', 'create', 'lab', '--use'], env)).code, 0);
     assert.equal((await runBin(['node', 'create', 'PC1', '--type', 'vpcs'], env)).code, 0);

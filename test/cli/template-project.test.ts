@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { TestDaemon } from '../helpers/daemon.js';
 import { assertFails, jsonOf, runInProcess, startCliDaemon, stopCliDaemon } from './helpers/cli.js';
 
-const PORT_RANGES = { EMUCTL_UDP_PORT_RANGE: '36620-36669', EMUCTL_CONSOLE_PORT_RANGE: '27600-27619' };
+const PORT_RANGES = { EMUCTL_UDP_PORT_RANGE: '22620-22669', EMUCTL_CONSOLE_PORT_RANGE: '27600-27619' };
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
 describe('template and project archive commands against the daemon', () => {

@@ -163,7 +163,7 @@ describe('compute add with a pinned fingerprint', () => {
     let controller: TestDaemon | undefined;
     let compute: TestDaemon | undefined;
     try {
-      controller = await startTestDaemon({ env: { EMUCTL_UDP_PORT_RANGE: '35800-35849', EMUCTL_CONSOLE_PORT_RANGE: '21900-21924' } });
+      controller = await startTestDaemon({ env: { EMUCTL_UDP_PORT_RANGE: '21800-21849', EMUCTL_CONSOLE_PORT_RANGE: '21900-21924' } });
       compute = await startTestDaemon({ flags: { role: 'compute', tlsCert: certs.selfCert, tlsKey: certs.selfKey } });
       const env = cliEnv(home, { EMUCTL_URL: controller.url });
       const added = jsonOf(await runBin(['--json', 'compute', 'add', 'tls-compute', '--url', compute.url, '--fingerprint', certs.selfFingerprint], env));

@@ -7,7 +7,7 @@ import { connectVpcsConsole, ping } from '../../src/client/vpcs-console.js';
 import { startTestDaemon, removeHome, type TestDaemon } from '../helpers/daemon.js';
 import { createLink, createNode, createProject } from '../helpers/lab.js';
 
-const ENV = { EMUCTL_UDP_PORT_RANGE: '34550-34599', EMUCTL_CONSOLE_PORT_RANGE: '27590-27599' };
+const ENV = { EMUCTL_UDP_PORT_RANGE: '20550-20599', EMUCTL_CONSOLE_PORT_RANGE: '27590-27599' };
 
 describe('export → import → start → ping', () => {
   let d: TestDaemon;

@@ -11,7 +11,7 @@ import { cliEnv, runBin, tempHome } from '../cli/helpers/cli.js';
 import { callApi, removeHome, startTestDaemon, type ApiAnswer } from '../helpers/daemon.js';
 import { eventually, processesIn } from '../vpcs/vpcs-helpers.js';
 
-const PORTS = { EMUCTL_UDP_PORT_RANGE: '37000-37049', EMUCTL_CONSOLE_PORT_RANGE: '29000-29019' };
+const PORTS = { EMUCTL_UDP_PORT_RANGE: '23000-23049', EMUCTL_CONSOLE_PORT_RANGE: '29000-29019' };
 const MISSING = '/v2/projects/00000000-0000-4000-8000-000000000000';
 
 /** Creates a project with a started VPCS through `api`; returns the VPCS's pids. */

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { connectVpcsConsole, ping, setIp } from '../../src/client/vpcs-console.js';
 import { startTestDaemon, removeHome, type TestDaemon } from '../helpers/daemon.js';
 
-const ENV = { EMUCTL_UDP_PORT_RANGE: '36570-36619', EMUCTL_CONSOLE_PORT_RANGE: '27580-27589' };
+const ENV = { EMUCTL_UDP_PORT_RANGE: '22570-22619', EMUCTL_CONSOLE_PORT_RANGE: '27580-27589' };
 
 describe('a gns3fy session against the daemon', () => {
   let d: TestDaemon;

@@ -13,8 +13,8 @@ import { testGuest } from '../helpers/qemu-guest.js';
 import { assertFails, cliEnv, jsonOf, removeTempHome, runInProcess, tempHome } from '../cli/helpers/cli.js';
 
 // Ranges no other test file uses.
-const CONTROLLER_ENV = { EMUCTL_UDP_PORT_RANGE: '36000-36299', EMUCTL_CONSOLE_PORT_RANGE: '28000-28049', EMUCTL_QEMU_ACCEL: 'tcg' };
-const COMPUTE_ENV = { EMUCTL_UDP_PORT_RANGE: '36300-36499', EMUCTL_CONSOLE_PORT_RANGE: '28050-28079', EMUCTL_QEMU_ACCEL: 'tcg' };
+const CONTROLLER_ENV = { EMUCTL_UDP_PORT_RANGE: '22000-22299', EMUCTL_CONSOLE_PORT_RANGE: '28000-28049', EMUCTL_QEMU_ACCEL: 'tcg' };
+const COMPUTE_ENV = { EMUCTL_UDP_PORT_RANGE: '22300-22499', EMUCTL_CONSOLE_PORT_RANGE: '28050-28079', EMUCTL_QEMU_ACCEL: 'tcg' };
 
 const example = (name: string) => fileURLToPath(new URL(`../../../examples/${name}.yml`, import.meta.url));
 

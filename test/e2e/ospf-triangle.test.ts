@@ -16,7 +16,7 @@ import { testImage } from '../helpers/docker-images.js';
 
 const run = promisify(execFile);
 // Ranges no other test file uses (5 docker nodes: a console and an aux port each).
-const ENV = { EMUCTL_UDP_PORT_RANGE: '38100-38199', EMUCTL_CONSOLE_PORT_RANGE: '29100-29149' };
+const ENV = { EMUCTL_UDP_PORT_RANGE: '24100-24199', EMUCTL_CONSOLE_PORT_RANGE: '29100-29149' };
 const LAB = fileURLToPath(new URL('../../../examples/ospf-triangle.yml', import.meta.url));
 const CONFIG = (path: string) => readFileSync(fileURLToPath(new URL(`../../../examples/ospf-triangle/${path}`, import.meta.url)), 'utf8');
 

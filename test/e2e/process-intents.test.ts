@@ -11,7 +11,7 @@ import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.
 import { guestCmdline, testGuest, type TestGuest } from '../helpers/qemu-guest.js';
 import { canBindTcp, eventually, processesIn } from '../vpcs/vpcs-helpers.js';
 
-const PORTS = { EMUCTL_UDP_PORT_RANGE: '33800-33899', EMUCTL_CONSOLE_PORT_RANGE: '28350-28399', EMUCTL_QEMU_ACCEL: 'tcg' };
+const PORTS = { EMUCTL_UDP_PORT_RANGE: '19800-19899', EMUCTL_CONSOLE_PORT_RANGE: '28350-28399', EMUCTL_QEMU_ACCEL: 'tcg' };
 
 /** The process registry files in a daemon home's run directory. */
 function registryFiles(home: string): string[] {

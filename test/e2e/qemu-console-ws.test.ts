@@ -10,7 +10,7 @@ import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.
 import { createNode, createProject } from '../helpers/lab.js';
 import { guestCmdline, testGuest } from '../helpers/qemu-guest.js';
 
-const ENV = { EMUCTL_UDP_PORT_RANGE: '37500-37549', EMUCTL_CONSOLE_PORT_RANGE: '23450-23459', EMUCTL_QEMU_ACCEL: 'tcg' };
+const ENV = { EMUCTL_UDP_PORT_RANGE: '23500-23549', EMUCTL_CONSOLE_PORT_RANGE: '23450-23459', EMUCTL_QEMU_ACCEL: 'tcg' };
 
 describe('console websocket of a QEMU guest', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'emuctl-qemu-console-ws-'));

@@ -17,8 +17,8 @@ import { qemuProcessesOf } from '../helpers/qemu-guest.js';
 import { rawZip, type RawEntry } from '../helpers/raw-zip.js';
 
 const run = promisify(execFile);
-const SAFE_ENV = { EMUCTL_UDP_PORT_RANGE: '37100-37149', EMUCTL_CONSOLE_PORT_RANGE: '27680-27689', EMUCTL_QEMU_ACCEL: 'tcg' };
-const UNSAFE_ENV = { EMUCTL_UDP_PORT_RANGE: '37150-37199', EMUCTL_CONSOLE_PORT_RANGE: '27690-27699', EMUCTL_QEMU_ACCEL: 'tcg', EMUCTL_QEMU_UNSAFE_OPTIONS: '1' };
+const SAFE_ENV = { EMUCTL_UDP_PORT_RANGE: '23100-23149', EMUCTL_CONSOLE_PORT_RANGE: '27680-27689', EMUCTL_QEMU_ACCEL: 'tcg' };
+const UNSAFE_ENV = { EMUCTL_UDP_PORT_RANGE: '23150-23199', EMUCTL_CONSOLE_PORT_RANGE: '27690-27699', EMUCTL_QEMU_ACCEL: 'tcg', EMUCTL_QEMU_UNSAFE_OPTIONS: '1' };
 
 /** A GNS3 2.2 archive with one QEMU node whose options write `marker` (a chardev file backend) if QEMU honours them. */
 function harmfulArchive(nodeId: string, options: string, properties: Record<string, unknown> = {}, files: RawEntry[] = []): Buffer {

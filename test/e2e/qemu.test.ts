@@ -20,8 +20,8 @@ import { GuestShell, guestCmdline, qemuProcessesOf, testGuest, type TestGuest } 
 import { icmpPackets } from '../helpers/tshark.js';
 
 const run = promisify(execFile);
-const CONTROLLER_ENV = { EMUCTL_UDP_PORT_RANGE: '33400-33599', EMUCTL_CONSOLE_PORT_RANGE: '27400-27449', EMUCTL_QEMU_ACCEL: 'tcg' };
-const COMPUTE_ENV = { EMUCTL_UDP_PORT_RANGE: '33600-33799', EMUCTL_CONSOLE_PORT_RANGE: '27450-27499', EMUCTL_QEMU_ACCEL: 'tcg' };
+const CONTROLLER_ENV = { EMUCTL_UDP_PORT_RANGE: '19400-19599', EMUCTL_CONSOLE_PORT_RANGE: '27400-27449', EMUCTL_QEMU_ACCEL: 'tcg' };
+const COMPUTE_ENV = { EMUCTL_UDP_PORT_RANGE: '19600-19799', EMUCTL_CONSOLE_PORT_RANGE: '27450-27499', EMUCTL_QEMU_ACCEL: 'tcg' };
 
 const md5 = (file: string) => createHash('md5').update(readFileSync(file)).digest('hex');
 

@@ -11,7 +11,7 @@ import { connectVpcsConsole } from '../../src/client/vpcs-console.js';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { ipv4Sockets } from '../vpcs/vpcs-helpers.js';
 
-const ENV = { EMUCTL_UDP_PORT_RANGE: '37300-37349', EMUCTL_CONSOLE_PORT_RANGE: '27800-27819' };
+const ENV = { EMUCTL_UDP_PORT_RANGE: '23300-23349', EMUCTL_CONSOLE_PORT_RANGE: '27800-27819' };
 
 describe('end to end: confined VPCS nodes', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'emuctl-e2e-vpcs-confine-'));

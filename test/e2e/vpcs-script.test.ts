@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { rawZip } from '../helpers/raw-zip.js';
 
-const ENV = { EMUCTL_UDP_PORT_RANGE: '37200-37249', EMUCTL_CONSOLE_PORT_RANGE: '27780-27789' };
+const ENV = { EMUCTL_UDP_PORT_RANGE: '23200-23249', EMUCTL_CONSOLE_PORT_RANGE: '27780-27789' };
 
 describe('end to end: VPCS startup scripts from an archive and from clients', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'emuctl-e2e-vpcs-script-'));

@@ -8,7 +8,7 @@ import { startTestDaemon, removeHome, type TestDaemon } from '../helpers/daemon.
 import { createLink, createNode, createProject } from '../helpers/lab.js';
 import { rawZip } from '../helpers/raw-zip.js';
 
-const ENV = { EMUCTL_UDP_PORT_RANGE: '34400-34449', EMUCTL_CONSOLE_PORT_RANGE: '27540-27559' };
+const ENV = { EMUCTL_UDP_PORT_RANGE: '20400-20449', EMUCTL_CONSOLE_PORT_RANGE: '27540-27559' };
 
 /** The entries of a ZIP (read with yauzl): name → {data, stored}. */
 async function unzip(buffer: Buffer): Promise<Map<string, { data: Buffer; stored: boolean }>> {

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { startTestDaemon, removeHome, type ApiAnswer, type TestDaemon } from '../helpers/daemon.js';
 import { createLink, createNode, createProject } from '../helpers/lab.js';
 
-const CONTROLLER_ENV = { EMUCTL_UDP_PORT_RANGE: '36100-36149', EMUCTL_CONSOLE_PORT_RANGE: '28100-28119' };
-const COMPUTE_ENV = { EMUCTL_UDP_PORT_RANGE: '36150-36199', EMUCTL_CONSOLE_PORT_RANGE: '28120-28139' };
+const CONTROLLER_ENV = { EMUCTL_UDP_PORT_RANGE: '22100-22149', EMUCTL_CONSOLE_PORT_RANGE: '28100-28119' };
+const COMPUTE_ENV = { EMUCTL_UDP_PORT_RANGE: '22150-22199', EMUCTL_CONSOLE_PORT_RANGE: '28120-28139' };
 const HOLD = 'compute.request.hold';
 
 async function timed(call: Promise<ApiAnswer>): Promise<ApiAnswer & { ms: number }> {

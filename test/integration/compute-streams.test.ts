@@ -14,8 +14,8 @@ import { createLink, createNode, createProject } from '../helpers/lab.js';
 import { openWebSocket, type StreamRecorder } from '../helpers/notifications.js';
 import { sleep } from '../helpers/udp.js';
 
-const CONTROLLER_ENV = { EMUCTL_UDP_PORT_RANGE: '34600-34649', EMUCTL_CONSOLE_PORT_RANGE: '20750-20774' };
-const COMPUTE_ENV = { EMUCTL_UDP_PORT_RANGE: '34650-34699', EMUCTL_CONSOLE_PORT_RANGE: '20775-20799' };
+const CONTROLLER_ENV = { EMUCTL_UDP_PORT_RANGE: '20600-20649', EMUCTL_CONSOLE_PORT_RANGE: '20750-20774' };
+const COMPUTE_ENV = { EMUCTL_UDP_PORT_RANGE: '20650-20699', EMUCTL_CONSOLE_PORT_RANGE: '20775-20799' };
 
 describe('the controller follows a remote compute through its notification stream', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'emuctl-streams-'));

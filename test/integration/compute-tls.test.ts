@@ -9,8 +9,8 @@ import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.
 import { createProject } from '../helpers/lab.js';
 import { makeTestCerts, type TestCerts } from '../helpers/tls-certs.js';
 
-const CONTROLLER_ENV = { EMUCTL_UDP_PORT_RANGE: '35600-35649', EMUCTL_CONSOLE_PORT_RANGE: '21750-21774' };
-const COMPUTE_ENV = { EMUCTL_UDP_PORT_RANGE: '35650-35699', EMUCTL_CONSOLE_PORT_RANGE: '21775-21799', EMUCTL_AUTH_PASSWORD: 'compute-secret' };
+const CONTROLLER_ENV = { EMUCTL_UDP_PORT_RANGE: '21600-21649', EMUCTL_CONSOLE_PORT_RANGE: '21750-21774' };
+const COMPUTE_ENV = { EMUCTL_UDP_PORT_RANGE: '21650-21699', EMUCTL_CONSOLE_PORT_RANGE: '21775-21799', EMUCTL_AUTH_PASSWORD: 'compute-secret' };
 
 describe('the controller and an https compute', () => {
   let certs: TestCerts;

@@ -10,8 +10,8 @@ import { openConsoleClient, refusedHandshake, type ConsoleClient } from '../help
 import { createNode, createProject } from '../helpers/lab.js';
 import { makeTestCerts, type TestCerts } from '../helpers/tls-certs.js';
 
-const CONTROLLER_ENV = { EMUCTL_UDP_PORT_RANGE: '37200-37249', EMUCTL_CONSOLE_PORT_RANGE: '23400-23409' };
-const COMPUTE_ENV = { EMUCTL_UDP_PORT_RANGE: '37250-37299', EMUCTL_CONSOLE_PORT_RANGE: '23410-23419', EMUCTL_AUTH_USER: 'relay', EMUCTL_AUTH_PASSWORD: 'c0mpute' };
+const CONTROLLER_ENV = { EMUCTL_UDP_PORT_RANGE: '23200-23249', EMUCTL_CONSOLE_PORT_RANGE: '23400-23409' };
+const COMPUTE_ENV = { EMUCTL_UDP_PORT_RANGE: '23250-23299', EMUCTL_CONSOLE_PORT_RANGE: '23410-23419', EMUCTL_AUTH_USER: 'relay', EMUCTL_AUTH_PASSWORD: 'c0mpute' };
 const basic = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
 
 const wsUrl = (d: TestDaemon, path: string) => `${d.url.replace(/^http/, 'ws')}${path}`;
@@ -235,10 +235,10 @@ describe('console websocket relayed to an https compute pinned by its fingerprin
 
   before(async () => {
     certs = makeTestCerts();
-    controller = await startTestDaemon({ env: { EMUCTL_UDP_PORT_RANGE: '37600-37649', EMUCTL_CONSOLE_PORT_RANGE: '23460-23469' } });
+    controller = await startTestDaemon({ env: { EMUCTL_UDP_PORT_RANGE: '23600-23649', EMUCTL_CONSOLE_PORT_RANGE: '23460-23469' } });
     remote = await startTestDaemon({
       flags: { role: 'compute', tlsCert: certs.leafCert, tlsKey: certs.leafKey },
-      env: { EMUCTL_UDP_PORT_RANGE: '37650-37699', EMUCTL_CONSOLE_PORT_RANGE: '23470-23479' },
+      env: { EMUCTL_UDP_PORT_RANGE: '23650-23699', EMUCTL_CONSOLE_PORT_RANGE: '23470-23479' },
     });
   });
   after(async () => {

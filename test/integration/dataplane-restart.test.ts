@@ -13,7 +13,7 @@ describe('daemon: the dataplane worker is supervised', () => {
 
   before(async () => {
     // The failpoint kills the dataplane worker on its first stats call.
-    d = await startTestDaemon({ env: { EMUCTL_UDP_PORT_RANGE: '36500-36519', EMUCTL_FAILPOINTS: 'dataplane.worker.crash=1' } });
+    d = await startTestDaemon({ env: { EMUCTL_UDP_PORT_RANGE: '22500-22519', EMUCTL_FAILPOINTS: 'dataplane.worker.crash=1' } });
   });
   after(async () => {
     for (const e of endpoints) await e.close();

@@ -10,7 +10,7 @@ import { createLink, createNode, createProject } from '../helpers/lab.js';
 import { mountSmallDisk, SMALL_DISK_FILLER, type SmallDisk } from '../helpers/small-disk.js';
 
 // Import limits set: without them the free-space defaults refuse an import on a full disk (413) before it writes anything, and the writes are what is tested here.
-const ENV = { EMUCTL_UDP_PORT_RANGE: '37400-37499', EMUCTL_MAX_IMPORT_BYTES: String(1 << 30), EMUCTL_MAX_IMPORT_EXPANDED_BYTES: String(1 << 30) };
+const ENV = { EMUCTL_UDP_PORT_RANGE: '23400-23499', EMUCTL_MAX_IMPORT_BYTES: String(1 << 30), EMUCTL_MAX_IMPORT_EXPANDED_BYTES: String(1 << 30) };
 
 /** Every path under `root` with its size (directories as `/`), the filler and the daemon's own run files left out. */
 function tree(root: string): string[] {

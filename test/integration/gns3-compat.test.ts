@@ -9,7 +9,7 @@ import { connectVpcsConsole } from '../../src/client/vpcs-console.js';
 import { startTestDaemon, removeHome, type TestDaemon } from '../helpers/daemon.js';
 import { createLink, createNode, createProject } from '../helpers/lab.js';
 
-const ENV = { EMUCTL_UDP_PORT_RANGE: '34450-34499', EMUCTL_CONSOLE_PORT_RANGE: '27560-27579' };
+const ENV = { EMUCTL_UDP_PORT_RANGE: '20450-20499', EMUCTL_CONSOLE_PORT_RANGE: '27560-27579' };
 /** Every key of GNS3 2.2's controller node JSON. */
 const NODE_KEYS = ['command_line', 'compute_id', 'console', 'console_auto_start', 'console_host', 'console_type', 'custom_adapters', 'first_port_name', 'height', 'label', 'locked', 'name', 'node_directory', 'node_id', 'node_type', 'port_name_format', 'port_segment_size', 'ports', 'project_id', 'properties', 'status', 'symbol', 'template_id', 'width', 'x', 'y', 'z'];
 

@@ -10,7 +10,7 @@ import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.
 import { basicAuthHeader, isPing, openWebSocket, type StreamMessage } from '../helpers/notifications.js';
 import { sleep } from '../helpers/udp.js';
 
-const ENV = { EMUCTL_UDP_PORT_RANGE: '34500-34549', EMUCTL_CONSOLE_PORT_RANGE: '20550-20574', EMUCTL_AUTH_USER: 'gns3', EMUCTL_AUTH_PASSWORD: 'pw' };
+const ENV = { EMUCTL_UDP_PORT_RANGE: '20500-20549', EMUCTL_CONSOLE_PORT_RANGE: '20550-20574', EMUCTL_AUTH_USER: 'gns3', EMUCTL_AUTH_PASSWORD: 'pw' };
 const AUTH = basicAuthHeader('gns3', 'pw');
 /** aiohttp's ws_connect(heartbeat=10) as GNS3's controller opens the compute stream. */
 const HEARTBEAT_MS = 10_000;

@@ -9,7 +9,7 @@ const GNS3_STYLE = 'font-family: TypeWriter;font-size: 10.0;font-weight: bold;fi
 
 describe('small GNS3 2.2.42 behaviours GNS3 clients rely on', () => {
   let d: TestDaemon;
-  before(async () => (d = await startTestDaemon({ env: { EMUCTL_CONSOLE_PORT_RANGE: CONSOLE_RANGE.join('-'), EMUCTL_UDP_PORT_RANGE: '34500-34549' } })));
+  before(async () => (d = await startTestDaemon({ env: { EMUCTL_CONSOLE_PORT_RANGE: CONSOLE_RANGE.join('-'), EMUCTL_UDP_PORT_RANGE: '20500-20549' } })));
   after(async () => {
     await d.stop();
     removeHome(d.home);

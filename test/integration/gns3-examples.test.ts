@@ -10,7 +10,7 @@ import { testImage } from '../helpers/docker-images.js';
 import { createLink, createNode, createProject } from '../helpers/lab.js';
 import { RECORDED_EXAMPLES, type RecordedExample } from './fixtures/gns3-examples.js';
 
-const ENV = { EMUCTL_UDP_PORT_RANGE: '34200-34299', EMUCTL_CONSOLE_PORT_RANGE: '28300-28349' };
+const ENV = { EMUCTL_UDP_PORT_RANGE: '20200-20299', EMUCTL_CONSOLE_PORT_RANGE: '28300-28349' };
 const FREE_CONSOLE = 28349;
 const FREE_CONSOLE_DOCKER = 28348;
 

@@ -11,8 +11,8 @@ import { startTestDaemon, removeHome, type ApiAnswer, type TestDaemon } from '..
 import { createLink, createNode, createProject } from '../helpers/lab.js';
 import { eventually } from '../vpcs/vpcs-helpers.js';
 
-const CONTROLLER_ENV = { EMUCTL_UDP_PORT_RANGE: '35600-35699', EMUCTL_CONSOLE_PORT_RANGE: '27700-27719' };
-const COMPUTE_ENV = { EMUCTL_UDP_PORT_RANGE: '35700-35749', EMUCTL_CONSOLE_PORT_RANGE: '27720-27739' };
+const CONTROLLER_ENV = { EMUCTL_UDP_PORT_RANGE: '21600-21699', EMUCTL_CONSOLE_PORT_RANGE: '27700-27719' };
+const COMPUTE_ENV = { EMUCTL_UDP_PORT_RANGE: '21700-21749', EMUCTL_CONSOLE_PORT_RANGE: '27720-27739' };
 const HOLD = 'compute.request.hold';
 
 /** Resolves once the daemon logs a line matching `pattern` after the call (earlier lines do not count). */
@@ -154,8 +154,8 @@ describe('calls to a compute are bounded by compute_timeout_ms', () => {
 
   before(async () => {
     writeFileSync(holdFile, '');
-    controller = await startTestDaemon({ home: join(tmp, 'controller'), env: { EMUCTL_UDP_PORT_RANGE: '35750-35774', EMUCTL_COMPUTE_TIMEOUT_MS: '1000' } });
-    remote = await startTestDaemon({ home: join(tmp, 'compute'), flags: { role: 'compute' }, env: { EMUCTL_UDP_PORT_RANGE: '35775-35799', EMUCTL_FAILPOINTS_FILE: holdFile } });
+    controller = await startTestDaemon({ home: join(tmp, 'controller'), env: { EMUCTL_UDP_PORT_RANGE: '21750-21774', EMUCTL_COMPUTE_TIMEOUT_MS: '1000' } });
+    remote = await startTestDaemon({ home: join(tmp, 'compute'), flags: { role: 'compute' }, env: { EMUCTL_UDP_PORT_RANGE: '21775-21799', EMUCTL_FAILPOINTS_FILE: holdFile } });
     const r = await controller.api('POST', '/v2/computes', { name: 'stuck', protocol: 'http', host: '127.0.0.1', port: remote.port });
     assert.equal(r.status, 201, r.text);
     computeId = r.body.compute_id;

@@ -9,7 +9,7 @@ import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.
 import { createLink, createNode, createProject } from '../helpers/lab.js';
 import { basicAuthHeader, isPing, openLongPoll, openWebSocket, refusedWebSocket, type StreamRecorder } from '../helpers/notifications.js';
 
-const ENV = { EMUCTL_UDP_PORT_RANGE: '34800-34899', EMUCTL_CONSOLE_PORT_RANGE: '20900-20949' };
+const ENV = { EMUCTL_UDP_PORT_RANGE: '20800-20899', EMUCTL_CONSOLE_PORT_RANGE: '20900-20949' };
 
 /** The supervised (parent) VPCS process serving a console port, child of the daemon. */
 function vpcsLeader(daemonPid: number, consolePort: number): number | undefined {

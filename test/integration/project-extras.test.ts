@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { startTestDaemon, removeHome, type TestDaemon } from '../helpers/daemon.js';
 import { createLink, createNode, createProject } from '../helpers/lab.js';
 
-const ENV = { EMUCTL_UDP_PORT_RANGE: '34350-34399', EMUCTL_CONSOLE_PORT_RANGE: '27520-27539' };
+const ENV = { EMUCTL_UDP_PORT_RANGE: '20350-20399', EMUCTL_CONSOLE_PORT_RANGE: '27520-27539' };
 
 function tcpPortFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {

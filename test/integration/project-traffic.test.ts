@@ -34,8 +34,8 @@ describe('one request for the traffic of every link of a project', () => {
   const statsCalls = (d: TestDaemon) => d.log().split('\n').filter((l) => l.includes(STATS_ROUTE)).length;
 
   before(async () => {
-    controller = await startTestDaemon({ home: join(tmp, 'controller'), env: { EMUCTL_UDP_PORT_RANGE: '38420-38449', EMUCTL_CONSOLE_PORT_RANGE: '28420-28429' } });
-    remote = await startTestDaemon({ home: join(tmp, 'compute'), flags: { role: 'compute' }, env: { EMUCTL_UDP_PORT_RANGE: '38450-38479', EMUCTL_CONSOLE_PORT_RANGE: '28430-28439', EMUCTL_DEBUG: 'true' } });
+    controller = await startTestDaemon({ home: join(tmp, 'controller'), env: { EMUCTL_UDP_PORT_RANGE: '24420-24449', EMUCTL_CONSOLE_PORT_RANGE: '28420-28429' } });
+    remote = await startTestDaemon({ home: join(tmp, 'compute'), flags: { role: 'compute' }, env: { EMUCTL_UDP_PORT_RANGE: '24450-24479', EMUCTL_CONSOLE_PORT_RANGE: '28430-28439', EMUCTL_DEBUG: 'true' } });
     const r = await controller.api('POST', '/v2/computes', { name: 'remote', protocol: 'http', host: '127.0.0.1', port: remote.port });
     assert.equal(r.status, 201, r.text);
     const remoteId = r.body.compute_id;

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { startTestDaemon, removeHome, type TestDaemon } from '../helpers/daemon.js';
 import { createNode, createProject } from '../helpers/lab.js';
 
-const CONTROLLER_ENV = { EMUCTL_UDP_PORT_RANGE: '36670-36694', EMUCTL_CONSOLE_PORT_RANGE: '27620-27629' };
-const COMPUTE_ENV = { EMUCTL_UDP_PORT_RANGE: '36695-36719', EMUCTL_CONSOLE_PORT_RANGE: '27630-27639' };
+const CONTROLLER_ENV = { EMUCTL_UDP_PORT_RANGE: '22670-22694', EMUCTL_CONSOLE_PORT_RANGE: '27620-27629' };
+const COMPUTE_ENV = { EMUCTL_UDP_PORT_RANGE: '22695-22719', EMUCTL_CONSOLE_PORT_RANGE: '27630-27639' };
 
 describe('node files, duplicates, archives and snapshots with a remote compute', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'emuctl-remote-archives-'));

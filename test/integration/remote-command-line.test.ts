@@ -16,8 +16,8 @@ describe('the controller checks what would reach a remote compute\'s command lin
   let projectId: string;
 
   before(async () => {
-    controller = await startTestDaemon({ home: join(tmp, 'controller'), env: { EMUCTL_UDP_PORT_RANGE: '37300-37349', EMUCTL_CONSOLE_PORT_RANGE: '27790-27794' } });
-    remote = await startTestDaemon({ home: join(tmp, 'compute'), flags: { role: 'compute' }, env: { EMUCTL_UDP_PORT_RANGE: '37350-37399', EMUCTL_CONSOLE_PORT_RANGE: '27795-27799', EMUCTL_QEMU_UNSAFE_OPTIONS: 'true' } });
+    controller = await startTestDaemon({ home: join(tmp, 'controller'), env: { EMUCTL_UDP_PORT_RANGE: '23300-23349', EMUCTL_CONSOLE_PORT_RANGE: '27790-27794' } });
+    remote = await startTestDaemon({ home: join(tmp, 'compute'), flags: { role: 'compute' }, env: { EMUCTL_UDP_PORT_RANGE: '23350-23399', EMUCTL_CONSOLE_PORT_RANGE: '27795-27799', EMUCTL_QEMU_UNSAFE_OPTIONS: 'true' } });
     const r = await controller.api('POST', '/v2/computes', { name: 'remote', protocol: 'http', host: '127.0.0.1', port: remote.port });
     assert.equal(r.status, 201, r.text);
     computeId = r.body.compute_id;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { startTestDaemon, removeHome, type TestDaemon } from '../helpers/daemon.js';
 import { createProject } from '../helpers/lab.js';
 
-const ENV = { EMUCTL_UDP_PORT_RANGE: '34300-34349', EMUCTL_CONSOLE_PORT_RANGE: '27500-27519' };
+const ENV = { EMUCTL_UDP_PORT_RANGE: '20300-20349', EMUCTL_CONSOLE_PORT_RANGE: '27500-27519' };
 const VPCS = '19021f99-e36f-394d-b4a1-8aaa902ab9cc';
 const SWITCH = '1966b864-93e7-32d5-965f-001384eec461';
 const HUB = 'b4503ea9-d6b6-3695-9fe4-1db3b39290b0';

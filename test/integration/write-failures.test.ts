@@ -10,7 +10,7 @@ import { createLink, createNode, createProject } from '../helpers/lab.js';
 import { ethernetFrame, udpEndpoint, type UdpEndpoint } from '../helpers/udp.js';
 import { eventually } from '../vpcs/vpcs-helpers.js';
 
-const ENV = { EMUCTL_UDP_PORT_RANGE: '35500-35599' };
+const ENV = { EMUCTL_UDP_PORT_RANGE: '21500-21599' };
 
 describe('failed topology writes are rolled back', () => {
   let d: TestDaemon;
@@ -143,7 +143,7 @@ describe('a node delete whose write fails is undone whole: the node, its links, 
     const home = mkdtempSync(join(tmpdir(), 'emuctl-delete-failures-'));
     failpoints = join(home, 'failpoints');
     disarm();
-    d = await startTestDaemon({ home, env: { EMUCTL_UDP_PORT_RANGE: '37050-37099', EMUCTL_FAILPOINTS_FILE: failpoints } });
+    d = await startTestDaemon({ home, env: { EMUCTL_UDP_PORT_RANGE: '23050-23099', EMUCTL_FAILPOINTS_FILE: failpoints } });
     pid = await createProject(d, 'cascade');
     const sw1 = await createNode(d, pid, 'SW1', 'ethernet_switch');
     hub = await createNode(d, pid, 'HUB', 'ethernet_hub');
