@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { connectVpcsConsole, type VpcsConsole } from '../../src/client/vpcs-console.js';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { firewallRules, freeTestSubnet, linksStartingWith } from '../helpers/host-network.js';
-import { createLink, createNode, createProject } from '../helpers/lab.js';
+import { createProject } from '../helpers/lab.js';
+import { leasedVpcsBehindNat } from '../helpers/nat-lab.js';
 
 const run = promisify(execFile);
 const ENV = { EMUCTL_UDP_PORT_RANGE: '30600-30699', EMUCTL_CONSOLE_PORT_RANGE: '25300-25399' };
@@ -25,7 +25,6 @@ describe('NAT node cleanup: kill -9 and a restart remove exactly what the dead d
   let d: TestDaemon | undefined;
   let subnet: string;
   let foreignRule: string[];
-  const consoles: VpcsConsole[] = [];
 
   before(async () => {
     subnet = (await freeTestSubnet()).subnet;
@@ -35,7 +34,6 @@ describe('NAT node cleanup: kill -9 and a restart remove exactly what the dead d
     await run('iptables', ['-w', '-t', 'nat', '-A', 'POSTROUTING', ...foreignRule]);
   });
   after(async () => {
-    for (const c of consoles) c.close();
     await d?.stop();
     await run('ip', ['link', 'delete', FOREIGN_LINK]).catch(() => undefined);
     await run('iptables', ['-w', '-t', 'nat', '-D', 'POSTROUTING', ...foreignRule]).catch(() => undefined);
@@ -49,14 +47,7 @@ describe('NAT node cleanup: kill -9 and a restart remove exactly what the dead d
     assert.ok(linksBefore.includes(FOREIGN_LINK));
 
     d = await startTestDaemon({ home, env: { ...ENV, EMUCTL_NAT_SUBNET: subnet } });
-    const projectId = await createProject(d, 'nat-crash');
-    const nat = await createNode(d, projectId, 'NAT1', 'nat');
-    const pc = await createNode(d, projectId, 'PC1', 'vpcs');
-    await createLink(d, projectId, [pc.node_id, 0], [nat.node_id, 0]);
-    assert.equal((await d.api('POST', `/v2/projects/${projectId}/nodes/${pc.node_id}/start`, {})).status, 200);
-    const c = await connectVpcsConsole('127.0.0.1', pc.console);
-    consoles.push(c);
-    assert.match(await c.run('ip dhcp', { timeoutMs: 30_000 }), /IP \d+\.\d+\.\d+\.\d+\/24/);
+    const { console: c } = await leasedVpcsBehindNat(d, 'nat-crash');
     c.close();
 
     const bridge = `emunat${d.pid}`;

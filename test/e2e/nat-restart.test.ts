@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { connectVpcsConsole, type VpcsConsole } from '../../src/client/vpcs-console.js';
+import type { VpcsConsole } from '../../src/client/vpcs-console.js';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { freeTestSubnet } from '../helpers/host-network.js';
-import { createLink, createNode, createProject } from '../helpers/lab.js';
+import { LEASED, leasedVpcsBehindNat } from '../helpers/nat-lab.js';
 
 const run = promisify(execFile);
 
@@ -28,14 +28,8 @@ describe('NAT node across a dataplane worker crash', () => {
   });
 
   it('the TAP the restarted worker makes again joins the bridge again, and the VPCS leases again', async () => {
-    const projectId = await createProject(d, 'nat-restart');
-    const nat = await createNode(d, projectId, 'NAT1', 'nat');
-    const pc = await createNode(d, projectId, 'PC1', 'vpcs');
-    await createLink(d, projectId, [pc.node_id, 0], [nat.node_id, 0]);
-    assert.equal((await d.api('POST', `/v2/projects/${projectId}/nodes/${pc.node_id}/start`, {})).status, 200);
-    const c = await connectVpcsConsole('127.0.0.1', pc.console);
+    const { projectId, nat, console: c } = await leasedVpcsBehindNat(d, 'nat-restart');
     consoles.push(c);
-    assert.match(await c.run('ip dhcp', { timeoutMs: 30_000 }), /IP \d+\.\d+\.\d+\.\d+\/24/);
 
     const tap = `ent${nat.node_id.replace(/-/g, '').slice(0, 8)}0`;
     const crashed = await d.api('GET', `/v2/compute/projects/${projectId}/nat/nodes/${nat.node_id}/stats`);
@@ -49,6 +43,6 @@ describe('NAT node across a dataplane worker crash', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     assert.match(shown, new RegExp(`master emunat${d.pid}`), 'the new TAP is in the bridge');
-    assert.match(await c.run('ip dhcp', { timeoutMs: 30_000 }), /IP \d+\.\d+\.\d+\.\d+\/24/, 'a lease through the rebuilt path');
+    assert.match(await c.run('ip dhcp', { timeoutMs: 30_000 }), LEASED, 'a lease through the rebuilt path');
   });
 });
