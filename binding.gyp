@@ -12,6 +12,7 @@
         "native/pcap.c",
         "native/host-nio.c",
         "native/offload.c",
+        "native/tunnel-guard.c",
         "native/host-watch.cc"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],

@@ -82,6 +82,8 @@ typedef struct dp_nio {
   int kind;
   int vnet;         /* a TAP opened with IFF_VNET_HDR */
   int peer_offload; /* a UDP tunnel to an offload peer (read and written with atomics: offload.c pairs peers) */
+  int host;         /* a host-side NIO (TAP, AF_PACKET): frames of this process's tunnels read from it are dropped */
+  uint16_t tunnel_port; /* a UDP tunnel's bound port, counted by tunnel-guard.c; 0 for a host NIO */
   struct dp_nio *peer, *registered_next; /* offload.c's registry, under its own lock */
   struct sockaddr_storage local, remote;
   uint32_t slot, gen;
@@ -214,6 +216,12 @@ uint32_t dp_bpf_run(const uint32_t *prog, uint32_t ninsns, const uint8_t *b, uin
 
 /* host-nio.c: DP_HOST_TAP opens (creating if missing) the TAP device `name` and brings it up, with IFF_VNET_HDR and TCP offloads when `offload`; DP_HOST_ETHERNET opens an AF_PACKET socket on the existing interface `name`. Non-blocking. Returns 0 or an errno. */
 int dp_host_open(int kind, const char *name, int offload, int *fd);
+
+/* tunnel-guard.c: the ports this process's UDP tunnels are bound to, and the test of a host NIO's frames against them. */
+void dp_tunnel_port_add(uint16_t port);
+void dp_tunnel_port_remove(uint16_t port);
+/* Whether the frame is a UDP datagram (IPv4 or IPv6, behind up to two VLAN tags) from or to one of those ports. */
+int dp_carries_tunnel(const uint8_t *f, uint32_t len);
 
 /* offload.c */
 typedef void (*dp_frame_fn)(dp_engine *e, void *ctx, uint8_t *f, uint32_t len);

@@ -275,6 +275,8 @@ int dp_nio_open(dp_engine *e, dp_port *p, int family, const char *bind_addr, int
     *stage = 1;
     return err;
   }
+  p->nio->tunnel_port = (uint16_t)lport;
+  dp_tunnel_port_add(p->nio->tunnel_port);
   socklen_t bound = sizeof p->nio->local;
   if (getsockname(fd, (struct sockaddr *)&p->nio->local, &bound) == 0) {
     memcpy(&p->nio->remote, &remote, rlen);
@@ -288,7 +290,9 @@ int dp_nio_open_host(dp_engine *e, dp_port *p, int kind, const char *ifname, int
   int fd;
   int tap = kind == DP_HOST_TAP;
   int err = dp_host_open(kind, ifname, tap && offload, &fd);
-  return err ? err : attach(e, p, fd, tap ? DP_NIO_TAP : DP_NIO_SOCKET, tap && offload);
+  if (!err) err = attach(e, p, fd, tap ? DP_NIO_TAP : DP_NIO_SOCKET, tap && offload);
+  if (!err) p->nio->host = 1;
+  return err;
 }
 
 /* Closes the port's socket at once (lport free on return), its filters (held frames counted as drops) and its MAC entries. */
@@ -297,6 +301,7 @@ void dp_nio_close(dp_engine *e, dp_port *p) {
   if (!n) return;
   epoll_ctl(e->epfd, EPOLL_CTL_DEL, n->fd, NULL);
   if (n->kind == DP_NIO_SOCKET) dp_offload_unregister(n);
+  if (n->tunnel_port) dp_tunnel_port_remove(n->tunnel_port);
   close(n->fd);
   e->nios[n->slot] = NULL;
   e->gens[n->slot]++;
@@ -351,6 +356,13 @@ static void receive(dp_engine *e, dp_nio *n) {
       len -= DP_TAP_VNET;
     } else if (peer) {
       dp_peer_unwrap(b, len, &gso, &f, &len);
+    }
+    if (n->host && dp_carries_tunnel(f, len)) {
+      /* One of this process's own tunnel datagrams, seen on a host interface: sent on, it would loop. */
+      p->c.frames_in++;
+      p->c.bytes_in += len;
+      p->c.drops++;
+      continue;
     }
     dp_ingress(e, p, f, len, gso, now);
     /* A frame's path may close nothing, but it may flush: the batch's buffers stay valid until dp_flush. */

@@ -6,6 +6,7 @@ import { PACKAGE_VERSION } from '../version.js';
 import { computeNodeTypes } from './kinds/index.js';
 import { computeCapabilities } from './compute/capabilities.js';
 import { LocalCompute } from './compute/local-compute.js';
+import { HostInterfacePolicy } from './compute/host-interface-policy.js';
 import { cleanupDeadDaemons, daemonRegistry } from './compute/process/process-registry.js';
 import { ImageStore } from './compute/qemu/images.js';
 import { ComputeResources } from './compute/resources.js';
@@ -99,7 +100,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const dataplane = isCompute ? await createDataplane({ engine: settings.dataplane, offload: settings.tapOffload, log }) : undefined;
   const stopMemoryLog = settings.memoryLogSeconds > 0 ? startMemoryLog({ seconds: settings.memoryLogSeconds, log, workerHeap: dataplane?.heap?.bind(dataplane) }) : undefined;
   const compute = dataplane
-    ? new LocalCompute({ dataplane, nodeTypes, projectsDir: settings.projectsDir, bindHost: settings.host, resources, log })
+    ? new LocalCompute({ dataplane, nodeTypes, projectsDir: settings.projectsDir, bindHost: settings.host, resources, log, hostInterfaces: new HostInterfacePolicy(settings.cloudInterfaces) })
     : undefined;
   const capabilities = () => computeCapabilities({ gns3Version: settings.gns3Version, nodeTypes });
   const computes = new ComputeRegistry({

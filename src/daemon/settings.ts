@@ -4,6 +4,7 @@ import { emuctlPaths, type EmuctlPaths } from '../config/paths.js';
 import { join } from 'node:path';
 import { QEMU_ACCEL_SETTINGS, type QemuAccelSetting } from './compute/qemu/qemu-accel.js';
 import { InvalidError } from './errors.js';
+import { checkCloudInterfaces } from './compute/host-interface-policy.js';
 import { parseSubnet } from './kinds/nat/subnet.js';
 import { allowedHostName, parseOrigin } from './http/own-names.js';
 
@@ -61,6 +62,8 @@ export interface DaemonFlags {
   natSubnet?: string;
   // TAP offloads: TCP segments of up to 64 KB cross the native dataplane whole.
   tapOffload?: boolean;
+  // Cloud nodes: the host interfaces they may bridge (names or prefix*); unset: all but the loopback and emuctl's own.
+  cloudInterfaces?: string[];
 }
 
 /** Which dataplane engine runs the compute's frames: the C addon, the TypeScript engine, or native when built. */
@@ -124,6 +127,9 @@ export interface DaemonSettings {
   // TAP offloads.
   /** tap_offload: the native dataplane opens TAPs with virtio headers and TCP offloads (native/offload.c); on by default. */
   tapOffload: boolean;
+  // Cloud nodes.
+  /** cloud_interfaces: the host interfaces cloud ports, nio_tap and nio_ethernet may use (names or `prefix*`); unset: every one but the loopback and emuctl's own, which are refused whatever this says. */
+  cloudInterfaces?: string[];
   /** Every this many seconds, log a line on the daemon's memory (RSS, V8 heaps of the main thread and the dataplane worker); 0: never. */
   memoryLogSeconds: number;
   // Request guard (browsers, other sites, DNS rebinding).
@@ -281,6 +287,8 @@ const SPECS = {
   natSubnet: { env: 'EMUCTL_NAT_SUBNET', file: 'nat_subnet', kind: TEXT, fallback: '192.168.122.0/24', check: checkNatSubnet },
   // TAP offloads: on unless turned off (a host whose TAP driver refuses TUNSETOFFLOAD, or a comparison).
   tapOffload: { env: 'EMUCTL_TAP_OFFLOAD', file: 'tap_offload', kind: BOOLEAN, fallback: true },
+  // Cloud nodes: unset means every host interface but the loopback and emuctl's own (host-interface-policy.ts).
+  cloudInterfaces: { env: 'EMUCTL_CLOUD_INTERFACES', file: 'cloud_interfaces', kind: LIST as ValueKind<string[] | undefined>, fallback: undefined as string[] | undefined, check: checkCloudInterfaces },
 };
 
 /** Config file keys, for the unknown-key check. */

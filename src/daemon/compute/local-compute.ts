@@ -12,6 +12,7 @@ import type { CaptureStart, ComputeApi, ExecCommand, ExecOutcome, Json, NodeActi
 import { ComputeEvents } from './compute-events.js';
 import { connectNodeConsole } from './console-connection.js';
 import { ComputeProject } from './compute-project.js';
+import { HostInterfacePolicy } from './host-interface-policy.js';
 import { checkProjectDirectory } from './project-directory.js';
 import type { NioJson } from './node-context.js';
 import type { CreateOptions, NodeTypeRegistry } from './node-types.js';
@@ -31,6 +32,8 @@ export interface LocalComputeDeps {
   /** UDP ports, console ports and VPCS MAC bytes, each held by a node or a project. */
   resources: ComputeResources;
   log: Logger;
+  /** The host interfaces clients may name (cloud ports, nio_tap, nio_ethernet); default: all but the loopback and emuctl's own. */
+  hostInterfaces?: HostInterfacePolicy;
 }
 
 /** This daemon's own compute: projects, nodes and their ports, in process. */
@@ -46,12 +49,20 @@ export class LocalCompute implements ComputeApi {
 
   private readonly consoleResetListeners: ((projectId: string, nodeId: string) => void)[] = [];
 
+  private readonly interfacePolicy: HostInterfacePolicy;
+
   constructor(private readonly deps: LocalComputeDeps) {
+    this.interfacePolicy = deps.hostInterfaces ?? new HostInterfacePolicy();
     deps.dataplane.onCaptureFailed?.((failure) => this.captureFailed(failure));
   }
 
   get resources(): ComputeResources {
     return this.deps.resources;
+  }
+
+  /** The host interfaces clients may name on this compute (the cloud_interfaces setting). */
+  get hostInterfaces(): HostInterfacePolicy {
+    return this.interfacePolicy;
   }
 
   get nodeTypes(): NodeTypeRegistry {
@@ -157,6 +168,7 @@ export class LocalCompute implements ComputeApi {
         dataplane: this.deps.dataplane,
         resources: this.resources,
         bindHost: this.deps.bindHost,
+        hostInterfaces: this.interfacePolicy,
         log: this.deps.log,
         events: this.events,
       }, opts);

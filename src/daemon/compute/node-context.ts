@@ -4,6 +4,7 @@ import type { NIO_ETHERNET_SCHEMA, NIO_NULL_SCHEMA, NIO_TAP_SCHEMA, NIO_UDP_SCHE
 import type { FromSchema } from '../schemas/validation.js';
 import type { ComputeResources } from './resources.js';
 import type { ComputeEvents } from './compute-events.js';
+import type { HostInterfacePolicy } from './host-interface-policy.js';
 
 /** What a compute node needs from its compute. */
 export interface NodeContext {
@@ -15,6 +16,8 @@ export interface NodeContext {
   resources: ComputeResources;
   /** Address NIO sockets bind to. */
   bindHost: string;
+  /** The host interfaces a client may name (cloud ports, nio_tap, nio_ethernet). */
+  hostInterfaces: HostInterfacePolicy;
   log: Logger;
   /** The compute's notifications: a node's status change is published here (DataplaneNode's `status` setter does it). */
   events: ComputeEvents;

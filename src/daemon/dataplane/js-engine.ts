@@ -9,6 +9,7 @@ import type { Port } from './port.js';
 import type { CompiledFilters } from './protocol.js';
 import { NO_FILTERS } from './filters/spec.js';
 import type { ResolvedTunnel } from './tunnel.js';
+import { TunnelPorts } from './tunnel-guard.js';
 import type { DataplaneNodeKind, HostNioSpec, MacTableEntry, PortCounters } from './types.js';
 import type { VlanSettings } from './vlan.js';
 
@@ -18,6 +19,8 @@ const SWEEP_MS = 1000;
 export class JsEngine implements Engine {
   readonly name = 'js';
   private readonly nodes = new Map<string, DpNode>();
+  /** The lports of the tunnels open: a host NIO's frames to or from one are dropped (tunnel-guard.ts). */
+  private readonly tunnels = new TunnelPorts();
   private readonly sweeper = setInterval(() => {
     for (const n of this.nodes.values()) n.sweep();
   }, SWEEP_MS);
@@ -42,18 +45,28 @@ export class JsEngine implements Engine {
     const node = this.node(id);
     const p = node.port(port);
     const nio = await UdpNio.open(tunnel, p.receive, p.counters);
+    this.tunnels.add(nio.lport);
     node.attach(p, nio);
   }
 
   async openHostNio(id: string, port: number, nio: HostNioSpec): Promise<void> {
     const node = this.node(id);
     const p = node.port(port);
-    node.attach(p, HostNio.open(nio, p.receive, p.counters));
+    const c = p.counters;
+    const receive = (frame: Buffer): void => {
+      if (!this.tunnels.carries(frame)) return p.receive(frame);
+      c.framesIn++;
+      c.bytesIn += frame.length;
+      c.drops++;
+    };
+    node.attach(p, HostNio.open(nio, receive, c));
   }
 
   async closeNio(id: string, port: number): Promise<void> {
     const node = this.node(id);
-    await node.detach(node.port(port))?.close();
+    const nio = node.detach(node.port(port));
+    if (nio instanceof UdpNio) this.tunnels.remove(nio.lport);
+    await nio?.close();
   }
 
   setFilters(id: string, port: number, filters: CompiledFilters | null): void {

@@ -29,7 +29,7 @@ export class UdpNio {
   /** One callback per NIO (not per frame). */
   private readonly afterSend: (err: Error | null) => void;
 
-  private constructor(private readonly socket: dgram.Socket, counters: NioCounters) {
+  private constructor(private readonly socket: dgram.Socket, counters: NioCounters, readonly lport: number) {
     this.afterSend = (err) => {
       if (err) {
         counters.errors++;
@@ -70,7 +70,7 @@ export class UdpNio {
       socket.close();
       throw connectError(tunnel, errCode(e));
     }
-    const nio = new UdpNio(socket, counters);
+    const nio = new UdpNio(socket, counters, tunnel.lport);
     socket.on('message', onFrame);
     return nio;
   }

@@ -219,8 +219,8 @@ export abstract class DataplaneNode {
   private dataplaneNio(nio: NioJson): NioSpec | undefined {
     switch (nio.type) {
       case 'nio_udp': return { bindHost: this.ctx.bindHost, lport: nio.lport, rhost: nio.rhost, rport: nio.rport };
-      case 'nio_tap': return { kind: 'tap', ifname: nio.tap_device };
-      case 'nio_ethernet': return { kind: 'ethernet', ifname: nio.ethernet_device };
+      case 'nio_tap': return { kind: 'tap', ifname: this.ctx.hostInterfaces.check(nio.tap_device, 'tap_device') };
+      case 'nio_ethernet': return { kind: 'ethernet', ifname: this.ctx.hostInterfaces.check(nio.ethernet_device, 'ethernet_device') };
       case 'nio_null': return undefined;
     }
   }

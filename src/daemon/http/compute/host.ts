@@ -22,7 +22,7 @@ export function computeHostRoutes(router: Router, deps: HostRouteDeps): void {
   const { compute } = deps;
   route(router, { method: 'get', template: '/v2/compute/version' }, () => ({ version: deps.gns3Version, local: false, emuctl_version: deps.version }));
   route(router, { method: 'get', template: CAPABILITIES_ROUTE }, () => deps.capabilities());
-  route(router, { method: 'get', template: '/v2/compute/network/interfaces' }, () => hostInterfaces());
+  route(router, { method: 'get', template: '/v2/compute/network/interfaces' }, () => hostInterfaces().filter((i) => compute.hostInterfaces.allows(i.name as string)));
   route(router, { method: 'get', template: '/v2/compute/statistics' }, () => statistics());
   route(router, { method: 'get', template: '/v2/compute/{emulator}/images' }, ({ params }) => {
     if (!compute.nodeTypes.find(params.emulator)) throw new NotFoundError(`Emulator ${params.emulator} doesn't exist on this compute`);
@@ -36,7 +36,7 @@ export function computeHostRoutes(router: Router, deps: HostRouteDeps): void {
   }));
 }
 
-/** The host's interfaces as GNS3 lists them: name, ip, netmask, mac, type. */
+/** The host's interfaces as GNS3 lists them: name, ip, netmask, mac, type (the route offers only those a cloud may use). */
 function hostInterfaces(): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   for (const [name, addresses] of Object.entries(networkInterfaces())) {

@@ -30,7 +30,7 @@ export const CLOUD_KIND: NodeKind = {
     return computeKind({
       createSchema: CLOUD_CREATE_SCHEMA,
       updateSchema: CLOUD_UPDATE_SCHEMA,
-      create: (body, ctx) => CloudNode.create(body, ctx, missing),
+      create: (body, ctx, opts) => CloudNode.create(body, ctx, missing, opts),
       available: () => missing() === undefined,
     });
   },

@@ -1,12 +1,13 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { DOCKER_TAP_PREFIX } from '../../compute/host-interface-policy.js';
 import { ConflictError } from '../../errors.js';
 
 const run = promisify(execFile);
 
 /** Host-side name of adapter N's TAP of a node, before it moves into the container (at most 15 bytes). */
 export function tapName(nodeId: string, adapter: number): string {
-  return `emd${nodeId.replace(/-/g, '').slice(0, 8)}e${adapter}`;
+  return `${DOCKER_TAP_PREFIX}${nodeId.replace(/-/g, '').slice(0, 8)}e${adapter}`;
 }
 
 /**

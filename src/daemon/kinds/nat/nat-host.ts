@@ -10,10 +10,9 @@ import { AsyncLock } from '../../../util/async-lock.js';
 import { DEFAULT_GRACE_MS, terminateProcessTree } from '../../../util/process-termination.js';
 import { describeChange, HostChangeJournal, iptables, undoDeadJournals } from './host-changes.js';
 import { hostTool, missingHostAccess, runHostTool } from '../../compute/host-access.js';
+import { NAT_BRIDGE_PREFIX } from '../../compute/host-interface-policy.js';
 import { natAddresses, overlaps, parseSubnet, routeSubnet, subnetText, type Subnet } from './subnet.js';
 
-/** Every NAT bridge emuctl makes starts with this (one per daemon). */
-export const NAT_BRIDGE_PREFIX = 'emunat';
 const IP_FORWARD = '/proc/sys/net/ipv4/ip_forward';
 /** The host tools a NAT node runs, with the Debian package of each. */
 export const NAT_TOOLS = { ip: 'iproute2', iptables: 'iptables', dnsmasq: 'dnsmasq-base' };

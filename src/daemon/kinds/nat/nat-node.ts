@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { runHostTool } from '../../compute/host-access.js';
+import { NAT_TAP_PREFIX } from '../../compute/host-interface-policy.js';
 import { nodeIdOr } from '../../compute/nodes/dataplane-node.js';
 import type { NodeContext } from '../../compute/node-context.js';
 import type { HostNioSpec } from '../../dataplane/types.js';
@@ -14,7 +15,7 @@ type NatUpdate = FromSchema<typeof NAT_UPDATE_SCHEMA>;
 
 /** The TAP of a NAT node's port: `ent` + the node id's first 8 hex digits + the port (14 characters at most). */
 export function natTapName(nodeId: string, port: number): string {
-  return `ent${nodeId.replace(/-/g, '').slice(0, 8)}${port}`;
+  return `${NAT_TAP_PREFIX}${nodeId.replace(/-/g, '').slice(0, 8)}${port}`;
 }
 
 /**
