@@ -49,12 +49,14 @@ describe('node commands against the daemon', () => {
 
   it('node create --type cloud --interface and --type nat: the node and its ports; --interface needs a cloud', async () => {
     const tap = `ecli${process.pid % 10000}`;
-    const cloud = jsonOf(await run('node', 'create', 'Cloud1', '--type', 'cloud', '--interface', `tap:${tap}`, '--interface', 'lo', '--json'));
+    const cloud = jsonOf(await run('node', 'create', 'Cloud1', '--type', 'cloud', '--interface', `tap:${tap}`, '--interface', 'eth9', '--json'));
     assert.deepEqual(cloud.properties.ports_mapping, [
       { name: tap, port_number: 0, type: 'tap', interface: tap },
-      { name: 'lo', port_number: 1, type: 'ethernet', interface: 'lo' },
+      { name: 'eth9', port_number: 1, type: 'ethernet', interface: 'eth9' },
     ]);
-    assert.deepEqual(cloud.ports.map((p: any) => p.name), [tap, 'lo']);
+    assert.deepEqual(cloud.ports.map((p: any) => p.name), [tap, 'eth9']);
+    // A cloud on the loopback loops its own tunnels (issue 26): the daemon refuses it, in one line.
+    assertFails(await run('node', 'create', 'Cloud9', '--type', 'cloud', '--interface', 'lo'), 1, /^emuctl: .*interface lo is the host's loopback[^\n]*\n$/);
     const nat = await run('node', 'create', 'NAT1', '--type', 'nat');
     assert.equal(nat.code, 0, nat.stderr);
     assert.match(nat.stdout, new RegExp(`^✓ Created nat NAT1 \\(${UUID}\\) on compute local\\n$`));
