@@ -17,19 +17,22 @@ const HOP_BY_HOP = 0, ROUTING = 43, FRAGMENT = 44, AH = 51, DEST_OPTS = 60;
 const MAX_TAGS = 2, MAX_EXTENSIONS = 8;
 const TAG_TPIDS = new Set(QINQ_ETHERTYPES);
 
+/** Big-endian 16 bits at `o` (the caller checked the length). */
+const u16 = (f: Buffer, o: number): number => (f[o] << 8) | f[o + 1];
+
 /** Byte offset of the UDP header in an Ethernet frame (behind up to two VLAN tags, IPv4 or IPv6), or -1 when it is no first fragment of a UDP datagram. */
 export function udpHeaderOffset(f: Buffer): number {
   let o = 12;
-  let type = f.length >= 14 ? f.readUInt16BE(o) : -1;
+  let type = f.length >= 14 ? u16(f, o) : -1;
   for (let tags = 0; TAG_TPIDS.has(type) && tags < MAX_TAGS; tags++) {
     o += 4;
-    type = f.length >= o + 2 ? f.readUInt16BE(o) : -1;
+    type = f.length >= o + 2 ? u16(f, o) : -1;
   }
   o += 2;
   if (type === ETHERTYPE_IPV4) {
     if (f.length < o + 20 || f[o] >> 4 !== 4 || f[o + 9] !== UDP) return -1;
     // A later fragment carries no UDP header.
-    if ((f.readUInt16BE(o + 6) & 0x1fff) !== 0) return -1;
+    if ((u16(f, o + 6) & 0x1fff) !== 0) return -1;
     const udp = o + (f[o] & 0x0f) * 4;
     return f.length >= udp + 4 ? udp : -1;
   }
@@ -39,7 +42,7 @@ export function udpHeaderOffset(f: Buffer): number {
   for (let n = 0; n < MAX_EXTENSIONS && f.length >= o + 8; n++) {
     if (next === UDP) return f.length >= o + 4 ? o : -1;
     if (next === FRAGMENT) {
-      if ((f.readUInt16BE(o + 2) & 0xfff8) !== 0) return -1;
+      if ((u16(f, o + 2) & 0xfff8) !== 0) return -1;
       next = f[o];
       o += 8;
     } else if (next === HOP_BY_HOP || next === ROUTING || next === DEST_OPTS) {
