@@ -43,6 +43,60 @@ async function sendFromNs(datagrams: [4 | 6, number, number, string][]): Promise
 
 const carrying = (frames: Buffer[], text: string) => frames.filter((f) => f.includes(text));
 
+/** Sends raw frames out of `ifname` (AF_PACKET): what the host side of a TAP sends reaches the dataplane as it is, tags included. */
+async function sendRaw(ifname: string, frames: Buffer[]): Promise<void> {
+  const script = 'import socket, sys\ns = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)\ns.bind((sys.argv[1], 0))\nfor h in sys.argv[2:]: s.send(bytes.fromhex(h))';
+  await run('python3', ['-c', script, ifname, ...frames.map((f) => f.toString('hex'))]);
+}
+
+/** An Ethernet frame with VLAN tags ([tpid, vid] outermost first) around an L3 packet. */
+function ether(ethertype: number, l3: Buffer, tags: [number, number][] = []): Buffer {
+  const head = Buffer.from('020000002610020000002611', 'hex');
+  const tagBytes = tags.map(([tpid, vid]) => Buffer.from([tpid >> 8, tpid & 0xff, vid >> 8, vid & 0xff]));
+  return Buffer.concat([head, ...tagBytes, Buffer.from([ethertype >> 8, ethertype & 0xff]), l3]);
+}
+
+const udp = (sport: number, dport: number, text: string): Buffer => {
+  const b = Buffer.alloc(8);
+  b.writeUInt16BE(sport, 0);
+  b.writeUInt16BE(dport, 2);
+  b.writeUInt16BE(8 + text.length, 4);
+  return Buffer.concat([b, Buffer.from(text)]);
+};
+
+/** IPv4 (protocol 17) around `payload`; `options` 4-byte words of options; `fragment` the offset field (8-byte units). */
+function ipv4(payload: Buffer, { options = 0, fragment = 0 } = {}): Buffer {
+  const h = Buffer.alloc(20 + 4 * options);
+  h[0] = 0x40 | (5 + options);
+  h.writeUInt16BE(h.length + payload.length, 2);
+  h.writeUInt16BE(fragment, 6);
+  h[8] = 64;
+  h[9] = 17;
+  Buffer.from([198, 18, 26, 3, 198, 18, 26, 4]).copy(h, 12);
+  return Buffer.concat([h, payload]);
+}
+
+/** IPv6 around `payload` behind the extension headers named (hop-by-hop options; a fragment header at `offset`). */
+function ipv6(payload: Buffer, extensions: ({ hopByHop: true } | { fragment: number })[] = []): Buffer {
+  const parts: Buffer[] = [];
+  const types = extensions.map((e) => ('hopByHop' in e ? 0 : 44));
+  extensions.forEach((e, i) => {
+    const next = i + 1 < extensions.length ? types[i + 1] : 17;
+    const x = Buffer.alloc(8);
+    x[0] = next;
+    if ('fragment' in e) x.writeUInt16BE(e.fragment << 3, 2);
+    parts.push(x);
+  });
+  const h = Buffer.alloc(40);
+  h[0] = 0x60;
+  const body = Buffer.concat([...parts, payload]);
+  h.writeUInt16BE(body.length, 4);
+  h[6] = types[0] ?? 17;
+  h[7] = 64;
+  Buffer.from('20010db800260000000000000000000320010db8002600000000000000000004', 'hex').copy(h, 8);
+  return Buffer.concat([h, body]);
+}
+
 describe('dataplane: a host NIO drops the datagrams of the dataplane\'s own tunnels', () => {
   let dp: DataplaneApi;
   let dir: string;
@@ -95,6 +149,35 @@ describe('dataplane: a host NIO drops the datagrams of the dataplane\'s own tunn
     const host = (await dp.stats('g')).find((s) => s.port === 1)!;
     assert.ok(host.drops >= 4, `the host port counted the dropped datagrams: ${JSON.stringify(host)}`);
     await dp.deleteNode('g');
+  });
+
+  it('frames from a TAP: behind VLAN and QinQ tags, IPv4 options, IPv6 extension headers, a tunnel datagram is found and dropped; a later fragment is not a datagram', async () => {
+    const TAP = `${PREFIX}t`;
+    await dp.createNode('t', 'hub', [0, 1].map((port) => ({ port, type: 'access' as const, vlan: 1 })));
+    const peer = await wire(dp, 't', 0);
+    peers.push(peer);
+    await dp.addNio('t', 1, { kind: 'tap', ifname: TAP });
+    const L = peer.lport;
+    const dropped = [
+      ether(0x0800, ipv4(udp(23411, L, 'tap-tunnel-dot1q')), [[0x8100, 26]]),
+      ether(0x0800, ipv4(udp(L, 9, 'tap-tunnel-qinq')), [[0x88a8, 100], [0x8100, 26]]),
+      ether(0x0800, ipv4(udp(23412, L, 'tap-tunnel-options'), { options: 2 })),
+      ether(0x86dd, ipv6(udp(23413, L, 'tap-tunnel-hop-by-hop'), [{ hopByHop: true }])),
+      ether(0x86dd, ipv6(udp(L, 9, 'tap-tunnel-first-fragment'), [{ hopByHop: true }, { fragment: 0 }]), [[0x8100, 26]]),
+    ];
+    const passed = [
+      // A later fragment has no UDP header: its first bytes are data, even when they read like L.
+      ether(0x0800, ipv4(udp(23414, L, 'tap-later-fragment-4'), { fragment: 185 })),
+      ether(0x86dd, ipv6(udp(23415, L, 'tap-later-fragment-6'), [{ fragment: 185 }])),
+      ether(0x0800, ipv4(udp(23416, 9, 'tap-control-qinq')), [[0x88a8, 100], [0x8100, 26]]),
+    ];
+    await sendRaw(TAP, [...dropped, ...passed]);
+    await until(() => carrying(peer.frames, 'tap-control-qinq').length > 0, 20_000, 'the last frame to cross the hub');
+    for (const text of ['tap-later-fragment-4', 'tap-later-fragment-6']) assert.equal(carrying(peer.frames, text).length, 1, `${text} crosses`);
+    for (const text of ['dot1q', 'qinq', 'options', 'hop-by-hop', 'first-fragment']) {
+      assert.deepEqual(carrying(peer.frames, `tap-tunnel-${text}`), [], `${text}: the tunnel datagram never crosses`);
+    }
+    await dp.deleteNode('t');
   });
 
   it('a hub port on lo with a capture on its tunnel port: no tunnel datagram goes round, the capture stays small', async () => {
