@@ -5,11 +5,12 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { cliEnv, runBin } from '../cli/helpers/cli.js';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { linksStartingWith } from '../helpers/host-network.js';
 import { createLink, createNode, createProject } from '../helpers/lab.js';
@@ -127,6 +128,25 @@ describe('cloud nodes: the host interfaces a lab may bridge', () => {
       seen = readFileSync(capture.body.capture_file_path).includes(marker);
     }
     assert.ok(seen, 'the frame crossed the veth, the cloud port and reached the capture');
+  });
+
+  it('a lab file with a cloud on lo: lab up fails in one line naming lo, and no cloud is made', async () => {
+    const file = join(tmp, 'lo-lab.yml');
+    writeFileSync(file, `name: lo-lab
+nodes:
+  Cloud1: {type: cloud, ports: {0: {type: ethernet, interface: lo, name: loop}}}
+  Hub1: {type: ethernet_hub}
+links:
+  - [Cloud1:loop, Hub1:0]
+`);
+    const up = await runBin(['--url', d.url, 'lab', 'up', file], cliEnv(join(tmp, 'cli')));
+    assert.equal(up.code, 1, `${up.stdout}${up.stderr}`);
+    assert.match(up.stderr, /^emuctl: .*interface lo is the host's loopback[^\n]*\n$/);
+    const projects = (await d.api('GET', '/v2/projects')).body.filter((p: { name: string }) => p.name === 'lo-lab');
+    for (const p of projects) {
+      const nodes = (await d.api('GET', `/v2/projects/${p.project_id}/nodes`)).body;
+      assert.ok(!nodes.some((n: { node_type: string }) => n.node_type === 'cloud'), 'no cloud was made');
+    }
   });
 
   it('an imported archive with a cloud on lo opens, its link to lo is never wired, and start answers 409 naming lo', async () => {
