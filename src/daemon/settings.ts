@@ -32,6 +32,7 @@ export interface DaemonFlags {
   requestTimeoutMs?: number;
   keepAliveTimeoutMs?: number;
   maxConnections?: number;
+  maxConnectionsPerAddress?: number;
   maxStreams?: number;
   authMaxFailures?: number;
   authBackoffMs?: number;
@@ -99,8 +100,10 @@ export interface DaemonSettings {
   requestTimeoutMs: number;
   /** How long an idle keep-alive connection stays open. */
   keepAliveTimeoutMs: number;
-  /** Open connections at most; more are refused (and logged). */
+  /** Open connections at most; more are refused (and logged), or take the place of the greediest address's connection still waiting for its headers. */
   maxConnections: number;
+  /** max_connections_per_address: open connections from one client address at most; more are refused at once (and logged). */
+  maxConnectionsPerAddress: number;
   /** Long-lived streams (pcap, notifications) open at once at most. */
   maxStreams: number;
   /** Wrong passwords from one address before it must wait (429). */
@@ -256,6 +259,7 @@ const SPECS = {
   requestTimeoutMs: { env: 'EMUCTL_REQUEST_TIMEOUT_MS', file: 'request_timeout_ms', kind: INTEGER, fallback: 30_000, check: positive },
   keepAliveTimeoutMs: { env: 'EMUCTL_KEEP_ALIVE_TIMEOUT_MS', file: 'keep_alive_timeout_ms', kind: INTEGER, fallback: 65_000, check: positive },
   maxConnections: { env: 'EMUCTL_MAX_CONNECTIONS', file: 'max_connections', kind: INTEGER, fallback: 1000, check: positive },
+  maxConnectionsPerAddress: { env: 'EMUCTL_MAX_CONNECTIONS_PER_ADDRESS', file: 'max_connections_per_address', kind: INTEGER, fallback: 256, check: positive },
   maxStreams: { env: 'EMUCTL_MAX_STREAMS', file: 'max_streams', kind: INTEGER, fallback: 100, check: positive },
   authMaxFailures: { env: 'EMUCTL_AUTH_MAX_FAILURES', file: 'auth_max_failures', kind: INTEGER, fallback: 10, check: positive },
   authBackoffMs: { env: 'EMUCTL_AUTH_BACKOFF_MS', file: 'auth_backoff_ms', kind: INTEGER, fallback: 1000, check: positive },
