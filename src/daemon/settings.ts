@@ -56,6 +56,7 @@ export interface DaemonFlags {
   maxImportBytes?: number;
   maxImportExpandedBytes?: number;
   maxImportEntries?: number;
+  maxImportRatio?: number;
   // VPCS confinement: off, VPCS runs without the shim that stops `!` commands, writes outside its directory, wildcard binds.
   vpcsUnconfined?: boolean;
   // NAT node: the lab subnet behind emuctl's own bridge.
@@ -150,6 +151,8 @@ export interface DaemonSettings {
   maxImportExpandedBytes?: number;
   /** Most entries an archive may hold. */
   maxImportEntries: number;
+  /** max_import_ratio: past 128 MiB extracted, an archive and each of its entries expand to at most this many times their compressed size. */
+  maxImportRatio: number;
   paths: EmuctlPaths;
   /** Where each setting came from, for every key of the settings. */
   sources: Record<string, SettingSource>;
@@ -279,6 +282,8 @@ const SPECS = {
   maxImportBytes: { env: 'EMUCTL_MAX_IMPORT_BYTES', file: 'max_import_bytes', kind: INTEGER as ValueKind<number | undefined>, fallback: undefined, check: (v: number | undefined, where: string) => v === undefined || positive(v, where) },
   maxImportExpandedBytes: { env: 'EMUCTL_MAX_IMPORT_EXPANDED_BYTES', file: 'max_import_expanded_bytes', kind: INTEGER as ValueKind<number | undefined>, fallback: undefined, check: (v: number | undefined, where: string) => v === undefined || positive(v, where) },
   maxImportEntries: { env: 'EMUCTL_MAX_IMPORT_ENTRIES', file: 'max_import_entries', kind: INTEGER, fallback: 10_000, check: positive },
+  // Zip bombs: real disk images deflate 2.5 to 4.5 to 1 (README, Security); deflate itself stops near 1030 to 1.
+  maxImportRatio: { env: 'EMUCTL_MAX_IMPORT_RATIO', file: 'max_import_ratio', kind: INTEGER, fallback: 100, check: positive },
   // VPCS confinement: on unless this is set (native/vpcs-confine.c).
   vpcsUnconfined: { env: 'EMUCTL_VPCS_UNCONFINED', file: 'vpcs_unconfined', kind: BOOLEAN, fallback: false },
   // NAT node: like libvirt's virbr0 by default.
