@@ -60,12 +60,18 @@ export interface RunningDaemon {
   closed: Promise<void>;
 }
 
+/** The umask of the daemon and of every process it starts: files 0600, directories 0700 (sockets likewise). */
+const PRIVATE_UMASK = 0o077;
+
 /** How long in-flight requests get to finish on shutdown before their connections are cut. */
 const DRAIN_MS = 5000;
 
 /** Starts the daemon: loads state, listens, writes the pid file, and stops gracefully on SIGTERM/SIGINT. */
 export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = process.env, opts: { handleSignals?: boolean } = {}): Promise<RunningDaemon> {
   survivableStdio();
+  // Everything the daemon and its children (VPCS, QEMU, dnsmasq…) create is owner-only, whatever
+  // umask the daemon was started with: vpcs.log and other files emuctl does not open itself included.
+  process.umask(PRIVATE_UMASK);
   const settings = await resolveSettings(flags, env);
   checkExposure(settings);
   const tls = settings.tlsCert ? await loadTlsIdentity(settings.tlsCert, settings.tlsKey!) : undefined;
