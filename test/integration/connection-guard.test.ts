@@ -1,8 +1,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import { connect, type Socket } from 'node:net';
+import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { startTestDaemon, removeHome, type TestDaemon } from '../helpers/daemon.js';
+import { makeTestCerts, type TestCerts } from '../helpers/tls-certs.js';
 
 const HEADERS_TIMEOUT_MS = 6000;
 const PER_ADDRESS = 250;
@@ -98,5 +102,60 @@ describe('slowloris: half-header connections cannot lock clients out', () => {
     const log = d.log();
     assert.match(log, /WARN .*127\.0\.0\.2 has 250 connections open \(max_connections_per_address\); refusing more/, log.slice(-2000));
     assert.match(log, /WARN .*connection cap reached: 1000 connections open \(max_connections\); closed one from 127\.0\.0\.\d still waiting for its headers to admit 127\.0\.0\.1/, log.slice(-2000));
+  });
+});
+
+describe('slowloris over TLS: the handshake and the headers share the deadline', () => {
+  let d: TestDaemon;
+  let certs: TestCerts;
+  const TIMEOUT = 2000;
+  before(async () => {
+    certs = makeTestCerts();
+    d = await startTestDaemon({ flags: { tlsCert: certs.leafCert, tlsKey: certs.leafKey }, env: { EMUCTL_HEADERS_TIMEOUT_MS: String(TIMEOUT), EMUCTL_MAX_CONNECTIONS_PER_ADDRESS: '3' } });
+  });
+  after(async () => {
+    await d?.stop();
+    if (d) removeHome(d.home);
+    certs?.remove();
+  });
+
+  it('a client that never starts the handshake, and one that sends half its headers, are closed after headers_timeout_ms; the per-address cap holds', { timeout: 60_000 }, async () => {
+    const ca = readFileSync(certs.caCert);
+    const silent = connect({ port: d.port, host: '127.0.0.1', allowHalfOpen: true });
+    silent.on('error', () => {});
+    const silentOpened = Date.now();
+    const silentClosed = new Promise<number>((resolve) => silent.once('end', () => resolve(Date.now())).once('close', () => resolve(Date.now())));
+    let answer = '';
+    // allowHalfOpen: like the attacker, it never closes its side (Node's TLSSocket takes it; its type does not say so).
+    const half = tlsConnect({ port: d.port, host: '127.0.0.1', ca, allowHalfOpen: true } as ConnectionOptions);
+    half.on('error', () => {});
+    half.on('data', (chunk) => (answer += chunk.toString('latin1')));
+    await new Promise<void>((resolve) => half.once('secureConnect', () => resolve()));
+    const halfOpened = Date.now();
+    half.write('GET /v2/version HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
+    const halfClosed = new Promise<number>((resolve) => half.once('end', () => resolve(Date.now())).once('close', () => resolve(Date.now())));
+    const third = connect({ port: d.port, host: '127.0.0.1', allowHalfOpen: true });
+    third.on('error', () => {});
+    await new Promise<void>((resolve) => third.once('connect', () => resolve()));
+    // The fourth connection from 127.0.0.1 is over max_connections_per_address (3).
+    const fourth = connect({ port: d.port, host: '127.0.0.1', allowHalfOpen: true });
+    fourth.on('error', () => {});
+    const fourthOpened = Date.now();
+    const fourthClosed = await new Promise<number>((resolve) => fourth.once('end', () => resolve(Date.now())).once('close', () => resolve(Date.now())));
+    assert.ok(fourthClosed - fourthOpened < 1500, `over the per-address cap: closed after ${fourthClosed - fourthOpened} ms`);
+    const [s, h] = [await silentClosed, await halfClosed];
+    assert.ok(s - silentOpened >= TIMEOUT - 200 && s - silentOpened < TIMEOUT + 20_000, `no handshake: closed after ${s - silentOpened} ms`);
+    assert.ok(h - halfOpened >= TIMEOUT - 500 && h - halfOpened < TIMEOUT + 20_000, `half headers: closed after ${h - halfOpened} ms`);
+    assert.match(answer, /^HTTP\/1\.1 408 /, 'the half-header client is answered 408 over TLS');
+    for (const socket of [silent, half, third, fourth]) socket.destroy();
+    const status = await new Promise<number>((resolve, reject) => {
+      const retry = (left: number) => {
+        const req = httpsRequest({ port: d.port, host: '127.0.0.1', path: '/v2/version', ca, agent: false }, (res) => (res.resume(), resolve(res.statusCode!)));
+        req.once('error', (err) => (left > 0 ? setTimeout(() => retry(left - 1), 100) : reject(err)));
+        req.end();
+      };
+      retry(50);
+    });
+    assert.equal(status, 200, 'an honest client is served once the slots are free');
   });
 });
