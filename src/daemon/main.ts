@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { answerClientErrors } from './http/client-errors.js';
+import { guardConnections } from './http/connection-guard.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { computeNodeTypes } from './kinds/index.js';
 import { computeCapabilities } from './compute/capabilities.js';
@@ -33,7 +34,6 @@ import { TemplateManager } from './controller/templates.js';
 import { createApp } from './http/app.js';
 import { StreamSlots } from './http/streams.js';
 import { OwnNames, type Scheme } from './http/own-names.js';
-import { LogThrottle } from './log-throttle.js';
 import { upgradeThroughApp } from './http/notifications/upgrade.js';
 import { OpenConsoles } from './http/console/open-consoles.js';
 import { hostUsage } from './host-usage.js';
@@ -61,12 +61,18 @@ export interface RunningDaemon {
   closed: Promise<void>;
 }
 
+/** The umask of the daemon and of every process it starts: files 0600, directories 0700 (sockets likewise). */
+const PRIVATE_UMASK = 0o077;
+
 /** How long in-flight requests get to finish on shutdown before their connections are cut. */
 const DRAIN_MS = 5000;
 
 /** Starts the daemon: loads state, listens, writes the pid file, and stops gracefully on SIGTERM/SIGINT. */
 export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = process.env, opts: { handleSignals?: boolean } = {}): Promise<RunningDaemon> {
   survivableStdio();
+  // Everything the daemon and its children (VPCS, QEMU, dnsmasq…) create is owner-only, whatever
+  // umask the daemon was started with: vpcs.log and other files emuctl does not open itself included.
+  process.umask(PRIVATE_UMASK);
   const settings = await resolveSettings(flags, env);
   checkExposure(settings);
   const tls = settings.tlsCert ? await loadTlsIdentity(settings.tlsCert, settings.tlsKey!) : undefined;
@@ -228,8 +234,8 @@ async function cleanupLeftovers(settings: DaemonSettings, log: Logger): Promise<
 
 /**
  * Listens with bounds against slow clients: headers and the whole request must arrive in time, idle
- * keep-alive connections close, and connections beyond the cap are refused (idle ones are closed to
- * make room), with one log line per window. Answers that stream (pcap, notifications) are not cut:
+ * keep-alive connections close, and connections beyond the caps (in all, per address) are refused
+ * or make room (see guardConnections), with one log line per window. Answers that stream (pcap, notifications) are not cut:
  * the request timeout only bounds receiving the request; StreamSlots bounds how many there are.
  */
 function listen(app: ReturnType<typeof createApp>, settings: DaemonSettings, log: Logger, tls: TlsIdentity | undefined): Promise<Server> {
@@ -243,15 +249,9 @@ function listen(app: ReturnType<typeof createApp>, settings: DaemonSettings, log
       // How often the timeouts above are checked (Node's default, 30 s, would let them overrun by that much).
       connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(headersTimeout / 4))),
     };
-    const server: Server = tls ? createHttpsServer({ ...options, cert: tls.cert, key: tls.key }, app) : createHttpServer(options, app);
-    server.maxConnections = settings.maxConnections;
+    const server: Server = tls ? createHttpsServer({ ...options, cert: tls.cert, key: tls.key, handshakeTimeout: headersTimeout }, app) : createHttpServer(options, app);
     answerClientErrors(server);
-    const throttle = new LogThrottle(10_000);
-    server.on('drop', (data?: { remoteAddress?: string }) => {
-      server.closeIdleConnections();
-      const { log: report, held } = throttle.pass('cap');
-      if (report) log.warn(`connection cap reached: ${settings.maxConnections} connections open (max_connections); refusing new ones, e.g. from ${data?.remoteAddress ?? 'an unknown address'}${held ? ` (${held} refused since the last report)` : ''}`);
-    });
+    guardConnections(server, { maxConnections: settings.maxConnections, maxPerAddress: settings.maxConnectionsPerAddress, headersTimeoutMs: headersTimeout, tls: !!tls }, log);
     server.listen(settings.port, settings.host);
     server.once('listening', () => resolve(server));
     server.once('error', (err: NodeJS.ErrnoException) => {

@@ -33,6 +33,7 @@ export interface DaemonFlags {
   requestTimeoutMs?: number;
   keepAliveTimeoutMs?: number;
   maxConnections?: number;
+  maxConnectionsPerAddress?: number;
   maxStreams?: number;
   authMaxFailures?: number;
   authBackoffMs?: number;
@@ -56,6 +57,7 @@ export interface DaemonFlags {
   maxImportBytes?: number;
   maxImportExpandedBytes?: number;
   maxImportEntries?: number;
+  maxImportRatio?: number;
   // VPCS confinement: off, VPCS runs without the shim that stops `!` commands, writes outside its directory, wildcard binds.
   vpcsUnconfined?: boolean;
   // NAT node: the lab subnet behind emuctl's own bridge.
@@ -102,8 +104,10 @@ export interface DaemonSettings {
   requestTimeoutMs: number;
   /** How long an idle keep-alive connection stays open. */
   keepAliveTimeoutMs: number;
-  /** Open connections at most; more are refused (and logged). */
+  /** Open connections at most; more are refused (and logged), or take the place of the greediest address's connection still waiting for its headers. */
   maxConnections: number;
+  /** max_connections_per_address: open connections from one client address at most; more are refused at once (and logged). */
+  maxConnectionsPerAddress: number;
   /** Long-lived streams (pcap, notifications) open at once at most. */
   maxStreams: number;
   /** Wrong passwords from one address before it must wait (429). */
@@ -153,6 +157,8 @@ export interface DaemonSettings {
   maxImportExpandedBytes?: number;
   /** Most entries an archive may hold. */
   maxImportEntries: number;
+  /** max_import_ratio: past 128 MiB extracted, an archive and each of its entries expand to at most this many times their compressed size. */
+  maxImportRatio: number;
   paths: EmuctlPaths;
   /** Where each setting came from, for every key of the settings. */
   sources: Record<string, SettingSource>;
@@ -262,6 +268,7 @@ const SPECS = {
   requestTimeoutMs: { env: 'EMUCTL_REQUEST_TIMEOUT_MS', file: 'request_timeout_ms', kind: INTEGER, fallback: 30_000, check: positive },
   keepAliveTimeoutMs: { env: 'EMUCTL_KEEP_ALIVE_TIMEOUT_MS', file: 'keep_alive_timeout_ms', kind: INTEGER, fallback: 65_000, check: positive },
   maxConnections: { env: 'EMUCTL_MAX_CONNECTIONS', file: 'max_connections', kind: INTEGER, fallback: 1000, check: positive },
+  maxConnectionsPerAddress: { env: 'EMUCTL_MAX_CONNECTIONS_PER_ADDRESS', file: 'max_connections_per_address', kind: INTEGER, fallback: 256, check: positive },
   maxStreams: { env: 'EMUCTL_MAX_STREAMS', file: 'max_streams', kind: INTEGER, fallback: 100, check: positive },
   authMaxFailures: { env: 'EMUCTL_AUTH_MAX_FAILURES', file: 'auth_max_failures', kind: INTEGER, fallback: 10, check: positive },
   authBackoffMs: { env: 'EMUCTL_AUTH_BACKOFF_MS', file: 'auth_backoff_ms', kind: INTEGER, fallback: 1000, check: positive },
@@ -281,6 +288,8 @@ const SPECS = {
   maxImportBytes: { env: 'EMUCTL_MAX_IMPORT_BYTES', file: 'max_import_bytes', kind: INTEGER as ValueKind<number | undefined>, fallback: undefined, check: (v: number | undefined, where: string) => v === undefined || positive(v, where) },
   maxImportExpandedBytes: { env: 'EMUCTL_MAX_IMPORT_EXPANDED_BYTES', file: 'max_import_expanded_bytes', kind: INTEGER as ValueKind<number | undefined>, fallback: undefined, check: (v: number | undefined, where: string) => v === undefined || positive(v, where) },
   maxImportEntries: { env: 'EMUCTL_MAX_IMPORT_ENTRIES', file: 'max_import_entries', kind: INTEGER, fallback: 10_000, check: positive },
+  // Zip bombs: real disk images deflate 2.5 to 4.5 to 1 (README, Security); deflate itself stops near 1030 to 1.
+  maxImportRatio: { env: 'EMUCTL_MAX_IMPORT_RATIO', file: 'max_import_ratio', kind: INTEGER, fallback: 100, check: positive },
   // VPCS confinement: on unless this is set (native/vpcs-confine.c).
   vpcsUnconfined: { env: 'EMUCTL_VPCS_UNCONFINED', file: 'vpcs_unconfined', kind: BOOLEAN, fallback: false },
   // NAT node: like libvirt's virbr0 by default.

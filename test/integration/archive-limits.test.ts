@@ -1,7 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request, type ClientRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -151,6 +152,45 @@ describe('imported archives cannot exhaust the machine; malformed archives and n
       const zip64 = rawZip([topology(), { name: 'huge.bin', data: 'x', deflate: true, declaredSize: 2 ** 50 }], { zip64: true });
       assertRefused(await post(importUrl(defaults.d), zip64), 413, /max_import_expanded_bytes \(\d+ bytes: what the projects file system can spare\)/, 'default limit');
     });
+  });
+
+  it('a zip bomb past max_import_ratio (100 to 1 beyond 128 MiB) is a 413 before anything is extracted, whatever the free space: one entry, one hidden behind incompressible data, many small ones', { timeout: 120_000 }, async () => {
+    const zeros = Buffer.alloc(200 * MiB);
+    await leavesNothing(defaults, async () => {
+      const bomb = rawZip([topology(), { name: 'project-files/zeros.bin', data: zeros, deflate: true }]);
+      assert.ok(bomb.length < 512 * 1024, `${bomb.length} bytes expanding to 200 MiB`);
+      assertRefused(await post(importUrl(defaults.d), bomb), 413, /Archive entry 'project-files\/zeros\.bin' \(209715200 bytes from \d+, \d+ to 1\) is over max_import_ratio \(100 to 1\)/, 'one entry');
+      // 200 MiB from 3 MiB overall is under 100 to 1: the entry's own ratio gives it away.
+      const hidden = rawZip([topology(), { name: 'random.bin', data: randomBytes(3 * MiB) }, { name: 'zeros.bin', data: zeros, deflate: true }]);
+      assertRefused(await post(importUrl(defaults.d), hidden), 413, /Archive entry 'zeros\.bin' .* is over max_import_ratio/, 'behind incompressible data');
+      const many = rawZip([topology(), ...Array.from({ length: 3 }, (_, i) => ({ name: `part${i}.bin`, data: zeros.subarray(0, 100 * MiB), deflate: true }))]);
+      assertRefused(await post(importUrl(defaults.d), many), 413, /The archive \(\d+ bytes once extracted from \d+, \d+ to 1\) is over max_import_ratio \(100 to 1\)/, 'entries under 128 MiB each');
+    });
+  });
+
+  it('a real project with a 100 MB qcow2 disk holding real data (2.5 to 1) and a fresh, empty one (some 300 to 1, but small) imports', { timeout: 300_000 }, async () => {
+    const work = join(root, 'qcow2');
+    mkdirSync(work);
+    const hda = join(work, 'hda_disk.qcow2');
+    const hdb = join(work, 'hdb_disk.qcow2');
+    execFileSync('qemu-img', ['create', '-q', '-f', 'qcow2', hda, '100M']);
+    execFileSync('qemu-img', ['create', '-q', '-f', 'qcow2', hdb, '100M']);
+    // Real data: the node binary's code and data, written as a guest would, in two places of the disk.
+    execFileSync('qemu-io', ['-f', 'qcow2', '-c', `write -q -s ${process.execPath} 0 64M`, '-c', `write -q -s ${process.execPath} 72M 24M`, hda]);
+    assert.ok(statSync(hda).size > 80 * MiB, `${statSync(hda).size} bytes`);
+    const nodeId = randomUUID();
+    const node = { node_id: nodeId, node_type: 'qemu', name: 'R1', compute_id: 'local', properties: { hda_disk_image: 'hda_disk.qcow2', hdb_disk_image: 'hdb_disk.qcow2' } };
+    const project = { name: 'project.gns3', data: JSON.stringify({ type: 'topology', name: 'disks', project_id: randomUUID(), revision: 9, version: '2.2.42', topology: { nodes: [node], links: [], drawings: [], computes: [] } }) };
+    const disks = [hda, hdb].map((file) => ({ name: `project-files/qemu/${nodeId}/${file.split('/').pop()}`, data: readFileSync(file), deflate: true }));
+    const archive = rawZip([project, ...disks]);
+    const r = await post(importUrl(defaults.d), archive);
+    assert.equal(r.status, 201, r.text);
+    const [newId] = readdirSync(join(defaults.projects, r.body.project_id, 'project-files', 'qemu'));
+    for (const disk of disks) {
+      const imported = join(defaults.projects, r.body.project_id, 'project-files', 'qemu', newId, disk.name.split('/').pop()!);
+      assert.equal(createHash('sha256').update(readFileSync(imported)).digest('hex'), createHash('sha256').update(disk.data).digest('hex'), disk.name);
+    }
+    rmSync(work, { recursive: true, force: true });
   });
 
   it('an entry whose data inflates past the size its header declares is stopped there (400), whatever it would inflate to', async () => {

@@ -37,7 +37,7 @@ describe('files: no symbolic link followed out of a project, private modes', () 
     writeFileSync(secret, SECRET);
     // The daemon inherits a umask that leaves files world-readable: it must set its modes itself.
     const umask = process.umask(0o022);
-    d = await startTestDaemon();
+    d = await startTestDaemon({ env: { EMUCTL_CONSOLE_PORT_RANGE: '29220-29229', EMUCTL_UDP_PORT_RANGE: '32620-32639' } });
     process.umask(umask);
     pid = await createProject(d, 'links');
     projectDir = (await d.api('GET', `/v2/projects/${pid}`)).body.path;
@@ -244,12 +244,18 @@ describe('files: no symbolic link followed out of a project, private modes', () 
     }
   });
 
-  it('projects, captures and state are private: directories 0700, files 0600', async () => {
+  it('projects, captures, state and what node processes write (vpcs.log) are private: directories 0700, files 0600', { timeout: 60_000 }, async () => {
+    const pc = await createNode(d, pid, 'PC1', 'vpcs');
+    const started = await d.api('POST', `/v2/projects/${pid}/nodes/${pc.node_id}/start`, {});
+    assert.equal(started.status, 200, started.text);
+    const vpcsLog = join(projectDir, 'project-files', 'vpcs', pc.node_id, 'vpcs.log');
+    for (const end = Date.now() + 30_000; !existsSync(vpcsLog); await new Promise((r) => setTimeout(r, 100))) if (Date.now() > end) assert.fail('VPCS wrote no vpcs.log within 30 s');
+    assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes/${pc.node_id}/stop`, {})).status, 200);
     await d.api('POST', `/v2/projects/${pid}/links/${link.link_id}/start_capture`, { capture_file_name: 'modes.pcap' });
     await d.api('POST', `/v2/projects/${pid}/links/${link.link_id}/stop_capture`);
     await d.api('POST', '/v2/templates', { name: 'private-template', template_type: 'ethernet_hub', compute_id: 'local' });
     const all = modesBelow(d.home);
-    for (const must of [join(d.home, 'projects'), projectDir, join(projectDir, 'links.gns3'), join(projectDir, 'project-files', 'captures', 'modes.pcap')]) {
+    for (const must of [join(d.home, 'projects'), projectDir, join(projectDir, 'links.gns3'), join(projectDir, 'project-files', 'captures', 'modes.pcap'), vpcsLog]) {
       assert.ok(all.some((e) => e.path === must), `${must} exists`);
     }
     const loose = all.filter((e) => e.mode !== (e.isDir ? 0o700 : 0o600)).map((e) => `${e.path} ${e.mode.toString(8)}`);

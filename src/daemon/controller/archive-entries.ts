@@ -1,12 +1,13 @@
 import yauzl from 'yauzl';
 import { InvalidError } from '../errors.js';
 import { pathNameProblem, quoteName } from '../file-names.js';
-import { overLimit, type Limit } from './import-limits.js';
+import { overLimit, RATIO_FREE_BYTES, type Limit } from './import-limits.js';
 
-/** What an extraction may take: entries in the archive, bytes once extracted. */
+/** What an extraction may take: entries in the archive, bytes once extracted, and how many times its compressed size. */
 export interface ExtractLimits {
   entries: Limit;
   expandedBytes: Limit;
+  ratio: Limit;
 }
 
 /** An entry that passed every check: its relative path and whether it is a directory. */
@@ -40,14 +41,18 @@ const folded = (name: string) => name.normalize('NFC').toLowerCase();
 /**
  * Checks an archive's entries one by one, before anything is written: names (safe, creatable,
  * no two the same, no file where a directory goes), kinds (no links, no encrypted or unreadable
- * data, no directory with data) and the sizes their headers declare against the expanded limit.
+ * data, no directory with data) and the sizes their headers declare against the expanded limit
+ * and the ratio limit: past RATIO_FREE_BYTES, an entry may not expand to more than the ratio times
+ * its compressed size, nor all entries together to more than the ratio times the archive's size
+ * (entries that share their compressed data, the overlapping kind of bomb, count once per entry).
  */
 export class EntryChecks {
   private readonly files = new Map<string, string>();
   private readonly dirs = new Map<string, string>();
   private declaredBytes = 0;
 
-  constructor(private readonly dir: string, private readonly limits: ExtractLimits) {}
+  /** `archiveBytes`: the size of the archive file, for the overall ratio. */
+  constructor(private readonly dir: string, private readonly limits: ExtractLimits, private readonly archiveBytes: number) {}
 
   /** The entry checked, or undefined for one that names the archive's root itself. Throws InvalidError (400) or a 413. */
   check(entry: yauzl.Entry): CheckedEntry | undefined {
@@ -67,7 +72,20 @@ export class EntryChecks {
     else this.addFile(path, raw);
     this.declaredBytes += entry.uncompressedSize;
     if (this.declaredBytes > this.limits.expandedBytes.value) throw overLimit(`The archive (${this.declaredBytes} bytes once extracted, as its headers declare)`, this.limits.expandedBytes);
+    this.checkRatio(entry, raw);
     return { name: path, directory, entry: withoutBuffers(entry) };
+  }
+
+  /** The entry's and the archive's expanded size so far against the ratio limit (413). */
+  private checkRatio(entry: yauzl.Entry, raw: string): void {
+    const { ratio } = this.limits;
+    const times = (expanded: number, compressed: number) => `${Math.round(expanded / Math.max(1, compressed))} to 1`;
+    if (entry.uncompressedSize > RATIO_FREE_BYTES && entry.uncompressedSize > ratio.value * entry.compressedSize) {
+      throw overLimit(`Archive entry '${quoteName(raw)}' (${entry.uncompressedSize} bytes from ${entry.compressedSize}, ${times(entry.uncompressedSize, entry.compressedSize)})`, ratio);
+    }
+    if (this.declaredBytes > RATIO_FREE_BYTES && this.declaredBytes > ratio.value * this.archiveBytes) {
+      throw overLimit(`The archive (${this.declaredBytes} bytes once extracted from ${this.archiveBytes}, ${times(this.declaredBytes, this.archiveBytes)})`, ratio);
+    }
   }
 
   private addFile(path: string, raw: string): void {

@@ -178,7 +178,7 @@ export class ProjectArchives {
 
   /** The limits of an extraction into `dir`, the expanded one evaluated now against the free space there. */
   private async extractLimits(dir: string): Promise<ExtractLimits> {
-    return { entries: this.deps.limits.entries, expandedBytes: await this.deps.limits.expanded(dir) };
+    return { entries: this.deps.limits.entries, expandedBytes: await this.deps.limits.expanded(dir), ratio: this.deps.limits.ratio };
   }
 
   /** Downloads the exportable files a remote compute holds for the project into `temp`. */

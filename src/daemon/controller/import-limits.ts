@@ -7,18 +7,25 @@ export interface ImportLimitSettings {
   maxImportBytes?: number;
   maxImportExpandedBytes?: number;
   maxImportEntries: number;
+  maxImportRatio: number;
 }
 
 /** One limit in force: its value, the setting that gives it and, for a default, where the value comes from. */
 export interface Limit {
   value: number;
   setting: string;
-  unit: 'bytes' | 'entries';
+  unit: 'bytes' | 'entries' | 'to 1';
   origin?: string;
 }
 
 /** Without a setting an upload may take this much, or less when the temporary directory cannot spare it. */
 export const DEFAULT_UPLOAD_CEILING = 4 * 1024 ** 3;
+/**
+ * Below this many bytes once extracted, an archive or an entry may have any ratio: a small
+ * project (or a freshly made qcow2 of a few hundred KB, which deflates some 300 to 1) is never a
+ * bomb. Above it, max_import_ratio applies (overall and per entry).
+ */
+export const RATIO_FREE_BYTES = 128 * 1024 ** 2;
 /** What an import leaves free on a file system: this share of its size. */
 const RESERVE = 0.05;
 
@@ -47,6 +54,11 @@ export class ImportLimits {
     const setting = 'max_import_expanded_bytes';
     if (this.settings.maxImportExpandedBytes !== undefined) return { value: this.settings.maxImportExpandedBytes, setting, unit: 'bytes' };
     return { value: await spareBytes(dir), setting, unit: 'bytes', origin: 'what the projects file system can spare' };
+  }
+
+  /** How many times its compressed size an archive, and each of its entries, may expand to (beyond RATIO_FREE_BYTES). */
+  get ratio(): Limit {
+    return { value: this.settings.maxImportRatio, setting: 'max_import_ratio', unit: 'to 1' };
   }
 
   /** How many entries an archive may hold. */

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
 import yazl from 'yazl';
@@ -33,7 +34,7 @@ export function zipStream(sources: ZipSource[], compress: boolean, mtimeOf: (sou
 /**
  * Extracts a ZIP file into `dir`. An archive with more entries than allowed is refused (413) before
  * its entries are read; every entry is checked before anything is written (see EntryChecks), the
- * sizes they declare against the expanded limit among them. yauzl stops an entry's data at the size
+ * sizes they declare against the expanded and ratio limits among them. yauzl stops an entry's data at the size
  * its header declares (400 here), so the declared total bounds what is written; the bytes written
  * are counted against the limit all the same. Existing files are replaced only with `overwrite`.
  */
@@ -41,7 +42,7 @@ export async function extractZip(file: string, dir: string, limits: ExtractLimit
   const zip = await openZip(file);
   try {
     if (zip.entryCount > limits.entries.value) throw overLimit(`The archive (${zip.entryCount} entries)`, limits.entries);
-    const checks = new EntryChecks(dir, limits);
+    const checks = new EntryChecks(dir, limits, (await stat(file)).size);
     const entries: CheckedEntry[] = [];
     for await (const entry of zip.eachEntry()) {
       const checked = checks.check(entry);

@@ -21,11 +21,12 @@ describe('import limits', () => {
   });
 
   it('a set limit is taken as it is; an unset one follows the disk, the upload one capped at 4 GiB', async () => {
-    const set = new ImportLimits({ maxImportBytes: 10, maxImportExpandedBytes: 20, maxImportEntries: 30 });
+    const set = new ImportLimits({ maxImportBytes: 10, maxImportExpandedBytes: 20, maxImportEntries: 30, maxImportRatio: 40 });
     assert.deepEqual(await set.upload(tmpdir()), { value: 10, setting: 'max_import_bytes', unit: 'bytes' });
     assert.deepEqual(await set.expanded(tmpdir()), { value: 20, setting: 'max_import_expanded_bytes', unit: 'bytes' });
     assert.deepEqual(set.entries, { value: 30, setting: 'max_import_entries', unit: 'entries' });
-    const unset = new ImportLimits({ maxImportEntries: 30 });
+    assert.deepEqual(set.ratio, { value: 40, setting: 'max_import_ratio', unit: 'to 1' });
+    const unset = new ImportLimits({ maxImportEntries: 30, maxImportRatio: 100 });
     const upload = await unset.upload(tmpdir());
     assert.equal(upload.value, Math.min(DEFAULT_UPLOAD_CEILING, await spareBytes(tmpdir())));
     assert.match(upload.origin!, /the default|what the temporary directory can spare/);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { archiveTopology, isExportable } from '../../../src/daemon/controller/project-archive.js';
 import yauzl from 'yauzl';
 import { EntryChecks, safeEntryName } from '../../../src/daemon/controller/archive-entries.js';
+import { RATIO_FREE_BYTES } from '../../../src/daemon/controller/import-limits.js';
 import { InvalidError, PayloadTooLargeError } from '../../../src/daemon/errors.js';
 
 describe('project archives (GNS3 2.2 .gns3project)', () => {
@@ -56,16 +57,16 @@ describe('project archives (GNS3 2.2 .gns3project)', () => {
   });
 
   it('entries are checked before extraction: clashes by name, case or Unicode form, file against directory, links, encryption, sizes', () => {
-    const limits = { entries: { value: 10, setting: 'max_import_entries', unit: 'entries' as const }, expandedBytes: { value: 100, setting: 'max_import_expanded_bytes', unit: 'bytes' as const } };
+    const limits = { entries: { value: 10, setting: 'max_import_entries', unit: 'entries' as const }, expandedBytes: { value: 100, setting: 'max_import_expanded_bytes', unit: 'bytes' as const }, ratio: { value: 100, setting: 'max_import_ratio', unit: 'to 1' as const } };
     const entry = (name: string, more: Partial<{ size: number; mode: number; flags: number; method: number }> = {}) => Object.assign(new yauzl.Entry(), {
       generalPurposeBitFlag: 0x800 | (more.flags ?? 0), fileNameRaw: Buffer.from(name), extraFieldRaw: Buffer.alloc(0), extraFields: [], externalFileAttributes: ((more.mode ?? 0o100644) << 16) >>> 0,
       compressionMethod: more.method ?? 0, uncompressedSize: more.size ?? 1, compressedSize: more.size ?? 1,
     });
     const refused = (names: Parameters<typeof entry>[], pattern: RegExp, type: Function = InvalidError) => {
-      const checks = new EntryChecks('/projects/p', limits);
+      const checks = new EntryChecks('/projects/p', limits, 1000);
       assert.throws(() => names.forEach((args) => checks.check(entry(...args))), (err: Error) => err instanceof type && pattern.test(err.message), names.map((n) => n[0]).join(', '));
     };
-    const fine = new EntryChecks('/projects/p', limits);
+    const fine = new EntryChecks('/projects/p', limits, 1000);
     for (const name of ['project.gns3', 'a/', 'a/b.txt', 'a/c/', 'a/c/d', './', 'A2']) fine.check(entry(name, { size: name.endsWith('/') ? 0 : 1 }));
     const kept = fine.check(entry('kept.txt'))!.entry;
     assert.deepEqual([kept.fileNameRaw, kept.extraFieldRaw, kept.fileCommentRaw], [undefined, undefined, undefined], 'no buffer of the central directory kept');
@@ -81,5 +82,27 @@ describe('project archives (GNS3 2.2 .gns3project)', () => {
     refused([['secret', { flags: 1 }]], /encrypted/);
     refused([['x.bz2', { method: 12 }]], /compression method 12/);
     refused([['a', { size: 60 }], ['b', { size: 41 }]], /max_import_expanded_bytes \(100 bytes\)/, PayloadTooLargeError);
+  });
+
+  it('past RATIO_FREE_BYTES, an entry and the whole archive expand to at most max_import_ratio times their compressed size', () => {
+    const limits = { entries: { value: 10, setting: 'max_import_entries', unit: 'entries' as const }, expandedBytes: { value: 2 ** 40, setting: 'max_import_expanded_bytes', unit: 'bytes' as const }, ratio: { value: 100, setting: 'max_import_ratio', unit: 'to 1' as const } };
+    const entry = (name: string, uncompressedSize: number, compressedSize: number) => Object.assign(new yauzl.Entry(), {
+      generalPurposeBitFlag: 0x800, fileNameRaw: Buffer.from(name), extraFieldRaw: Buffer.alloc(0), extraFields: [], externalFileAttributes: (0o100644 << 16) >>> 0,
+      compressionMethod: 8, uncompressedSize, compressedSize,
+    });
+    const MiB = 1024 ** 2;
+    // Under RATIO_FREE_BYTES any ratio: a fresh qcow2 (196 KB that deflate to a few hundred bytes), a small zero-filled file.
+    const small = new EntryChecks('/projects/p', limits, 2 * MiB);
+    small.check(entry('fresh.qcow2', 196_616, 600));
+    small.check(entry('zeros.bin', RATIO_FREE_BYTES, RATIO_FREE_BYTES / 1000));
+    // A real disk image deflates some 2.5 to 1: a 4 GiB one passes.
+    new EntryChecks('/projects/p', limits, 1700 * MiB).check(entry('hda_disk.qcow2', 4096 * MiB, 1600 * MiB));
+    // One entry past the ratio, hidden behind a large incompressible one so that the archive as a whole stays under it.
+    const hidden = new EntryChecks('/projects/p', limits, 10 * MiB);
+    hidden.check(entry('random.bin', 8 * MiB, 8 * MiB));
+    assert.throws(() => hidden.check(entry('bomb.bin', 900 * MiB, 2 * MiB)), (err: Error) => err instanceof PayloadTooLargeError && /Archive entry 'bomb\.bin' \(943718400 bytes from 2097152, 450 to 1\) is over max_import_ratio \(100 to 1\)/.test(err.message));
+    // Many entries under the floor each, or entries that share one compressed stream: the archive file's own size counts.
+    const many = new EntryChecks('/projects/p', limits, MiB);
+    assert.throws(() => { for (let i = 0; i < 10; i++) many.check(entry(`part${i}`, 100 * MiB, 100 * MiB / 120)); }, (err: Error) => err instanceof PayloadTooLargeError && /The archive \(\d+ bytes once extracted from 1048576, \d+ to 1\) is over max_import_ratio \(100 to 1\)/.test(err.message));
   });
 });

@@ -1,6 +1,7 @@
-import express, { type Request, type Response, type NextFunction, type RequestHandler } from 'express';
-import { InvalidError } from '../../errors.js';
+import type { Request, Response, NextFunction, RequestHandler } from 'express';
+import { InvalidError, PayloadTooLargeError } from '../../errors.js';
 import { jsonShapeProblem } from '../../schemas/json-shape.js';
+import { declaredLength, lingerAfterAnswer } from '../request-body.js';
 
 /** What a request body may be: bytes, nesting depth, entries per array or object. */
 export interface JsonLimits {
@@ -16,10 +17,9 @@ export interface JsonLimits {
  * limits are refused here, for every route but the streamed ones, before any handler sees them.
  */
 export function jsonBody(limits: JsonLimits, streamed: (req: Request) => boolean = () => false): RequestHandler[] {
-  const parser = express.raw({ type: () => true, limit: limits.maxBytes });
   // Streamed routes (image uploads, the forward route) read the request themselves: the forward
   // route's JSON is checked against the same limits by the compute it reaches.
-  const raw = (req: Request, res: Response, next: NextFunction) => (streamed(req) ? next() : parser(req, res, next));
+  const raw = (req: Request, res: Response, next: NextFunction) => (streamed(req) ? next() : readLimited(req, res, limits.maxBytes, next));
   const parse = (req: Request, _res: Response, next: NextFunction) => {
     if (streamed(req)) return next();
     const buf = req.body as Buffer | undefined;
@@ -38,4 +38,41 @@ export function jsonBody(limits: JsonLimits, streamed: (req: Request) => boolean
     }
   };
   return [raw, parse];
+}
+
+/**
+ * Reads the whole body into `req.body`, at most `maxBytes`. A body declared larger, or a chunked
+ * one that grows past the limit, is a 413 at once: the answer does not wait for the rest of the
+ * body (body-parser reads a refused body to its end first, so a client that declares 50 MB and
+ * sends nothing got a 408 after the request timeout). The rest is thrown away for a while after the
+ * answer (lingerAfterAnswer), then the connection is cut.
+ */
+function readLimited(req: Request, res: Response, maxBytes: number, next: NextFunction): void {
+  const tooLarge = () => new PayloadTooLargeError(`Request body is too large (the limit is ${maxBytes} bytes)`);
+  const refuse = () => {
+    res.setHeader('Connection', 'close');
+    lingerAfterAnswer(req, res);
+    next(tooLarge());
+  };
+  const declared = declaredLength(req);
+  if (declared !== undefined && declared > maxBytes) return refuse();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const stop = () => {
+    req.off('data', onData).off('end', onEnd).off('error', onError);
+  };
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= maxBytes) return void chunks.push(chunk);
+    stop();
+    refuse();
+  };
+  const onEnd = () => {
+    stop();
+    req.body = Buffer.concat(chunks, size);
+    next();
+  };
+  // The client went away mid-body: nobody is left to answer.
+  const onError = () => stop();
+  req.on('data', onData).once('end', onEnd).once('error', onError);
 }
