@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import type { Context, Factory } from '../../cli/context.js';
 import { NoMatchError, SilentExit, UsageError } from '../../cli/errors.js';
+import type { LabTest } from '../../lab/lab-tests/model.js';
 import type { LabSpec } from '../../lab/model.js';
 import { readLabFile } from './shared.js';
 
@@ -48,13 +49,19 @@ export async function runLabTest(opts: LabTestOptions, ctx: Context): Promise<vo
   await runAndReport(spec, opts, ctx);
 }
 
-/** Runs the lab's tests on the server and reports them (text, TAP or JSON; JUnit to a file); exit 1 when any failed. */
-export async function runAndReport(spec: LabSpec, opts: TestReportOptions, ctx: Context): Promise<void> {
-  if (opts.tap && ctx.out.json) throw new UsageError('give --tap or --json, not both');
+/** The tests to run (all, or those --only names); a usage error when there are none or a name is unknown, or --tap meets --json. */
+export function selectTests(spec: LabSpec, opts: TestReportOptions, json: boolean): LabTest[] {
+  if (opts.tap && json) throw new UsageError('give --tap or --json, not both');
   const unknown = opts.only.filter((name) => !spec.tests.some((t) => t.name === name));
   if (unknown.length) throw new UsageError(`--only: no test named ${unknown.map((n) => JSON.stringify(n)).join(', ')} in ${spec.file}; tests: ${spec.tests.map((t) => t.name).join(', ') || 'none'}`);
   const tests = opts.only.length ? spec.tests.filter((t) => opts.only.includes(t.name)) : spec.tests;
   if (!tests.length) throw new UsageError(`${spec.file} has no tests: to run`);
+  return tests;
+}
+
+/** Runs the lab's tests on the server and reports them (text, TAP or JSON; JUnit to a file); exit 1 when any failed. */
+export async function runAndReport(spec: LabSpec, opts: TestReportOptions, ctx: Context): Promise<void> {
+  const tests = selectTests(spec, opts, ctx.out.json);
   const api = await ctx.api();
   const { readLabState } = await import('../../lab/state.js');
   const state = await readLabState(api, spec.name);

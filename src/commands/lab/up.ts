@@ -4,7 +4,7 @@ import { UsageError } from '../../cli/errors.js';
 import type { Plan } from '../../lab/plan.js';
 import { streamServer } from '../shared/streams.js';
 import { readLabFile } from './shared.js';
-import { runAndReport, testReportOptions, withTestReportOptions, type TestReportOptions } from './test.js';
+import { runAndReport, selectTests, testReportOptions, withTestReportOptions, type TestReportOptions } from './test.js';
 
 /** Options of `lab up`. */
 export interface LabUpOptions {
@@ -53,14 +53,16 @@ export function planSummary(plan: Plan): string {
 /** Reads the file and the server, prints the plan, then (unless --dry-run) applies it with a line per step. */
 export async function runLabUp(opts: LabUpOptions, ctx: Context): Promise<void> {
   const { readStartupFiles } = await import('../../lab/startup-files.js');
-  let spec = await readLabFile(opts.file, ctx.env);
+  // The tests run against the whole file: those that need a node left out by --nodes are skipped.
+  const file = await readLabFile(opts.file, ctx.env);
+  let spec = file;
   if (opts.nodes) {
     const { labSubset } = await import('../../lab/subset.js');
-    const subset = labSubset(spec, opts.nodes);
+    const subset = labSubset(file, opts.nodes);
     spec = subset.spec;
     if (subset.droppedNodes.length) ctx.out.note(`--nodes: leaving out ${subset.droppedNodes.join(', ')} and ${subset.droppedLinks} link${subset.droppedLinks === 1 ? '' : 's'}`);
   }
-  if (opts.test && !opts.dryRun && !spec.tests.length) throw new UsageError(`--test: ${opts.file} has no tests:`);
+  if (opts.test) selectTests(file, opts.test, ctx.out.json);
   spec = await readStartupFiles(spec);
   const api = await ctx.api();
   const { readLabState, readStartupFileState } = await import('../../lab/state.js');
@@ -72,7 +74,7 @@ export async function runLabUp(opts: LabUpOptions, ctx: Context): Promise<void> 
   if (!lines.length) {
     if (!opts.test) ctx.out.result(result(false, state.project?.project_id), () => '');
     ctx.out.success(`No changes: lab ${spec.name} is up to date`);
-    if (opts.test) await runAndReport(spec, opts.test, ctx);
+    if (opts.test && !opts.dryRun) await runAndReport(file, opts.test, ctx);
     return;
   }
   if (!ctx.out.json) ctx.out.writeOut(`Plan for lab ${spec.name} (${planSummary(plan)}):\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
@@ -91,5 +93,5 @@ export async function runLabUp(opts: LabUpOptions, ctx: Context): Promise<void> 
   });
   if (!opts.test) ctx.out.result(result(true, project.project_id));
   ctx.out.success(`Lab ${spec.name} is up (project ${project.project_id})`);
-  if (opts.test) await runAndReport(spec, opts.test, ctx);
+  if (opts.test) await runAndReport(file, opts.test, ctx);
 }
