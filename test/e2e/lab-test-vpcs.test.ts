@@ -140,6 +140,27 @@ describe('lab test on a VPCS lab, through console: and ping:', () => {
     }
   });
 
+  it('stop_on_error ends the run at its failure (the rest reported as skipped); exec on a VPCS fails with the server\'s reason', async () => {
+    const flow = file('flow.yml', LAB.replace(/^tests:[\s\S]*$/m, `tests:
+  - name: exec is for containers
+    exec: {node: PC1, command: show ip}
+  - name: wrong address
+    console: {node: PC2, send: show ip}
+    contains: 198.18.0.99/24
+    stop_on_error: true
+  - name: never run
+    ping: PC1:PC2
+`));
+    const r = await run('--json', 'lab', 'test', flow);
+    assert.equal(r.code, 1, r.stderr);
+    const results = JSON.parse(r.stdout).results;
+    assert.deepEqual(results.map((x: any) => [x.name, x.status]), [['exec is for containers', 'fail'], ['wrong address', 'fail'], ['never run', 'skip']]);
+    assert.match(results[0].message, /^exec on PC1: /);
+    assert.equal(results[1].expected, 'output contains "198.18.0.99/24"');
+    assert.match(results[1].seen, /198\.18\.0\.2\/24/);
+    assert.equal(results[2].message, 'not run: test "wrong address" failed and has stop_on_error');
+  });
+
   it('lab up --nodes leaves out PC3 in one line; lab test skips the tests that need it', async () => {
     const junit = join(dir, 'subset.xml');
     const r = await run('lab', 'up', lab, '--nodes', 'SW1,PC1,PC2', '--test', '--junit', junit, '--only', 'everyone pings everyone', 'PC3 from both');
