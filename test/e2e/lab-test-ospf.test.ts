@@ -56,7 +56,8 @@ describe('lab test on examples/ospf-triangle.yml', () => {
     const [frr, host] = await Promise.all([testImage('frr'), testImage('host')]);
     d = await startTestDaemon({ env: ENV });
     home = tempHome();
-    env = cliEnv(home, { EMUCTL_URL: d.url, FRR_IMAGE: frr, HOST_IMAGE: host });
+    // Starting five containers on a loaded machine can take longer than the CLI's default 10 s request timeout.
+    env = cliEnv(home, { EMUCTL_URL: d.url, FRR_IMAGE: frr, HOST_IMAGE: host, EMUCTL_TIMEOUT: '120' });
   });
   after(async () => {
     if (d) {
