@@ -1,6 +1,7 @@
 // The JSON Schema of a lab file. `schemas/lab.schema.json` in the repository is this object
 // (a unit test keeps them equal), for editors: `# yaml-language-server: $schema=…` at the top
 // of a lab file makes them check and complete it.
+import { LAB_TEST_SCHEMA } from './lab-tests/schema.js';
 
 const NODE_NAME = '^[^\\s:,]+$';
 const ENDPOINT = {
@@ -127,6 +128,7 @@ export const LAB_FILE_SCHEMA = {
     nodes: { type: 'object', propertyNames: { pattern: NODE_NAME }, additionalProperties: NODE },
     links: { type: 'array', items: LINK },
     captures: { type: 'array', items: { type: 'string', pattern: '^\\S+$', description: 'a link by its ends: END-END' } },
+    tests: { type: 'array', items: LAB_TEST_SCHEMA, description: 'tests `emuctl lab test` runs, in this order' },
   },
   required: ['name'],
   additionalProperties: false,

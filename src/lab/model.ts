@@ -1,6 +1,7 @@
 // The topology file as the planner sees it: every node, link and capture of one lab, each with
 // the place in the file it came from (for error messages), node ports and filters already in
 // GNS3's terms.
+import type { LabTest } from './lab-tests/model.js';
 
 /** A place in the lab file: 1-based line and column. */
 export interface Pos {
@@ -113,6 +114,8 @@ export interface LabSpec {
   namePos: Pos;
   nodes: NodeSpec[];
   links: LinkSpec[];
+  /** `tests:`, in file order (emuctl lab test). */
+  tests: LabTest[];
 }
 
 /** `PC1:0/0`. */

@@ -3,6 +3,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import { LAB_FILE_SCHEMA } from './file-schema.js';
 import { LabFileError, Locator, type YamlPath } from './locate.js';
 import { schemaError } from './schema-errors.js';
+import { readTests, type RawTest } from './lab-tests/parse.js';
 import { DEFAULT_SWITCH_PORTS, endLabel, linkKey, portsOf, type CloudPortSpec, type EndSpec, type LabSpec, type LinkSpec, type NodeSpec, type StartupFile, type SwitchPortSpec } from './model.js';
 
 /** The lab file's content as JSON (what the schema checks). */
@@ -12,6 +13,7 @@ interface RawLab {
   nodes?: Record<string, RawNode>;
   links?: (string[] | RawLink)[];
   captures?: string[];
+  tests?: RawTest[];
 }
 interface RawNode {
   type?: string;
@@ -112,7 +114,8 @@ class LabReader {
     const links = (this.raw.links ?? []).map((link, i) => this.link(link, i));
     this.checkPortsUsedOnce(links);
     this.markCaptures(links);
-    return { file: this.where.file, name: this.raw.name, namePos: this.where.at(['name']), nodes: [...this.nodes.values()], links };
+    const tests = readTests(this.raw.tests ?? [], this.where, this.nodes);
+    return { file: this.where.file, name: this.raw.name, namePos: this.where.at(['name']), nodes: [...this.nodes.values()], links, tests };
   }
 
   private node(name: string, raw: RawNode, defaultCompute: string): NodeSpec {

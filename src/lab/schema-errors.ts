@@ -44,6 +44,8 @@ function schemaAt(path: (string | number)[]): Record<string, unknown> | undefine
   if (path[0] === 'nodes' && path.length === 2) return s.properties.nodes.additionalProperties.properties;
   if (path[0] === 'nodes' && path.length === 4) return s.properties.nodes.additionalProperties.properties.ports.additionalProperties.properties;
   if (path[0] === 'links' && path.length === 2) return s.properties.links.items.anyOf[1].properties;
+  if (path[0] === 'tests' && path.length === 2) return s.properties.tests.items.properties;
+  if (path[0] === 'tests' && path.length === 3) return s.properties.tests.items.properties[path[2]]?.properties;
   if (path[0] === 'links' && path[2] === 'filters') return s.properties.links.items.anyOf[1].properties.filters.properties;
   return undefined;
 }

@@ -4,17 +4,19 @@ import { labDownCommand } from './down.js';
 import { labGraphCommand } from './graph.js';
 import { labInspectCommand } from './inspect.js';
 import { labSaveCommand } from './save.js';
+import { labTestCommand } from './test.js';
 import { labUpCommand } from './up.js';
 import { labWaitCommand } from './wait.js';
 
 /** `emuctl lab …`: labs as code, from a YAML topology file. */
 export function labCommand(f: Factory): Command {
   return new Command('lab')
-    .description('labs as code: bring a YAML topology file up, inspect, draw, save, wait for pings, take it down')
+    .description('labs as code: bring a YAML topology file up, inspect, draw, save, wait for pings, run its tests, take it down')
     .addCommand(labUpCommand(f))
     .addCommand(labDownCommand(f))
     .addCommand(labInspectCommand(f))
     .addCommand(labGraphCommand(f))
     .addCommand(labSaveCommand(f))
-    .addCommand(labWaitCommand(f));
+    .addCommand(labWaitCommand(f))
+    .addCommand(labTestCommand(f));
 }

@@ -1,23 +1,44 @@
 import { Command } from 'commander';
 import type { Context, Factory } from '../../cli/context.js';
+import { UsageError } from '../../cli/errors.js';
 import type { Plan } from '../../lab/plan.js';
 import { streamServer } from '../shared/streams.js';
 import { readLabFile } from './shared.js';
+import { runAndReport, selectTests, testReportOptions, withTestReportOptions, type TestReportOptions } from './test.js';
 
 /** Options of `lab up`. */
 export interface LabUpOptions {
   file: string;
   /** Print the plan only. */
   dryRun: boolean;
+  /** Only these nodes (and the links between them). */
+  nodes?: string[];
+  /** Run the file's tests once the lab is up, reported as these options say. */
+  test?: TestReportOptions;
 }
 
-/** `emuctl lab up FILE [--dry-run]`. */
+interface LabUpFlags {
+  dryRun?: boolean;
+  nodes?: string;
+  test?: boolean;
+  only?: string[];
+  junit?: string;
+  tap?: boolean;
+}
+
+/** `emuctl lab up FILE [--dry-run] [--nodes A,B…] [--test [--only NAME…] [--junit FILE] [--tap]]`. */
 export function labUpCommand(f: Factory, run = runLabUp): Command {
-  return new Command('up')
+  return withTestReportOptions(new Command('up')
     .description('create or update the lab of a topology file (plan, then apply it step by step), start its nodes and wait for them')
     .argument('<file>', 'lab file (YAML)')
     .option('--dry-run', 'print the plan, change nothing')
-    .action(async (file: string, flags: { dryRun?: boolean }, cmd: Command) => run({ file, dryRun: flags.dryRun === true }, await f.context(cmd)));
+    .option('--nodes <names>', 'only these nodes (comma-separated) and the links between them')
+    .option('--test', "run the file's tests once the lab is up and exit with their code"))
+    .action(async (file: string, flags: LabUpFlags, cmd: Command) => {
+      if (!flags.test && (flags.only || flags.junit !== undefined || flags.tap)) throw new UsageError('--only, --junit and --tap go with --test');
+      const nodes = flags.nodes?.split(',').map((n) => n.trim()).filter(Boolean);
+      return run({ file, dryRun: flags.dryRun === true, ...(nodes ? { nodes } : {}), ...(flags.test ? { test: testReportOptions(flags) } : {}) }, await f.context(cmd));
+    });
 }
 
 /** `+ 3 to add, ~ 1 to change, - 0 to delete`. */
@@ -32,7 +53,17 @@ export function planSummary(plan: Plan): string {
 /** Reads the file and the server, prints the plan, then (unless --dry-run) applies it with a line per step. */
 export async function runLabUp(opts: LabUpOptions, ctx: Context): Promise<void> {
   const { readStartupFiles } = await import('../../lab/startup-files.js');
-  const spec = await readStartupFiles(await readLabFile(opts.file, ctx.env));
+  // The tests run against the whole file: those that need a node left out by --nodes are skipped.
+  const file = await readLabFile(opts.file, ctx.env);
+  let spec = file;
+  if (opts.nodes) {
+    const { labSubset } = await import('../../lab/subset.js');
+    const subset = labSubset(file, opts.nodes);
+    spec = subset.spec;
+    if (subset.droppedNodes.length) ctx.out.note(`--nodes: leaving out ${subset.droppedNodes.join(', ')} and ${subset.droppedLinks} link${subset.droppedLinks === 1 ? '' : 's'}`);
+  }
+  if (opts.test) selectTests(file, opts.test, ctx.out.json);
+  spec = await readStartupFiles(spec);
   const api = await ctx.api();
   const { readLabState, readStartupFileState } = await import('../../lab/state.js');
   const { planLab } = await import('../../lab/plan.js');
@@ -41,8 +72,9 @@ export async function runLabUp(opts: LabUpOptions, ctx: Context): Promise<void> 
   const lines = plan.steps.map((s) => s.text);
   const result = (applied: boolean, projectId?: string) => ({ lab: spec.name, project_id: projectId ?? null, changed: lines.length > 0, applied, plan: lines });
   if (!lines.length) {
-    ctx.out.result(result(false, state.project?.project_id), () => '');
+    if (!opts.test) ctx.out.result(result(false, state.project?.project_id), () => '');
     ctx.out.success(`No changes: lab ${spec.name} is up to date`);
+    if (opts.test && !opts.dryRun) await runAndReport(file, opts.test, ctx);
     return;
   }
   if (!ctx.out.json) ctx.out.writeOut(`Plan for lab ${spec.name} (${planSummary(plan)}):\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
@@ -59,6 +91,7 @@ export async function runLabUp(opts: LabUpOptions, ctx: Context): Promise<void> 
       return value;
     },
   });
-  ctx.out.result(result(true, project.project_id));
+  if (!opts.test) ctx.out.result(result(true, project.project_id));
   ctx.out.success(`Lab ${spec.name} is up (project ${project.project_id})`);
+  if (opts.test) await runAndReport(file, opts.test, ctx);
 }

@@ -7,6 +7,7 @@ import { labGraphCommand } from '../../../src/commands/lab/graph.js';
 import { labInspectCommand } from '../../../src/commands/lab/inspect.js';
 import { labSaveCommand } from '../../../src/commands/lab/save.js';
 import { isLabFile } from '../../../src/commands/lab/shared.js';
+import { labTestCommand } from '../../../src/commands/lab/test.js';
 import { labUpCommand } from '../../../src/commands/lab/up.js';
 import { labWaitCommand } from '../../../src/commands/lab/wait.js';
 import { nodeExecCommand } from '../../../src/commands/node/exec.js';
@@ -22,6 +23,20 @@ describe('lab verbs parse', () => {
     assert.equal(ctx.globals.profile, 'remote');
     assert.deepEqual((await parseWithSpy('lab', labUpCommand, ['lab', 'up', 'x.yml'])).opts, { file: 'x.yml', dryRun: false });
     await assert.rejects(parseWithSpy('lab', labUpCommand, ['lab', 'up']), isUsage);
+  });
+
+  it('lab up FILE --nodes A,B --test [--only NAME…] [--junit FILE] [--tap]; the report options need --test', async () => {
+    assert.deepEqual((await parseWithSpy('lab', labUpCommand, ['lab', 'up', 'l.yml', '--nodes', 'R1, R2,H1', '--test', '--junit', 'r.xml', '--only', 'a', 'b c'])).opts,
+      { file: 'l.yml', dryRun: false, nodes: ['R1', 'R2', 'H1'], test: { only: ['a', 'b c'], junit: 'r.xml', tap: false } });
+    assert.deepEqual((await parseWithSpy('lab', labUpCommand, ['lab', 'up', 'l.yml', '--test', '--tap'])).opts, { file: 'l.yml', dryRun: false, test: { only: [], junit: undefined, tap: true } });
+    await assert.rejects(parseWithSpy('lab', labUpCommand, ['lab', 'up', 'l.yml', '--junit', 'r.xml']), /--only, --junit and --tap go with --test/);
+  });
+
+  it('lab test FILE [--only NAME…] [--junit FILE] [--tap]', async () => {
+    assert.deepEqual((await parseWithSpy('lab', labTestCommand, ['lab', 'test', 'l.yml'])).opts, { file: 'l.yml', only: [], junit: undefined, tap: false });
+    assert.deepEqual((await parseWithSpy('lab', labTestCommand, ['lab', 'test', 'l.yml', '--only', 'H1 pings H2', '--junit', 'out.xml', '--tap', '--json'])).opts,
+      { file: 'l.yml', only: ['H1 pings H2'], junit: 'out.xml', tap: true });
+    await assert.rejects(parseWithSpy('lab', labTestCommand, ['lab', 'test']), isUsage);
   });
 
   it('lab down FILE|NAME [--keep]', async () => {
