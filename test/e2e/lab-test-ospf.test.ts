@@ -16,7 +16,7 @@ import { testImage } from '../helpers/docker-images.js';
 
 const run = promisify(execFile);
 // Ranges no other test file uses (5 docker nodes: a console and an aux port each).
-const ENV = { EMUCTL_UDP_PORT_RANGE: '33830-33899', EMUCTL_CONSOLE_PORT_RANGE: '33900-33929' };
+const ENV = { EMUCTL_UDP_PORT_RANGE: '26430-26499', EMUCTL_CONSOLE_PORT_RANGE: '26500-26529' };
 const LAB = fileURLToPath(new URL('../../../examples/ospf-triangle.yml', import.meta.url));
 const XSD = fileURLToPath(new URL('../../../test/fixtures/junit.xsd', import.meta.url));
 const NEIGHBOURS = 'R1 has two Full neighbours';

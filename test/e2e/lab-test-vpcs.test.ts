@@ -14,7 +14,7 @@ import { cliEnv, removeTempHome, runInProcess, tempHome } from '../cli/helpers/c
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 
 // Ranges no other test file uses.
-const ENV = { EMUCTL_UDP_PORT_RANGE: '33700-33799', EMUCTL_CONSOLE_PORT_RANGE: '33800-33829' };
+const ENV = { EMUCTL_UDP_PORT_RANGE: '26300-26399', EMUCTL_CONSOLE_PORT_RANGE: '26400-26429' };
 const XSD = fileURLToPath(new URL('../../../test/fixtures/junit.xsd', import.meta.url));
 
 const LAB = `name: lab-test-vpcs
