@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NodeAction } from '../compute/compute-api.js';
 import { ConflictError, NotFoundError, UpstreamError } from '../errors.js';
+import { STRICT_HOST_POLICY, type HostPolicy } from '../host-policy.js';
 import { LOCAL_COMPUTE_ID, type ComputeRegistry } from './computes.js';
 import type { ControllerEvents } from './events.js';
 import type { Lab } from './lab.js';
@@ -24,7 +25,7 @@ export type NodeDuplicate = FromSchema<typeof NODE_DUPLICATE_SCHEMA>;
 
 /** Creates, changes and runs the nodes of a lab on their computes; the lab coordinates each change. */
 export class NodeManager {
-  constructor(private readonly deps: { computes: ComputeRegistry; events: ControllerEvents; links: LinkManager; qemuUnsafeOptions?: boolean }) {}
+  constructor(private readonly deps: { computes: ComputeRegistry; events: ControllerEvents; links: LinkManager; policy?: HostPolicy }) {}
 
   /**
    * Creates a node on its compute (default `local`) and records it in the project. A taken name
@@ -188,7 +189,7 @@ export class NodeManager {
 
   /** A remote compute may be a GNS3 server that checks nothing: what would reach its command lines is checked here. */
   private checkProperties(nodeType: string, computeId: string, properties: Record<string, unknown>): void {
-    if (computeId !== LOCAL_COMPUTE_ID) findNodeType(nodeType)?.checkProperties?.(properties, { unsafeOptions: this.deps.qemuUnsafeOptions === true });
+    if (computeId !== LOCAL_COMPUTE_ID) findNodeType(nodeType)?.checkProperties?.(properties, this.deps.policy ?? STRICT_HOST_POLICY);
   }
 
   /** Re-reads the node's state from its compute. */

@@ -43,6 +43,15 @@ export class DockerEngine {
     return this.checking;
   }
 
+  /** The engine's security options (`name=seccomp,profile=default`...), as `docker info` lists them. */
+  async securityOptions(): Promise<string[]> {
+    try {
+      return ((await this.docker.info()) as { SecurityOptions?: string[] }).SecurityOptions ?? [];
+    } catch (err) {
+      throw new ConflictError(`Docker could not tell its security options: ${dockerReason(err)}`);
+    }
+  }
+
   private async check(): Promise<void> {
     let version: Docker.DockerVersion;
     try {

@@ -1,7 +1,8 @@
 import { posix } from 'node:path';
 import { ConflictError, InvalidError } from '../../errors.js';
 import type { FromSchema } from '../../schemas/validation.js';
-import { DEFAULT_CAPABILITIES, type DOCKER_CREATE_SCHEMA } from './docker-schemas.js';
+import { DEFAULT_CAPABILITIES } from './containment.js';
+import type { DOCKER_CREATE_SCHEMA } from './docker-schemas.js';
 
 type DockerCreate = FromSchema<typeof DOCKER_CREATE_SCHEMA>;
 
