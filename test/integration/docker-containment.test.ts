@@ -154,7 +154,7 @@ describe('docker containment on the real engine', () => {
 
   it('an imported .gns3project carrying the escape, privileged and SYS_ADMIN: the project opens, those nodes refuse to start (409 naming the property), the plain one runs the escape harmlessly', async () => {
     const marker = join(tmp, 'archive-marker');
-    const ids = { priv: randomUUID(), caps: randomUUID(), plain: randomUUID() };
+    const ids = { priv: randomUUID(), caps: randomUUID(), plain: randomUUID(), former: randomUUID() };
     const label = (text: string) => ({ rotation: 0, style: '', text, x: 0, y: -25 });
     const node = (id: string, name: string, properties: Record<string, unknown>) => ({
       compute_id: 'local', console_auto_start: false, custom_adapters: [], first_port_name: null, height: 59, label: label(name), locked: false, name, node_id: id,
@@ -167,8 +167,10 @@ describe('docker containment on the real engine', () => {
         computes: [], drawings: [], links: [],
         nodes: [
           node(ids.priv, 'PRIV', { privileged: true }),
-          node(ids.caps, 'CAPS', { cap_add: ['NET_ADMIN', 'NET_RAW', 'SYS_ADMIN'] }),
+          node(ids.caps, 'CAPS', { cap_add: ['NET_ADMIN', 'SYS_ADMIN'] }),
           node(ids.plain, 'PLAIN', {}),
+          // emuctl's former default, in every project it saved: it asked for nothing, so it gets today's default.
+          node(ids.former, 'FORMER', { cap_add: ['NET_ADMIN', 'NET_RAW', 'SYS_ADMIN'] }),
         ],
       },
     };
@@ -192,11 +194,15 @@ describe('docker containment on the real engine', () => {
     }
     const all = await d.api('POST', `/v2/projects/${pid}/nodes/start`, {});
     assert.equal(all.status, 409, 'starting the whole project names the refused nodes');
-    const plain = byName('PLAIN');
-    made.add(await containerOf(pid, plain.node_id));
-    const log = join((await onCompute(pid, plain.node_id)).node_directory as string, 'probe', 'probe.log');
-    await waitFor('the imported probe to run', () => existsSync(log) && readFileSync(log, 'utf8').includes('PROBE-DONE'));
-    assert.match(readFileSync(log, 'utf8'), /MOUNT-REFUSED[\s\S]*AGENT-REFUSED/);
+    for (const name of ['PLAIN', 'FORMER']) {
+      const n = byName(name);
+      const state = await onCompute(pid, n.node_id);
+      made.add(state.container_id);
+      assert.deepEqual(state.cap_add, ['NET_ADMIN', 'NET_RAW'], name);
+      const log = join(state.node_directory as string, 'probe', 'probe.log');
+      await waitFor(`the imported probe of ${name} to run`, () => existsSync(log) && readFileSync(log, 'utf8').includes('PROBE-DONE'));
+      assert.match(readFileSync(log, 'utf8'), /MOUNT-REFUSED[\s\S]*AGENT-REFUSED/, name);
+    }
     assert.equal(existsSync(marker), false, 'the host ran nothing');
     // Brought within bounds, the node starts.
     const fix = await d.api('PUT', `/v2/projects/${pid}/nodes/${byName('CAPS').node_id}`, { properties: { cap_add: ['NET_ADMIN', 'NET_RAW'] } });

@@ -6,7 +6,7 @@ import { ConflictError, InvalidError } from '../../../src/daemon/errors.js';
 import { STRICT_HOST_POLICY } from '../../../src/daemon/host-policy.js';
 import {
   ALL_CAPABILITIES, boundingSet, checkContainment, checkContainmentAtStart, checkHardening, checkProcessStatus, DEFAULT_CAPABILITIES, hardenedHostConfig,
-  refusedRegistry, registryOf, SAFE_CAPABILITIES, violationOf,
+  refusedRegistry, registryOf, restoredCapabilities, SAFE_CAPABILITIES, violationOf,
 } from '../../../src/daemon/kinds/docker/containment.js';
 
 const node = (o: Partial<{ image: string; cap_add: string[]; privileged: boolean }> = {}) => ({ image: 'frrouting/frr:v8.4.0', cap_add: [...DEFAULT_CAPABILITIES], privileged: false, ...o });
@@ -28,6 +28,13 @@ describe('docker containment: capabilities and privileged', () => {
       assert.doesNotThrow(() => checkContainment(node({ cap_add: [cap], privileged: true }), UNSAFE), cap);
     }
     for (const cap of SAFE_CAPABILITIES) assert.doesNotThrow(() => checkContainment(node({ cap_add: [cap] }), STRICT_HOST_POLICY), cap);
+  });
+
+  it('a restored node with exactly the former default (NET_ADMIN, NET_RAW, SYS_ADMIN) gets today\'s; any other set is kept', () => {
+    assert.deepEqual(restoredCapabilities(['SYS_ADMIN', 'NET_RAW', 'NET_ADMIN'], STRICT_HOST_POLICY), ['NET_ADMIN', 'NET_RAW']);
+    assert.deepEqual(restoredCapabilities(['NET_ADMIN', 'SYS_ADMIN'], STRICT_HOST_POLICY), ['NET_ADMIN', 'SYS_ADMIN']);
+    assert.deepEqual(restoredCapabilities(['NET_ADMIN', 'NET_RAW', 'SYS_ADMIN', 'SYS_PTRACE'], STRICT_HOST_POLICY), ['NET_ADMIN', 'NET_RAW', 'SYS_ADMIN', 'SYS_PTRACE']);
+    assert.deepEqual(restoredCapabilities(['NET_ADMIN', 'NET_RAW', 'SYS_ADMIN'], UNSAFE), ['NET_ADMIN', 'NET_RAW', 'SYS_ADMIN'], 'the operator allows it: kept');
   });
 
   it('a restored node out of bounds is a 409 at start, naming the property', () => {

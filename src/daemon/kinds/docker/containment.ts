@@ -30,6 +30,18 @@ export const SAFE_CAPABILITIES: readonly string[] = [...DOCKER_DEFAULT_CAPABILIT
 /** What a new node gets: what FRR's zebra, ospfd, bgpd and isisd need (measured: README, Security › Docker nodes). */
 export const DEFAULT_CAPABILITIES = ['NET_ADMIN', 'NET_RAW'];
 
+/** What emuctl gave every docker node before SYS_ADMIN was dropped: the cap_add of every project saved then. */
+const FORMER_DEFAULT_CAPABILITIES = ['NET_ADMIN', 'NET_RAW', 'SYS_ADMIN'];
+
+/**
+ * A restored node's cap_add: exactly the former default becomes today's (it asked for nothing, it
+ * got SYS_ADMIN), unless the operator allows every capability. Anything else is kept as it is.
+ */
+export function restoredCapabilities(caps: readonly string[], policy: DockerPolicy): string[] {
+  const former = caps.length === FORMER_DEFAULT_CAPABILITIES.length && FORMER_DEFAULT_CAPABILITIES.every((c) => caps.includes(c));
+  return former && !policy.dockerUnsafeCaps ? [...DEFAULT_CAPABILITIES] : [...caps];
+}
+
 /** The operator's settings this check reads (docker_unsafe_caps, docker_registries). */
 export type DockerPolicy = Pick<HostPolicy, 'dockerUnsafeCaps' | 'dockerRegistries'>;
 

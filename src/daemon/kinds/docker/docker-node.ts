@@ -15,7 +15,7 @@ import { reachableHost } from '../../../util/reachable-host.js';
 import { moveIntoContainer, tapName } from './container-interfaces.js';
 import { LABEL, type DaemonIdentity } from './container-labels.js';
 import { containerSpec, type VolumeMount } from './container-spec.js';
-import { checkContainmentAtStart, checkHardening, checkProcessStatus, violationOf, type DockerPolicy } from './containment.js';
+import { checkContainmentAtStart, checkHardening, checkProcessStatus, restoredCapabilities, violationOf, type DockerPolicy } from './containment.js';
 import { dockerReason, isDockerNotFound, type DockerEngine } from './docker-engine.js';
 import { DEFAULT_EXEC_TIMEOUT_SECONDS, runExec, type ExecResult } from './docker-exec.js';
 import { pullImage } from './docker-pull.js';
@@ -70,6 +70,7 @@ export class DockerNode extends DataplaneNode {
    */
   static async create(body: DockerCreate, ctx: NodeContext, shared: DockerShared, { restoring = false }: CreateOptions = {}): Promise<DockerNode> {
     const settings = applySettings(defaultSettings(body.image), body);
+    if (restoring) settings.cap_add = restoredCapabilities(settings.cap_add, shared.policy);
     const refused = violationOf(settings, shared.policy);
     if (refused && !restoring) throw new InvalidError(refused.message);
     if (!restoring) checkConsoleType(settings.console_type);
