@@ -6,7 +6,7 @@ import { ConflictError, InvalidError } from '../../../src/daemon/errors.js';
 import { STRICT_HOST_POLICY } from '../../../src/daemon/host-policy.js';
 import {
   ALL_CAPABILITIES, boundingSet, checkContainment, checkContainmentAtStart, checkHardening, checkProcessStatus, DEFAULT_CAPABILITIES, hardenedHostConfig,
-  refusedRegistry, registryOf, restoredCapabilities, SAFE_CAPABILITIES, violationOf,
+  checkRegistryAddresses, isLocalAddress, refusedRegistry, registryOf, restoredCapabilities, SAFE_CAPABILITIES, violationOf,
 } from '../../../src/daemon/kinds/docker/containment.js';
 
 const node = (o: Partial<{ image: string; cap_add: string[]; privileged: boolean }> = {}) => ({ image: 'frrouting/frr:v8.4.0', cap_add: [...DEFAULT_CAPABILITIES], privileged: false, ...o });
@@ -59,6 +59,27 @@ describe('docker containment: registries', () => {
     for (const image of ['frr', 'frrouting/frr:v8.4.0', 'docker.io/library/busybox:1.36', 'ghcr.io/a/b@sha256:' + 'a'.repeat(64), 'quay.io/frrouting/frr:9.1.0']) assert.equal(refusedRegistry(image, []), undefined, image);
     assert.equal(refusedRegistry('localhost:24501/x', ['localhost:24501']), undefined);
     assert.equal(refusedRegistry('localhost:24502/x', ['localhost:24501']), 'localhost:24502');
+  });
+});
+
+describe('docker containment: what a registry name resolves to', () => {
+  it('knows local and private addresses, IPv4-mapped ones too', () => {
+    for (const a of ['127.0.0.1', '127.5.6.7', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '0.0.0.0', '100.64.0.1', '198.18.0.1', '::1', '::', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1']) assert.equal(isLocalAddress(a), true, a);
+    for (const a of ['8.8.8.8', '140.82.112.3', '2606:4700::1111', '::ffff:8.8.8.8']) assert.equal(isLocalAddress(a), false, a);
+  });
+
+  it('a registry name resolving to this host or a private network is a 409 before Docker pulls; public ones, listed ones and names without a registry pass', async () => {
+    const dns: Record<string, string[]> = { 'evil.example': ['93.184.216.34', '127.0.0.1'], 'ghcr.io': ['140.82.112.3'], 'lab.example': ['10.0.0.5'] };
+    const lookupAll = async (host: string) => {
+      if (!dns[host]) throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
+      return dns[host].map((address) => ({ address }));
+    };
+    await assert.rejects(checkRegistryAddresses('evil.example/x', STRICT_HOST_POLICY, lookupAll), (e: Error) => e instanceof ConflictError && /evil\.example resolves to 127\.0\.0\.1.*docker_registries/.test(e.message));
+    await assert.rejects(checkRegistryAddresses('lab.example/x', STRICT_HOST_POLICY, lookupAll), /10\.0\.0\.5/);
+    await checkRegistryAddresses('lab.example/x', { dockerUnsafeCaps: false, dockerRegistries: ['lab.example'] }, lookupAll);
+    await checkRegistryAddresses('ghcr.io/a/b', STRICT_HOST_POLICY, lookupAll);
+    await checkRegistryAddresses('frrouting/frr', STRICT_HOST_POLICY, async () => assert.fail('no lookup for docker.io'));
+    await checkRegistryAddresses('unknown.example/x', STRICT_HOST_POLICY, lookupAll);
   });
 });
 

@@ -4,7 +4,7 @@ import { InvalidError } from '../../../src/daemon/errors.js';
 import { STRICT_HOST_POLICY } from '../../../src/daemon/host-policy.js';
 import { DOCKER_KIND } from '../../../src/daemon/kinds/docker/index.js';
 import { containerCommand, hostnameOf } from '../../../src/daemon/kinds/docker/container-spec.js';
-import { applySettings, checkImageName, defaultSettings, parseEnvironment, parseExtraHosts, splitCommand, volumePath } from '../../../src/daemon/kinds/docker/docker-settings.js';
+import { applySettings, checkImageName, defaultSettings, parseEnvironment, parseExtraHosts, splitCommand, volumeMounts, volumePath } from '../../../src/daemon/kinds/docker/docker-settings.js';
 import { TelnetInput } from '../../../src/daemon/kinds/docker/telnet-server.js';
 
 describe('docker settings: what reaches Docker', () => {
@@ -39,6 +39,11 @@ describe('docker settings: what reaches Docker', () => {
     for (const good of ['frrouting/frr:v8.4.0', 'alpine', 'localhost:5000/a/b:1', 'registry.example.com/x/y@sha256:' + 'a'.repeat(64), 'emuctl-test/host:d9ef77683cfa']) assert.equal(checkImageName(good), good);
     for (const bad of ['--privileged', 'UPPER/case', '/abs/path', '../x', 'a b', 'x:tag with space', '']) assert.throws(() => checkImageName(bad), /not a valid Docker image name/, bad);
     assert.throws(() => applySettings(defaultSettings('alpine'), { cap_add: ['NET_ADMIN'], environment: 'X Y=1' }), InvalidError);
+  });
+
+  it('volumes: each path once, none inside another (GNS3 keeps the outer one)', () => {
+    assert.deepEqual(volumeMounts(['/etc/frr', '/etc', '/data/', '/data', '/etcx', '/etc/frr/x']), ['/etc', '/data', '/etcx']);
+    assert.deepEqual(volumeMounts([]), []);
   });
 
   it('host names Docker takes, from any node name', () => {

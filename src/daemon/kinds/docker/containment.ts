@@ -1,3 +1,4 @@
+import { BlockList, isIPv4 } from 'node:net';
 import type Docker from 'dockerode';
 import { ConflictError, InvalidError } from '../../errors.js';
 import type { HostPolicy } from '../../host-policy.js';
@@ -103,6 +104,37 @@ export function refusedRegistry(image: string, allowed: readonly string[]): stri
   const host = registry.replace(/:[0-9]+$/, '');
   const local = host === 'localhost' || host.endsWith('.localhost') || host.split('.').every((label) => /^(?:0x[0-9a-f]*|[0-9]+)$/.test(label));
   return local || host !== registry ? registry : undefined;
+}
+
+/** Addresses a registry may not resolve to: this host, private networks, link-local, the benchmark range, multicast, reserved. */
+const LOCAL_NETWORKS = new BlockList();
+for (const [net, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4]] as const) LOCAL_NETWORKS.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) LOCAL_NETWORKS.addSubnet(net, prefix, 'ipv6');
+
+/** Whether an address is on this host or a private network (an IPv4-mapped IPv6 address by its IPv4 part). */
+export function isLocalAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped || isIPv4(address)) return LOCAL_NETWORKS.check(mapped ?? address, 'ipv4');
+  return LOCAL_NETWORKS.check(address, 'ipv6');
+}
+
+/** Every address of a host name (dns.lookup with all: true, as dockerd's resolver sees /etc/hosts and DNS). */
+export type LookupAll = (host: string) => Promise<{ address: string }[]>;
+
+/**
+ * Before Docker pulls `image`: a registry name that resolves to this host or a private network
+ * (`127.0.0.1.nip.io`, a name in /etc/hosts) would make Docker connect there (and Docker speaks
+ * plain HTTP to 127.0.0.0/8), so it is a 409 unless docker_registries lists it. A name that does not
+ * resolve here is left to Docker, whose pull then fails the same way. A name whose answer changes
+ * between this lookup and Docker's (DNS rebinding) is not caught: list registries on such networks.
+ */
+export async function checkRegistryAddresses(image: string, policy: DockerPolicy, lookupAll: LookupAll): Promise<void> {
+  const registry = registryOf(image);
+  if (!registry || policy.dockerRegistries.some((a) => a.toLowerCase() === registry)) return;
+  const host = registry.replace(/:[0-9]+$/, '');
+  const addresses = await lookupAll(host).catch(() => []);
+  const local = addresses.find((a) => isLocalAddress(a.address));
+  if (local) throw new ConflictError(`Docker image ${image} is not pulled: its registry ${registry} resolves to ${local.address}, a local or private address; an operator may list it in the daemon setting docker_registries`);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { lookup } from 'node:dns/promises';
 import { chmod, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
@@ -15,12 +16,12 @@ import { reachableHost } from '../../../util/reachable-host.js';
 import { moveIntoContainer, tapName } from './container-interfaces.js';
 import { LABEL, type DaemonIdentity } from './container-labels.js';
 import { containerSpec, type VolumeMount } from './container-spec.js';
-import { checkContainmentAtStart, checkHardening, checkProcessStatus, restoredCapabilities, violationOf, type DockerPolicy } from './containment.js';
+import { checkContainmentAtStart, checkHardening, checkProcessStatus, checkRegistryAddresses, restoredCapabilities, violationOf, type DockerPolicy } from './containment.js';
 import { dockerReason, isDockerNotFound, type DockerEngine } from './docker-engine.js';
 import { DEFAULT_EXEC_TIMEOUT_SECONDS, runExec, type ExecResult } from './docker-exec.js';
 import { pullImage } from './docker-pull.js';
 import type { DOCKER_CREATE_SCHEMA, DOCKER_UPDATE_SCHEMA } from './docker-schemas.js';
-import { applySettings, checkConsoleType, defaultSettings, volumePath, type DockerSettings } from './docker-settings.js';
+import { applySettings, checkConsoleType, defaultSettings, volumeMounts, type DockerSettings } from './docker-settings.js';
 import { TelnetServer } from './telnet-server.js';
 
 type DockerCreate = FromSchema<typeof DOCKER_CREATE_SCHEMA>;
@@ -75,7 +76,7 @@ export class DockerNode extends DataplaneNode {
     if (refused && !restoring) throw new InvalidError(refused.message);
     if (!restoring) checkConsoleType(settings.console_type);
     await shared.engine.ready();
-    if (!refused) await imageOf(shared.engine.docker, settings.image, ctx);
+    if (!refused) await imageOf(shared.engine.docker, settings.image, ctx, shared.policy);
     const id = nodeIdOr(body.node_id);
     const owner = nodeOwner(ctx.projectId, id);
     const consolePort = settings.console_type === 'telnet' ? await ctx.resources.consolePorts.allocate(owner, body.console ?? undefined) : null;
@@ -160,6 +161,8 @@ export class DockerNode extends DataplaneNode {
           this.console = new TelnetServer(() => this.attach(), false);
           await this.console.listen(this.ctx.bindHost, this.consolePort);
         }
+        // Docker binds each volume from its path below the node directory at every start: none may have become a link since.
+        for (const v of volumeMounts(this.settings.extra_volumes)) await makeDirs(this.ctx.projectDir, relativeBelow(this.ctx.projectDir, join(this.dir, v)));
         await this.container.start().catch((err) => {
           throw new ConflictError(`Docker could not start ${this.name}: ${dockerReason(err)}`);
         });
@@ -333,10 +336,10 @@ export class DockerNode extends DataplaneNode {
     const docker = this.shared.engine.docker;
     checkContainmentAtStart(this.name, this.settings, this.shared.policy);
     await this.removeContainer();
-    const image = await imageOf(docker, this.settings.image, this.ctx);
+    const image = await imageOf(docker, this.settings.image, this.ctx, this.shared.policy);
     const labels = this.shared.identity.labels(this.ctx.projectId, this.id);
     const volumes: VolumeMount[] = [];
-    for (const [i, v] of this.settings.extra_volumes.map(volumePath).entries()) {
+    for (const [i, v] of volumeMounts(this.settings.extra_volumes).entries()) {
       const device = join(this.dir, v);
       await makeDirs(this.ctx.projectDir, relativeBelow(this.ctx.projectDir, device));
       // A named volume bound to the node's directory: Docker copies the image's files at that path into it while it is empty (GNS3's init does the same).
@@ -352,7 +355,7 @@ export class DockerNode extends DataplaneNode {
     }
     try {
       checkHardening(this.name, this.settings, await this.container.inspect(), await this.shared.engine.securityOptions());
-      for (const v of this.settings.extra_volumes.map(volumePath)) {
+      for (const v of volumeMounts(this.settings.extra_volumes)) {
         await withDir(this.ctx.projectDir, pathSegments(relativeBelow(this.ctx.projectDir, join(this.dir, v))), false, (dir) => chmod(dir.at('.'), PRIVATE_DIR_MODE));
       }
     } catch (err) {
@@ -380,13 +383,14 @@ export class DockerNode extends DataplaneNode {
  * The image's description. A missing image is pulled from its registry, with progress in the
  * project's log notifications (GNS3 does the same); one that cannot be pulled is a 409 saying how to get it.
  */
-async function imageOf(docker: Docker, image: string, ctx: NodeContext): Promise<Docker.ImageInspectInfo> {
+async function imageOf(docker: Docker, image: string, ctx: NodeContext, policy: DockerPolicy): Promise<Docker.ImageInspectInfo> {
   const inspect = () => docker.getImage(image).inspect().catch((err) => {
     if (isDockerNotFound(err)) return undefined;
     throw new ConflictError(`Docker could not inspect image ${image}: ${dockerReason(err)}`);
   });
   const found = await inspect();
   if (found) return found;
+  await checkRegistryAddresses(image, policy, (host) => lookup(host, { all: true, verbatim: true }));
   await pullImage(docker, image, (message) => {
     ctx.log.info(message);
     ctx.events.log('info', message, ctx.projectId);

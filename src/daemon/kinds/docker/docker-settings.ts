@@ -119,6 +119,16 @@ export function volumePath(volume: string): string {
 }
 
 /**
+ * The volumes a container gets: each `extra_volumes` path once, and none inside another (GNS3 keeps
+ * the outer one too). A nested one would let the container, through the outer volume, put a link
+ * where Docker binds the inner one from at the next start: a host directory of its choosing.
+ */
+export function volumeMounts(extraVolumes: readonly string[]): string[] {
+  const paths = [...new Set(extraVolumes.map(volumePath))];
+  return paths.filter((p) => !paths.some((outer) => outer !== p && (outer === '/' || p.startsWith(`${outer}/`))));
+}
+
+/**
  * Splits a command line as a POSIX shell would split words (Python's shlex.split, which GNS3 uses):
  * quotes and backslashes, no expansion. Nothing runs a shell over it.
  */
