@@ -89,7 +89,10 @@ describe('docker containment on the real engine', () => {
     // A plain node first: the compute then has the project (the controller makes it there with its first node).
     const plain = await createNode(d, pid, 'P', 'docker', { compute_id: 'local', properties: { image: host } });
     made.add(plain.properties.container_id);
-    const before = (await docker.listContainers({ all: true })).length;
+    // This daemon's containers only (other tests make theirs on the same engine).
+    const ours = async () => (await docker.listContainers({ all: true, filters: JSON.stringify({ label: [`emuctl.daemon=${join(d.home, 'run')}`] }) })).length;
+    const before = await ours();
+    assert.ok(before >= 1, 'the filter finds the plain node\'s container');
     for (const [properties, message] of cases) {
       const viaController = await d.api('POST', `/v2/projects/${pid}/nodes`, { name: 'X', node_type: 'docker', compute_id: 'local', properties: { image: host, ...properties } });
       assert.equal(viaController.status, 400, `${JSON.stringify(properties)}: ${viaController.text}`);
@@ -99,7 +102,7 @@ describe('docker containment on the real engine', () => {
       const template = await d.api('POST', '/v2/templates', { name: 'X', template_type: 'docker', compute_id: 'local', image: host, ...properties });
       assert.equal(template.status, 400, template.text);
     }
-    assert.equal((await docker.listContainers({ all: true })).length, before, 'no container made');
+    assert.equal(await ours(), before, 'no container made');
     const update = await d.api('PUT', `/v2/projects/${pid}/nodes/${plain.node_id}`, { properties: { cap_add: ['SYS_ADMIN'] } });
     assert.equal(update.status, 400, update.text);
     assert.match(update.body.message, /cap_add: SYS_ADMIN/);
