@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
+import { cliEnv, removeTempHome, runInProcess, tempHome } from '../cli/helpers/cli.js';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { testImage } from '../helpers/docker-images.js';
 import { createNode, createProject } from '../helpers/lab.js';
@@ -153,6 +154,28 @@ describe('docker containment on the real engine', () => {
     const seen = await d.api('POST', `/v2/projects/${pid}/nodes/${n.node_id}/exec`, { command: ['head', '-n', '1', '/etc/passwd'] });
     assert.deepEqual(seen.body, { output: 'root:x:0:0:root:/root:/bin/sh\n', exit_code: 0 });
     assert.equal((await d.api('POST', `/v2/projects/${pid}/nodes/${n.node_id}/stop`, {})).status, 200);
+  });
+
+  it('a lab file that asks for privileged or SYS_ADMIN: lab up fails with one line naming the property, and makes no container', async () => {
+    const home = tempHome();
+    try {
+      for (const [properties, message] of [['{privileged: true}', /privileged: a privileged container is root on the host/], ['{cap_add: [NET_ADMIN, SYS_ADMIN]}', /cap_add: SYS_ADMIN reaches the host kernel/]] as const) {
+        const file = join(tmp, `lab-${randomUUID().slice(0, 8)}.yml`);
+        writeFileSync(file, `name: ${file.slice(-12, -4)}\nnodes:\n  R1:\n    type: docker\n    image: ${host}\n    properties: ${properties}\n`);
+        const r = await runInProcess(['lab', 'up', file], cliEnv(home, { EMUCTL_URL: d.url }));
+        assert.equal(r.code, 1, r.stdout + r.stderr);
+        assert.match(r.stderr, message);
+        assert.equal(r.stderr.trimEnd().split('\n').length, 1, `one line on stderr: ${r.stderr}`);
+        const projects = (await d.api('GET', '/v2/projects')).body as { name: string; project_id: string }[];
+        const project = projects.find((p) => p.name === file.slice(-12, -4));
+        if (project) {
+          assert.deepEqual((await d.api('GET', `/v2/projects/${project.project_id}/nodes`)).body, [], 'no node made');
+          await d.api('DELETE', `/v2/projects/${project.project_id}`);
+        }
+      }
+    } finally {
+      removeTempHome(home);
+    }
   });
 
   it('an imported .gns3project carrying the escape, privileged and SYS_ADMIN: the project opens, those nodes refuse to start (409 naming the property), the plain one runs the escape harmlessly', async () => {
