@@ -9,19 +9,25 @@
 //       `dpkg-deb -x`, no root file system tool. CMD is `sh`, so its console is a shell.
 // frr:  a Debian bookworm root file system with frr, iproute2, iputils-ping, procps and tcpdump
 //       (mmdebstrap), and /usr/lib/frr/docker-start, which starts the daemons that
-//       /etc/frr/daemons enables and then runs a shell on the console.
+//       /etc/frr/daemons enables and then runs a shell on the console. FRR 8.4 dies without
+//       CAP_SYS_ADMIN, which emuctl no longer grants: docker-images/drop-sys-admin.c, compiled here
+//       (gcc) and listed in /etc/ld.so.preload, clears it from what the daemons ask libcap for.
 // Both are `docker import`ed: a root file system and a command, no registry involved.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const FRR_START = `#!/bin/sh
 # Starts the FRR daemons that /etc/frr/daemons enables (watchfrr keeps them up), then gives the console a shell.
 /usr/lib/frr/frrinit.sh start
 exec /bin/bash
 `;
+
+/** The LD_PRELOAD shim of the FRR image (its source names the recipe too). */
+const DROP_SYS_ADMIN = join(dirname(fileURLToPath(import.meta.url)), 'docker-images', 'drop-sys-admin.c');
 
 const RECIPES = {
   host: {
@@ -33,6 +39,7 @@ const RECIPES = {
     packages: ['frr', 'iproute2', 'iputils-ping', 'procps', 'tcpdump'],
     build: buildFrr,
     cmd: ['/usr/lib/frr/docker-start'],
+    sources: [DROP_SYS_ADMIN],
   },
 };
 
@@ -61,7 +68,7 @@ function packageVersions(packages) {
 }
 
 function tagOf(name, recipe) {
-  const hash = createHash('sha256').update(JSON.stringify({ name, versions: packageVersions(recipe.packages), cmd: recipe.cmd, start: FRR_START, build: recipe.build.toString() }));
+  const hash = createHash('sha256').update(JSON.stringify({ name, versions: packageVersions(recipe.packages), cmd: recipe.cmd, start: FRR_START, build: recipe.build.toString(), sources: (recipe.sources ?? []).map((f) => readFileSync(f, 'utf8')) }));
   return `emuctl-test/${name}:${hash.digest('hex').slice(0, 12)}`;
 }
 
@@ -127,7 +134,14 @@ async function buildFrr(tag, recipe) {
   try {
     const start = join(hook, 'docker-start');
     writeFileSync(start, FRR_START, { mode: 0o755 });
-    const customize = `cp ${start} "$1/usr/lib/frr/docker-start" && chmod 755 "$1/usr/lib/frr/docker-start"`;
+    const shim = join(hook, 'drop-sys-admin.so');
+    sh('gcc', ['-O2', '-Wall', '-shared', '-fPIC', '-o', shim, DROP_SYS_ADMIN, '-ldl']);
+    chmodSync(hook, 0o755);
+    const customize = [
+      `cp ${start} "$1/usr/lib/frr/docker-start" && chmod 755 "$1/usr/lib/frr/docker-start"`,
+      `mkdir -p "$1/usr/lib/emuctl" && cp ${shim} "$1/usr/lib/emuctl/drop-sys-admin.so" && chmod 644 "$1/usr/lib/emuctl/drop-sys-admin.so"`,
+      `echo /usr/lib/emuctl/drop-sys-admin.so > "$1/etc/ld.so.preload"`,
+    ].join(' && ');
     const producer = ['mmdebstrap', '--quiet', '--variant=apt', `--include=${recipe.packages.join(',')}`, `--customize-hook=${customize}`, '--format=tar', 'bookworm', '-'];
     await importTar(process.getuid?.() === 0 ? producer : ['sudo', ...producer], tag, recipe.cmd);
   } finally {

@@ -120,12 +120,12 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   if (compute) computes.setApi('local', compute);
   const labs = new Labs();
   const links = new LinkManager({ computes, events });
-  const nodes = new NodeManager({ computes, events, links, qemuUnsafeOptions: settings.qemuUnsafeOptions });
+  const nodes = new NodeManager({ computes, events, links, policy: settings });
   computes.setReports(new LiveState({ labs, nodes, links, events, log }));
   if (compute && isController) computes.followLocal(compute.events);
   wireNotifications(notifications, { controller: isController ? events : undefined, compute: compute?.events });
   projects.addLifecycle(new LabLifecycle({ labs, nodes, links, computes, log }));
-  const templates = new TemplateManager({ file: isController ? settings.paths.templatesFile(settings.port) : undefined, events, log });
+  const templates = new TemplateManager({ file: isController ? settings.paths.templatesFile(settings.port) : undefined, events, log, policy: settings });
   const gui = new GuiSettings(isController ? settings.paths.guiSettingsFile(settings.port) : undefined);
   const drawings = new DrawingManager({ events });
   const archives = new ProjectArchives({ projects, labs, computes, limits: new ImportLimits(settings), log });

@@ -53,6 +53,9 @@ export interface DaemonFlags {
   webUi?: string;
   // What reaches a command line: QEMU options unchecked.
   qemuUnsafeOptions?: boolean;
+  // Docker nodes: privileged and every capability allowed; registries an image may name.
+  dockerUnsafeCaps?: boolean;
+  dockerRegistries?: string[];
   // Imported archives (issue 17).
   maxImportBytes?: number;
   maxImportExpandedBytes?: number;
@@ -122,6 +125,11 @@ export interface DaemonSettings {
   qemuAccel: QemuAccelSetting;
   /** qemu_unsafe_options: a QEMU node's `options` pass to QEMU unchecked (a trusted single-user install); off by default. */
   qemuUnsafeOptions: boolean;
+  // Docker nodes.
+  /** docker_unsafe_caps: docker nodes may be privileged and ask for any capability (a trusted single-user install); off by default. */
+  dockerUnsafeCaps: boolean;
+  /** docker_registries: registries (`host[:port]`) an image may name although they are local, IP literals or have a port. */
+  dockerRegistries: string[];
   // VPCS confinement.
   /** vpcs_unconfined: VPCS starts without native/vpcs-confine.c (its console runs host commands); off by default. */
   vpcsUnconfined: boolean;
@@ -224,6 +232,13 @@ function checkCorsOrigins(origins: string[], where: string): void {
   }
 }
 
+/** A docker_registries entry: a registry as an image names it, `host` or `host:port` (lower case, no scheme, no path). */
+function checkRegistries(registries: string[], where: string): void {
+  for (const r of registries) {
+    if (!/^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?::[0-9]{1,5})?$/.test(r)) throw new InvalidError(`${where}: '${r}' is not a registry as an image names it (host or host:port, lower case)`);
+  }
+}
+
 function checkAllowedHosts(hosts: string[], where: string): void {
   for (const host of hosts) {
     if (allowedHostName(host) === undefined) throw new InvalidError(`${where}: '${host}' is not a host name or address (no port, no *)`);
@@ -284,6 +299,9 @@ const SPECS = {
   insecureNoAuth: { env: 'EMUCTL_INSECURE_NO_AUTH', file: 'insecure_no_auth', kind: BOOLEAN, fallback: false },
   // What reaches a command line: off, a QEMU node's options are checked against the allow-list (qemu-options.ts).
   qemuUnsafeOptions: { env: 'EMUCTL_QEMU_UNSAFE_OPTIONS', file: 'qemu_unsafe_options', kind: BOOLEAN, fallback: false },
+  // Docker nodes: off, a node gets Docker's default capabilities plus safe network ones (kinds/docker/containment.ts).
+  dockerUnsafeCaps: { env: 'EMUCTL_DOCKER_UNSAFE_CAPS', file: 'docker_unsafe_caps', kind: BOOLEAN, fallback: false },
+  dockerRegistries: { env: 'EMUCTL_DOCKER_REGISTRIES', file: 'docker_registries', kind: LIST, fallback: [] as string[], check: checkRegistries },
   // Imported archives (issue 17): the byte limits have no fixed default, they follow the free disk space at import time.
   maxImportBytes: { env: 'EMUCTL_MAX_IMPORT_BYTES', file: 'max_import_bytes', kind: INTEGER as ValueKind<number | undefined>, fallback: undefined, check: (v: number | undefined, where: string) => v === undefined || positive(v, where) },
   maxImportExpandedBytes: { env: 'EMUCTL_MAX_IMPORT_EXPANDED_BYTES', file: 'max_import_expanded_bytes', kind: INTEGER as ValueKind<number | undefined>, fallback: undefined, check: (v: number | undefined, where: string) => v === undefined || positive(v, where) },

@@ -62,7 +62,8 @@ describe('docker nodes: a missing image is pulled from its registry', () => {
     await run('docker', ['tag', await testImage('host'), image]);
     await run('docker', ['push', image]);
     await run('docker', ['rmi', image]);
-    d = await startTestDaemon({ env: { EMUCTL_CONSOLE_PORT_RANGE: '25460-25479', EMUCTL_UDP_PORT_RANGE: '31460-31479' } });
+    // A registry with a port is refused unless the operator lists it.
+    d = await startTestDaemon({ env: { EMUCTL_CONSOLE_PORT_RANGE: '25460-25479', EMUCTL_UDP_PORT_RANGE: '31460-31479', EMUCTL_DOCKER_REGISTRIES: `127.0.0.1:${port}` } });
   });
   after(async () => {
     await d?.stop();

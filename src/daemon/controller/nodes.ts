@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NodeAction } from '../compute/compute-api.js';
-import { ConflictError, NotFoundError, UpstreamError } from '../errors.js';
+import { ConflictError, InvalidError, NotFoundError, UpstreamError } from '../errors.js';
+import { STRICT_HOST_POLICY, type HostPolicy } from '../host-policy.js';
 import { LOCAL_COMPUTE_ID, type ComputeRegistry } from './computes.js';
 import type { ControllerEvents } from './events.js';
 import type { Lab } from './lab.js';
@@ -24,7 +25,7 @@ export type NodeDuplicate = FromSchema<typeof NODE_DUPLICATE_SCHEMA>;
 
 /** Creates, changes and runs the nodes of a lab on their computes; the lab coordinates each change. */
 export class NodeManager {
-  constructor(private readonly deps: { computes: ComputeRegistry; events: ControllerEvents; links: LinkManager; qemuUnsafeOptions?: boolean }) {}
+  constructor(private readonly deps: { computes: ComputeRegistry; events: ControllerEvents; links: LinkManager; policy?: HostPolicy }) {}
 
   /**
    * Creates a node on its compute (default `local`) and records it in the project. A taken name
@@ -168,6 +169,7 @@ export class NodeManager {
   /** start, stop, suspend or reload a node. */
   async act(lab: Lab, node: ControllerNode, action: NodeAction): Promise<ControllerNode> {
     return node.lock.run(async () => {
+      if (action === 'start' || action === 'reload') this.checkBeforeStart(node);
       await node.compute.nodeAction(lab.project.id, node.nodeType, node.id, action);
       await this.refresh(lab, node);
       await lab.persist();
@@ -188,7 +190,20 @@ export class NodeManager {
 
   /** A remote compute may be a GNS3 server that checks nothing: what would reach its command lines is checked here. */
   private checkProperties(nodeType: string, computeId: string, properties: Record<string, unknown>): void {
-    if (computeId !== LOCAL_COMPUTE_ID) findNodeType(nodeType)?.checkProperties?.(properties, { unsafeOptions: this.deps.qemuUnsafeOptions === true });
+    if (computeId !== LOCAL_COMPUTE_ID) findNodeType(nodeType)?.checkProperties?.(properties, this.deps.policy ?? STRICT_HOST_POLICY);
+  }
+
+  /**
+   * A node restored onto a remote compute (an opened project, an imported archive) was never
+   * checked by a client's request: it does not start there unless it is within the rules (409 naming the property).
+   */
+  private checkBeforeStart(node: ControllerNode): void {
+    try {
+      this.checkProperties(node.nodeType, node.computeId, node.properties);
+    } catch (err) {
+      if (err instanceof InvalidError) throw new ConflictError(`node ${node.name} cannot start on compute ${node.computeId}: ${err.message}`);
+      throw err;
+    }
   }
 
   /** Re-reads the node's state from its compute. */

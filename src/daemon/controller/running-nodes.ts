@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.js';
+import { replaceFileUnder } from '../safe-fs.js';
 import type { Project } from './project.js';
 
 /** Which nodes run, kept beside the topology so a reopened auto_start project restarts just those (even after a crash). */
@@ -15,7 +15,7 @@ export async function readRunning(project: Project): Promise<string[]> {
   }
 }
 
-/** Records the running nodes of a project. */
+/** Records the running nodes of a project (its project-files directory made when missing: a restored snapshot whose nodes all run on remote computes has none). */
 export async function writeRunning(project: Project, nodeIds: string[]): Promise<void> {
-  await writeFileAtomic(join(project.path, RUNNING_FILE), JSON.stringify(nodeIds));
+  await replaceFileUnder(project.path, RUNNING_FILE, JSON.stringify(nodeIds));
 }

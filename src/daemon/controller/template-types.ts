@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../schemas/validation.js';
+import type { HostPolicy } from '../host-policy.js';
 
 /** A template field: its schema, and GNS3's default for templates that do not set it. */
 export type TemplateField = JsonSchema & { default?: unknown };
@@ -16,7 +17,7 @@ export interface TemplateSpec {
   default_name_format: string;
   symbol: string;
   /** Rules beyond the schema, checked at create and update (InvalidError): what would reach a command line. */
-  check?(template: Record<string, unknown>): void;
+  check?(template: Record<string, unknown>, policy: HostPolicy): void;
   /** The built-in template of this type (GNS3 2.2's name and fields); none for types without one. */
   builtin?: { name: string; properties?: Record<string, unknown>; fields?: Record<string, unknown> };
 }

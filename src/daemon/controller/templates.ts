@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ConflictError, InvalidError, NotFoundError, storageError } from '../errors.js';
+import { STRICT_HOST_POLICY, type HostPolicy } from '../host-policy.js';
 import type { Logger } from '../logger.js';
 import { UUID_SCHEMA, validate, type FromSchema, type JsonSchema } from '../schemas/validation.js';
 import type { TEMPLATE_USAGE_SCHEMA } from '../schemas/project-extras.js';
@@ -46,7 +47,7 @@ export class TemplateManager {
   /** A change is applied, written, and undone if the write fails (507). */
   private readonly writer = new GroupCommit(() => this.save(), (err) => storageError(this.deps.file ?? 'templates', err));
 
-  constructor(private readonly deps: { file?: string; events: ControllerEvents; log: Logger }) {}
+  constructor(private readonly deps: { file?: string; events: ControllerEvents; log: Logger; policy?: HostPolicy }) {}
 
   /** Reads the saved custom templates; one that no longer validates is skipped with a warning, as GNS3 does. */
   async load(): Promise<void> {
@@ -83,7 +84,7 @@ export class TemplateManager {
   async create(body: Record<string, unknown>): Promise<Template> {
     const id = typeof body.template_id === 'string' ? body.template_id.toLowerCase() : randomUUID();
     if (this.builtins.some((t) => t.template_id === id) || this.custom.has(id)) throw new ConflictError(`Template ID '${id}' already exists`);
-    const template = checked({ ...body, template_id: id });
+    const template = checked({ ...body, template_id: id }, { policy: this.deps.policy });
     this.custom.set(id, template);
     await this.writer.commit(() => this.custom.delete(id));
     this.deps.events.publish('template.created', template);
@@ -98,7 +99,7 @@ export class TemplateManager {
       throw new ConflictError(`Template ID ${id} cannot be changed because it is a builtin`);
     }
     const change = Object.fromEntries(Object.entries(body).filter(([key]) => !FIXED_FIELDS.includes(key)));
-    const template = checked({ ...current, ...change });
+    const template = checked({ ...current, ...change }, { policy: this.deps.policy });
     this.custom.set(id, template);
     await this.writer.commit(() => this.custom.set(id, current));
     this.deps.events.publish('template.updated', template);
@@ -154,7 +155,7 @@ export function nodeFromTemplate(template: Template, usage: TemplateUsage): Node
 }
 
 /** A custom template validated against its type (GNS3's schemas), with GNS3's defaults filled in. */
-function checked(settings: Record<string, unknown>, { saved = false } = {}): Template {
+function checked(settings: Record<string, unknown>, { saved = false, policy = STRICT_HOST_POLICY }: { saved?: boolean; policy?: HostPolicy } = {}): Template {
   validate(TEMPLATE_CREATE_SCHEMA, settings, 'template');
   const type = templateType(settings.template_type as string);
   if (!type) throw new InvalidError(`Unknown template_type '${String(settings.template_type)}' (known: ${templateTypes().map((t) => t.type).join(', ')})`);
@@ -164,7 +165,7 @@ function checked(settings: Record<string, unknown>, { saved = false } = {}): Tem
   for (const [key, field] of Object.entries(type.fields)) if (field.default !== undefined) defaults[key] = structuredClone(field.default);
   for (const [key, value] of Object.entries(defaults)) template[key] ??= value;
   validate(typeSchema(type), template, `${type.type} template`);
-  if (!saved) type.check?.(template);
+  if (!saved) type.check?.(template, policy);
   return { ...template, builtin: false } as Template;
 }
 

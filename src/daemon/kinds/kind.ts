@@ -8,6 +8,7 @@ import type { NodePort } from '../controller/node-ports.js';
 import type { TemplateSpec } from '../controller/template-types.js';
 import type { Logger } from '../logger.js';
 import type { TypedSchema } from '../schemas/validation.js';
+import type { HostPolicy } from '../host-policy.js';
 import type { DaemonSettings } from '../settings.js';
 
 type NodeBody = Record<string, unknown>;
@@ -68,9 +69,10 @@ export interface ControllerRules {
   /**
    * Checks the properties a client gives that would reach a command line on the compute
    * (InvalidError). The controller runs it for remote computes, which may be GNS3 servers that
-   * check nothing; the local compute holds its nodes to the full rules itself.
+   * check nothing; the local compute holds its nodes to the full rules itself. `policy`: the
+   * operator's settings that widen what a node may do.
    */
-  checkProperties?(properties: Record<string, unknown>, opts: { unsafeOptions: boolean }): void;
+  checkProperties?(properties: Record<string, unknown>, policy: HostPolicy): void;
   /** Its nodes run commands through the exec route (docker); other kinds answer 409 without a call to the compute. */
   exec?: boolean;
   /** Properties only emuctl's computes take (GNS3's schema refuses them): left out of portable archives. */

@@ -1,9 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { InvalidError } from '../../../src/daemon/errors.js';
+import { STRICT_HOST_POLICY } from '../../../src/daemon/host-policy.js';
 import { DOCKER_KIND } from '../../../src/daemon/kinds/docker/index.js';
 import { containerCommand, hostnameOf } from '../../../src/daemon/kinds/docker/container-spec.js';
-import { applySettings, checkImageName, defaultSettings, parseEnvironment, parseExtraHosts, splitCommand, volumePath } from '../../../src/daemon/kinds/docker/docker-settings.js';
+import { applySettings, checkImageName, defaultSettings, parseEnvironment, parseExtraHosts, splitCommand, volumeMounts, volumePath } from '../../../src/daemon/kinds/docker/docker-settings.js';
 import { TelnetInput } from '../../../src/daemon/kinds/docker/telnet-server.js';
 
 describe('docker settings: what reaches Docker', () => {
@@ -40,6 +41,11 @@ describe('docker settings: what reaches Docker', () => {
     assert.throws(() => applySettings(defaultSettings('alpine'), { cap_add: ['NET_ADMIN'], environment: 'X Y=1' }), InvalidError);
   });
 
+  it('volumes: each path once, none inside another (GNS3 keeps the outer one)', () => {
+    assert.deepEqual(volumeMounts(['/etc/frr', '/etc', '/data/', '/data', '/etcx', '/etc/frr/x']), ['/etc', '/data', '/etcx']);
+    assert.deepEqual(volumeMounts([]), []);
+  });
+
   it('host names Docker takes, from any node name', () => {
     assert.equal(hostnameOf('R1'), 'R1');
     assert.equal(hostnameOf('core router #1'), 'core-router--1');
@@ -50,9 +56,9 @@ describe('docker settings: what reaches Docker', () => {
 
 describe('docker kind: the controller checks properties bound for a remote compute', () => {
   it('refuses values of the wrong type or that would reach Docker unchecked with 400, never a TypeError', () => {
-    const check = (p: Record<string, unknown>) => DOCKER_KIND.controller.checkProperties!(p, { unsafeOptions: false });
+    const check = (p: Record<string, unknown>) => DOCKER_KIND.controller.checkProperties!(p, STRICT_HOST_POLICY);
     assert.doesNotThrow(() => check({ image: 'frrouting/frr:v8.4.0', environment: 'A=1', extra_volumes: ['/etc/frr'], console_auto_start: true }));
-    for (const bad of [{ environment: 5 }, { extra_volumes: '/etc' }, { start_command: ['sh'] }, { image: '--privileged' }, { extra_hosts: 'x' }, { cap_add: ['SYS_RAWIO'] }]) {
+    for (const bad of [{ environment: 5 }, { extra_volumes: '/etc' }, { start_command: ['sh'] }, { image: '--privileged' }, { extra_hosts: 'x' }, { cap_add: ['SYS_RAWIO'] }, { cap_add: ['SYS_ADMIN'] }, { privileged: true }, { image: 'localhost:24501/x' }]) {
       assert.throws(() => check(bad), InvalidError, JSON.stringify(bad));
     }
   });

@@ -199,4 +199,20 @@ describe('daemon settings', () => {
     await assert.rejects(resolveSettings({}, { EMUCTL_HOME: vpcsHome }), /config file: vpcs_unconfined must be true or false/);
     rmSync(vpcsHome, { recursive: true, force: true });
   });
+
+  it('docker_unsafe_caps off and docker_registries empty by default; env > file; a registry is host or host:port', async () => {
+    const dockerHome = mkdtempSync(join(tmpdir(), 'emuctl-settings-'));
+    const file = join(dockerHome, 'daemon.json');
+    const defaults = await resolveSettings({}, { EMUCTL_HOME: dockerHome });
+    assert.deepEqual([defaults.dockerUnsafeCaps, defaults.dockerRegistries], [false, []]);
+    writeFileSync(file, JSON.stringify({ docker_unsafe_caps: true, docker_registries: ['registry.lab:5000', '10.0.0.5'] }));
+    const fromFile = await resolveSettings({}, { EMUCTL_HOME: dockerHome });
+    assert.deepEqual([fromFile.dockerUnsafeCaps, fromFile.dockerRegistries, fromFile.sources.dockerRegistries], [true, ['registry.lab:5000', '10.0.0.5'], 'file']);
+    const fromEnv = await resolveSettings({}, { EMUCTL_HOME: dockerHome, EMUCTL_DOCKER_UNSAFE_CAPS: '0', EMUCTL_DOCKER_REGISTRIES: 'localhost:5000, ghcr.io' });
+    assert.deepEqual([fromEnv.dockerUnsafeCaps, fromEnv.dockerRegistries], [false, ['localhost:5000', 'ghcr.io']]);
+    for (const bad of ['http://reg:5000', 'reg:5000/path', 'Reg.Lab', '*']) {
+      await assert.rejects(resolveSettings({}, { EMUCTL_HOME: dockerHome, EMUCTL_DOCKER_REGISTRIES: bad }), /EMUCTL_DOCKER_REGISTRIES: .* is not a registry/, bad);
+    }
+    rmSync(dockerHome, { recursive: true, force: true });
+  });
 });

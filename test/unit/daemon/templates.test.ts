@@ -50,7 +50,14 @@ describe('templates', () => {
     assert.equal(frr.category, 'guest');
     assert.equal(frr.adapters, 1);
     assert.equal(frr.console_type, 'telnet');
-    assert.deepEqual(frr.cap_add, ['NET_ADMIN', 'NET_RAW', 'SYS_ADMIN']);
+    assert.deepEqual(frr.cap_add, ['NET_ADMIN', 'NET_RAW']);
+    // containment.ts, as for a node: 400 naming the property, unless the operator widened it.
+    await assert.rejects(templates.create({ name: 'X', template_type: 'docker', compute_id: 'local', image: 'frr', cap_add: ['NET_ADMIN', 'SYS_ADMIN'] }), /cap_add: SYS_ADMIN .*docker_unsafe_caps/);
+    await assert.rejects(templates.create({ name: 'X', template_type: 'docker', compute_id: 'local', image: 'frr', privileged: true }), /privileged: .*docker_unsafe_caps/);
+    await assert.rejects(templates.create({ name: 'X', template_type: 'docker', compute_id: 'local', image: 'localhost:5000/frr' }), /image: .*docker_registries/);
+    await assert.rejects(templates.update(frr.template_id, { cap_add: ['SYS_PTRACE'] }), /cap_add: SYS_PTRACE/);
+    const widened = new TemplateManager({ events: new ControllerEvents(), log, policy: { qemuUnsafeOptions: false, dockerUnsafeCaps: true, dockerRegistries: ['localhost:5000'] } });
+    assert.equal((await widened.create({ name: 'P', template_type: 'docker', compute_id: 'local', image: 'localhost:5000/frr', privileged: true, cap_add: ['SYS_ADMIN'] })).privileged, true);
     await assert.rejects(templates.create({ name: 'X', template_type: 'vpcs' }), /compute_id/);
     await assert.rejects(templates.create({ name: 'X', template_type: 'vpcs', compute_id: 'local', ram: 256 }), /additional property 'ram'/);
     await assert.rejects(templates.create({ name: 'X', template_type: 'ethernet_hub', compute_id: 'local', ports_mapping: [{ name: 'e0' }] }), InvalidError);

@@ -1,5 +1,6 @@
 import type Docker from 'dockerode';
 import { WAIT_FOR_INTERFACES } from './container-interfaces.js';
+import { hardenedHostConfig } from './containment.js';
 import { parseEnvironment, parseExtraHosts, splitCommand, type DockerSettings } from './docker-settings.js';
 
 /** A named volume mounted at `target`, bound to a directory below the node directory. */
@@ -24,7 +25,8 @@ export function hostnameOf(name: string): string {
 /**
  * The container GNS3 2.2 would make, less its privileges: no Docker network (NetworkMode none: the
  * node's interfaces are moved in), the node name as host name, a TTY on the main process for the
- * console, the capabilities of the node's `cap_add` (privileged only when asked).
+ * console, the capabilities of the node's `cap_add` (privileged only when asked and allowed), and
+ * containment.ts's hardening whatever they are.
  */
 export function containerSpec(o: { name: string; settings: DockerSettings; image: Docker.ImageInspectInfo; labels: Record<string, string>; volumes: VolumeMount[] }): Docker.ContainerCreateOptions {
   const { settings } = o;
@@ -50,9 +52,7 @@ export function containerSpec(o: { name: string; settings: DockerSettings; image
     ],
     Labels: o.labels,
     HostConfig: {
-      NetworkMode: 'none',
-      CapAdd: settings.cap_add,
-      Privileged: settings.privileged,
+      ...hardenedHostConfig(settings),
       ExtraHosts: parseExtraHosts(settings.extra_hosts),
       Mounts: o.volumes.map((v) => ({ Type: 'volume', Source: v.volume, Target: v.target })),
     },

@@ -1,6 +1,9 @@
 import Docker from 'dockerode';
 import { ConflictError } from '../../errors.js';
 
+/** How long the engine's security options are taken as known. */
+const SECURITY_OPTIONS_TTL_MS = 30_000;
+
 /** GNS3's minimum Docker Engine API version. */
 export const MIN_API_VERSION = '1.25';
 
@@ -26,6 +29,7 @@ export class DockerEngine {
   readonly docker: Docker;
   private usable = false;
   private checking: Promise<void> | null = null;
+  private security?: { at: number; options: Promise<string[]> };
 
   constructor(env: NodeJS.ProcessEnv) {
     this.docker = new Docker(dockerOptions(env));
@@ -41,6 +45,21 @@ export class DockerEngine {
   ready(): Promise<void> {
     this.checking ??= this.check().finally(() => (this.checking = null));
     return this.checking;
+  }
+
+  /**
+   * The engine's security options (`name=seccomp,profile=default`...), as `docker info` lists them.
+   * `docker info` is slow on a busy engine and these change only when dockerd restarts: asked at most every 30 s.
+   */
+  securityOptions(): Promise<string[]> {
+    if (!this.security || Date.now() - this.security.at > SECURITY_OPTIONS_TTL_MS) {
+      const options = this.docker.info().then((info: { SecurityOptions?: string[] }) => info.SecurityOptions ?? [], (err) => {
+        this.security = undefined;
+        throw new ConflictError(`Docker could not tell its security options: ${dockerReason(err)}`);
+      });
+      this.security = { at: Date.now(), options };
+    }
+    return this.security.options;
   }
 
   private async check(): Promise<void> {

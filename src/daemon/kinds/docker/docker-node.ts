@@ -1,3 +1,5 @@
+import { lookup } from 'node:dns/promises';
+import { chmod, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type Docker from 'dockerode';
@@ -6,19 +8,20 @@ import { DataplaneNode, nodeIdOr } from '../../compute/nodes/dataplane-node.js';
 import type { NodeContext } from '../../compute/node-context.js';
 import type { CreateOptions, TelnetConsole } from '../../compute/node-types.js';
 import { nodeOwner } from '../../compute/ownership.js';
-import { ConflictError } from '../../errors.js';
+import { ConflictError, InvalidError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import { makeDirs, relativeBelow } from '../../safe-fs.js';
+import { makeDirs, pathSegments, PRIVATE_DIR_MODE, relativeBelow, withDir } from '../../safe-fs.js';
 import type { FromSchema } from '../../schemas/validation.js';
 import { reachableHost } from '../../../util/reachable-host.js';
 import { moveIntoContainer, tapName } from './container-interfaces.js';
 import { LABEL, type DaemonIdentity } from './container-labels.js';
 import { containerSpec, type VolumeMount } from './container-spec.js';
+import { checkContainmentAtStart, checkHardening, checkProcessStatus, checkRegistryAddresses, restoredCapabilities, violationOf, type DockerPolicy } from './containment.js';
 import { dockerReason, isDockerNotFound, type DockerEngine } from './docker-engine.js';
 import { DEFAULT_EXEC_TIMEOUT_SECONDS, runExec, type ExecResult } from './docker-exec.js';
 import { pullImage } from './docker-pull.js';
 import type { DOCKER_CREATE_SCHEMA, DOCKER_UPDATE_SCHEMA } from './docker-schemas.js';
-import { applySettings, checkConsoleType, defaultSettings, volumePath, type DockerSettings } from './docker-settings.js';
+import { applySettings, checkConsoleType, defaultSettings, volumeMounts, type DockerSettings } from './docker-settings.js';
 import { TelnetServer } from './telnet-server.js';
 
 type DockerCreate = FromSchema<typeof DOCKER_CREATE_SCHEMA>;
@@ -29,6 +32,8 @@ export interface DockerShared {
   engine: DockerEngine;
   identity: DaemonIdentity;
   log: Logger;
+  /** The operator's widenings (docker_unsafe_caps, docker_registries). */
+  policy: DockerPolicy;
 }
 
 /** Seconds Docker gives the main process to end on SIGTERM before SIGKILL. */
@@ -60,13 +65,18 @@ export class DockerNode extends DataplaneNode {
 
   /**
    * Creates the node and its container (not started). Docker must answer and hold the image (409
-   * otherwise). A restored node's console type is checked at start, so its project opens.
+   * otherwise). A restored node's console type is checked at start, so its project opens. A client's
+   * node that asks for more than containment.ts grants is a 400 naming the property; a restored
+   * one (project, archive, snapshot) is kept without a container, and its start is a 409 naming it.
    */
   static async create(body: DockerCreate, ctx: NodeContext, shared: DockerShared, { restoring = false }: CreateOptions = {}): Promise<DockerNode> {
     const settings = applySettings(defaultSettings(body.image), body);
+    if (restoring) settings.cap_add = restoredCapabilities(settings.cap_add, shared.policy);
+    const refused = violationOf(settings, shared.policy);
+    if (refused && !restoring) throw new InvalidError(refused.message);
     if (!restoring) checkConsoleType(settings.console_type);
     await shared.engine.ready();
-    await imageOf(shared.engine.docker, settings.image, ctx);
+    if (!refused) await imageOf(shared.engine.docker, settings.image, ctx, shared.policy);
     const id = nodeIdOr(body.node_id);
     const owner = nodeOwner(ctx.projectId, id);
     const consolePort = settings.console_type === 'telnet' ? await ctx.resources.consolePorts.allocate(owner, body.console ?? undefined) : null;
@@ -75,6 +85,10 @@ export class DockerNode extends DataplaneNode {
     const node = new DockerNode(id, body.name, ctx, shared, settings, consolePort, auxPort);
     await makeDirs(ctx.projectDir, relativeBelow(ctx.projectDir, node.dir));
     await node.wires.resize(settings.adapters);
+    if (refused) {
+      shared.log.warn(`docker node ${body.name} of project ${ctx.projectId} is kept stopped, without a container: ${refused.message}`);
+      return node;
+    }
     try {
       await node.createContainer();
     } catch (err) {
@@ -97,6 +111,9 @@ export class DockerNode extends DataplaneNode {
   update(body: DockerUpdate): Promise<void> {
     return this.lock.run(async () => {
       const next = applySettings(this.settings, body);
+      const refused = violationOf(next, this.shared.policy);
+      // A restored node out of bounds may still be renamed or moved; a change to what it may do must bring it within them.
+      if (refused && (body.image !== undefined || body.cap_add !== undefined || body.privileged !== undefined)) throw new InvalidError(refused.message);
       if (body.console_type !== undefined) checkConsoleType(next.console_type);
       const running = this.status !== 'stopped';
       const movesConsole = (body.console != null && body.console !== this.consolePort) || (body.aux != null && body.aux !== this.auxPort) || next.console_type !== this.settings.console_type || next.aux_type !== this.settings.aux_type;
@@ -133,6 +150,7 @@ export class DockerNode extends DataplaneNode {
   override start(): Promise<void> {
     return this.lock.run(async () => {
       checkConsoleType(this.settings.console_type);
+      checkContainmentAtStart(this.name, this.settings, this.shared.policy);
       await this.shared.engine.ready();
       const state = await this.inspectState();
       if (state?.Paused) return void (await this.unpauseUnlocked());
@@ -143,10 +161,14 @@ export class DockerNode extends DataplaneNode {
           this.console = new TelnetServer(() => this.attach(), false);
           await this.console.listen(this.ctx.bindHost, this.consolePort);
         }
+        // Docker binds each volume from its path below the node directory at every start: none may have become a link since.
+        for (const v of volumeMounts(this.settings.extra_volumes)) await makeDirs(this.ctx.projectDir, relativeBelow(this.ctx.projectDir, join(this.dir, v)));
         await this.container.start().catch((err) => {
           throw new ConflictError(`Docker could not start ${this.name}: ${dockerReason(err)}`);
         });
         const { State } = await this.container.inspect();
+        // The kernel's own view of the first process: what Docker reported at create is true of it too.
+        checkProcessStatus(this.name, this.settings, await readFile(`/proc/${State.Pid}/status`, 'utf8'));
         for (let a = 0; a < this.settings.adapters; a++) {
           await this.wires.connect(a, { kind: 'tap', ifname: tapName(this.id, a) });
           await moveIntoContainer(tapName(this.id, a), State.Pid, `eth${a}`, { mac: this.macOf(a) });
@@ -304,14 +326,20 @@ export class DockerNode extends DataplaneNode {
     return (await exec.start({ hijack: true, stdin: true, Tty: true })) as Duplex;
   }
 
-  /** (Re)creates the container from the settings: the old one and its volume records go first. */
+  /**
+   * (Re)creates the container from the settings: the old one and its volume records go first. A
+   * node out of containment.ts's bounds gets none (409); a container Docker did not harden as asked
+   * is removed (409). Docker fills each volume from the image at create, with the image's modes:
+   * the volume directories are made private (0700) after.
+   */
   private async createContainer(): Promise<void> {
     const docker = this.shared.engine.docker;
+    checkContainmentAtStart(this.name, this.settings, this.shared.policy);
     await this.removeContainer();
-    const image = await imageOf(docker, this.settings.image, this.ctx);
+    const image = await imageOf(docker, this.settings.image, this.ctx, this.shared.policy);
     const labels = this.shared.identity.labels(this.ctx.projectId, this.id);
     const volumes: VolumeMount[] = [];
-    for (const [i, v] of this.settings.extra_volumes.map(volumePath).entries()) {
+    for (const [i, v] of volumeMounts(this.settings.extra_volumes).entries()) {
       const device = join(this.dir, v);
       await makeDirs(this.ctx.projectDir, relativeBelow(this.ctx.projectDir, device));
       // A named volume bound to the node's directory: Docker copies the image's files at that path into it while it is empty (GNS3's init does the same).
@@ -324,6 +352,15 @@ export class DockerNode extends DataplaneNode {
       this.stale = false;
     } catch (err) {
       throw new ConflictError(`Docker could not create the container of ${this.name}: ${dockerReason(err)}`);
+    }
+    try {
+      checkHardening(this.name, this.settings, await this.container.inspect(), await this.shared.engine.securityOptions());
+      for (const v of volumeMounts(this.settings.extra_volumes)) {
+        await withDir(this.ctx.projectDir, pathSegments(relativeBelow(this.ctx.projectDir, join(this.dir, v))), false, (dir) => chmod(dir.at('.'), PRIVATE_DIR_MODE));
+      }
+    } catch (err) {
+      await this.removeContainer().catch(() => undefined);
+      throw err;
     }
   }
 
@@ -346,13 +383,14 @@ export class DockerNode extends DataplaneNode {
  * The image's description. A missing image is pulled from its registry, with progress in the
  * project's log notifications (GNS3 does the same); one that cannot be pulled is a 409 saying how to get it.
  */
-async function imageOf(docker: Docker, image: string, ctx: NodeContext): Promise<Docker.ImageInspectInfo> {
+async function imageOf(docker: Docker, image: string, ctx: NodeContext, policy: DockerPolicy): Promise<Docker.ImageInspectInfo> {
   const inspect = () => docker.getImage(image).inspect().catch((err) => {
     if (isDockerNotFound(err)) return undefined;
     throw new ConflictError(`Docker could not inspect image ${image}: ${dockerReason(err)}`);
   });
   const found = await inspect();
   if (found) return found;
+  await checkRegistryAddresses(image, policy, (host) => lookup(host, { all: true, verbatim: true }));
   await pullImage(docker, image, (message) => {
     ctx.log.info(message);
     ctx.events.log('info', message, ctx.projectId);

@@ -1,12 +1,6 @@
 import { CUSTOM_ADAPTERS_SCHEMA } from '../qemu/schemas.js';
 import { schema, UUID_SCHEMA, updateSchemaOf } from '../../schemas/validation.js';
-
-/** Capabilities a node may ask for in `cap_add`; the default set is what FRR needs. */
-export const ALLOWED_CAPABILITIES = [
-  'NET_ADMIN', 'NET_RAW', 'SYS_ADMIN', 'NET_BIND_SERVICE', 'NET_BROADCAST', 'SYS_PTRACE', 'SYS_NICE', 'SYS_TIME', 'IPC_LOCK', 'SYS_MODULE', 'AUDIT_WRITE',
-  'CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'KILL', 'SETGID', 'SETUID', 'SETPCAP', 'SYS_CHROOT', 'MKNOD', 'SETFCAP',
-] as const;
-export const DEFAULT_CAPABILITIES = ['NET_ADMIN', 'NET_RAW', 'SYS_ADMIN'];
+import { ALL_CAPABILITIES } from './containment.js';
 
 /** GNS3 2.2's docker console types; emuctl runs telnet and none (the others are refused at create, update and start). */
 export const DOCKER_CONSOLE_TYPES = ['telnet', 'vnc', 'http', 'https', 'none'] as const;
@@ -33,7 +27,8 @@ export const DOCKER_CREATE_SCHEMA = schema({
     extra_hosts: { type: ['string', 'null'] },
     extra_volumes: { type: ['array', 'null'], items: { type: 'string' } },
     container_id: { type: 'string' },
-    cap_add: { type: 'array', items: { enum: ALLOWED_CAPABILITIES }, uniqueItems: true },
+    // Any Linux capability is a valid name; which ones a node may have is containment.ts's answer (400 naming it).
+    cap_add: { type: 'array', items: { enum: ALL_CAPABILITIES }, uniqueItems: true },
     privileged: { type: 'boolean' },
   },
   required: ['name', 'image'],

@@ -1,7 +1,8 @@
 import { posix } from 'node:path';
 import { ConflictError, InvalidError } from '../../errors.js';
 import type { FromSchema } from '../../schemas/validation.js';
-import { DEFAULT_CAPABILITIES, type DOCKER_CREATE_SCHEMA } from './docker-schemas.js';
+import { DEFAULT_CAPABILITIES } from './containment.js';
+import type { DOCKER_CREATE_SCHEMA } from './docker-schemas.js';
 
 type DockerCreate = FromSchema<typeof DOCKER_CREATE_SCHEMA>;
 
@@ -115,6 +116,16 @@ export function volumePath(volume: string): string {
     throw new InvalidError(`extra_volumes: '${volume}' must be an absolute path inside the container, of plain names (no '..', not '/')`);
   }
   return posix.join('/', ...segments);
+}
+
+/**
+ * The volumes a container gets: each `extra_volumes` path once, and none inside another (GNS3 keeps
+ * the outer one too). A nested one would let the container, through the outer volume, put a link
+ * where Docker binds the inner one from at the next start: a host directory of its choosing.
+ */
+export function volumeMounts(extraVolumes: readonly string[]): string[] {
+  const paths = [...new Set(extraVolumes.map(volumePath))];
+  return paths.filter((p) => !paths.some((outer) => outer !== p && (outer === '/' || p.startsWith(`${outer}/`))));
 }
 
 /**

@@ -7,7 +7,8 @@ import { DaemonIdentity, removeLeftovers } from './container-labels.js';
 import { DockerEngine } from './docker-engine.js';
 import { DockerNode } from './docker-node.js';
 import { DOCKER_IMAGES_ROUTE, dockerRoutes } from './docker-routes.js';
-import { ALLOWED_CAPABILITIES, DEFAULT_CAPABILITIES, DOCKER_CREATE_SCHEMA, DOCKER_UPDATE_SCHEMA } from './docker-schemas.js';
+import { ALL_CAPABILITIES, checkContainment, DEFAULT_CAPABILITIES } from './containment.js';
+import { DOCKER_CREATE_SCHEMA, DOCKER_UPDATE_SCHEMA } from './docker-schemas.js';
 import { applySettings, defaultSettings } from './docker-settings.js';
 
 const text = (value = ''): TemplateField => ({ type: 'string', default: value });
@@ -34,10 +35,10 @@ export const DOCKER_KIND: NodeKind = {
     imageIsReference: true,
     computeFields: (node) => (node.layout.custom_adapters?.length ? { custom_adapters: node.layout.custom_adapters } : {}),
     // A remote compute may be a GNS3 server that checks nothing: what would reach Docker is checked here too.
-    checkProperties: (p) => {
+    checkProperties: (p, policy) => {
       const known = Object.fromEntries(Object.entries(p).filter(([key]) => key in DOCKER_CREATE_SCHEMA.properties));
       const body = validate(DOCKER_UPDATE_SCHEMA, known, 'docker node properties');
-      applySettings(defaultSettings(body.image ?? 'image'), body);
+      checkContainment(applySettings(defaultSettings(body.image ?? 'image'), body), policy);
     },
   },
   template: {
@@ -59,18 +60,20 @@ export const DOCKER_KIND: NodeKind = {
       extra_volumes: { type: 'array', items: { type: 'string' }, default: [] },
       custom_adapters: { type: 'array', default: [] },
       aux_type: { enum: ['telnet', 'none'], default: 'telnet' },
-      cap_add: { type: 'array', items: { enum: ALLOWED_CAPABILITIES }, uniqueItems: true, default: DEFAULT_CAPABILITIES },
+      cap_add: { type: 'array', items: { enum: ALL_CAPABILITIES }, uniqueItems: true, default: DEFAULT_CAPABILITIES },
       privileged: { type: 'boolean', default: false },
     },
-    check: (t) => {
+    check: (t, policy) => {
       if (typeof t.image !== 'string' || !t.image) throw new InvalidError('a docker template needs an image');
-      applySettings(defaultSettings(t.image), t);
+      checkContainment(applySettings(defaultSettings(t.image), t), policy);
     },
   },
   compute(deps) {
     const engine = new DockerEngine(deps.env);
     const identity = new DaemonIdentity(deps.settings.paths.runDir);
-    const shared = { engine, identity, log: deps.log };
+    const policy = { dockerUnsafeCaps: deps.settings.dockerUnsafeCaps, dockerRegistries: deps.settings.dockerRegistries };
+    if (policy.dockerUnsafeCaps) deps.log.warn('docker_unsafe_caps is on: docker nodes may be privileged and take any capability, so anyone who can create or import a node can become root on this host');
+    const shared = { engine, identity, log: deps.log, policy };
     return {
       createSchema: DOCKER_CREATE_SCHEMA,
       updateSchema: DOCKER_UPDATE_SCHEMA,

@@ -16,7 +16,7 @@ export const QEMU_KIND: NodeKind = {
     alwaysRunning: false,
     ports: standardPorts,
     computeFields: (node) => (node.layout.custom_adapters?.length ? { custom_adapters: node.layout.custom_adapters } : {}),
-    checkProperties: (p, { unsafeOptions }) => void (!unsafeOptions && typeof p.options === 'string' && checkQemuOptions(p.options, relativeImageName)),
+    checkProperties: (p, { qemuUnsafeOptions }) => void (!qemuUnsafeOptions && typeof p.options === 'string' && checkQemuOptions(p.options, relativeImageName)),
   },
   template: QEMU_TEMPLATE,
   compute: ({ settings, env, registry, images, log }) => {
