@@ -9,7 +9,7 @@ import { tokensFile } from '../../src/client/tokens.js';
 import { ServerSession } from '../../src/client/session.js';
 import { openLinkPcap } from '../../src/client/captures.js';
 import { IDS, startContractServer, type ContractServer } from './helpers/gns3-v3-contract.js';
-import { cliEnv, jsonOf, removeTempHome, runBin, runInProcess, tempHome } from './helpers/cli.js';
+import { assertFails, cliEnv, jsonOf, removeTempHome, runBin, runInProcess, tempHome } from './helpers/cli.js';
 
 // The CLI against a server that answers as GNS3 3.0.6 did (the recorded contract, see the helper):
 // detection, login, the renamed routes, websockets with ?token=, and the token kept out of sight.
@@ -135,6 +135,11 @@ describe('the CLI against a GNS3 3.0.6 controller (recorded contract)', () => {
     const v2 = await run('--api', 'v2', 'pool', 'list');
     assert.equal(v2.code, 2);
     assert.match(v2.stderr, /resource pools are a GNS3 3\.x feature; .* speaks the GNS3 API v2/);
+  });
+
+  it('--api and EMUCTL_API take v2 or v3 only (exit 2)', async () => {
+    assertFails(await run('--api', 'v4', 'project', 'list'), 2, /--api must be v2 or v3, not "v4"/);
+    assertFails(await runInProcess(['project', 'list'], { ...env, EMUCTL_API: 'v9' }), 2, /EMUCTL_API must be v2 or v3, not "v9"/);
   });
 
   it('--api v2 against a 3.x server: one line saying the route is unknown there, not a bare 404', async () => {
