@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import type { ApiClient, ApiClientOptions } from '../client/api.js';
 import { selectProfile, serverOf, type ActiveProfile } from '../client/active-profile.js';
+import type { ServerSession } from '../client/session.js';
+import { createSession } from '../client/profile-session.js';
 import { openProfileStore, readProfilesData, type ProfileStore, type ProfilesData } from '../client/profiles.js';
 import { emuctlPaths, type EmuctlPaths } from '../config/paths.js';
 import type { Output } from '../render/output.js';
@@ -25,6 +27,10 @@ export interface Context {
   profileStore(): Promise<ProfileStore>;
   /** The API client for the active profile. */
   api(): Promise<ApiClient>;
+  /** The active profile's server session: its API version (detected or forced) and its login. */
+  session(): ServerSession;
+  /** A server session for another profile (e.g. the controller of `compute add`). */
+  sessionFor(profile: ActiveProfile): ServerSession;
   /** An API client for another server (e.g. a daemon found by its pid file). */
   apiFor(options: ApiClientOptions): Promise<ApiClient>;
   /** Writes a debug line to stderr when --debug is on. */
@@ -50,6 +56,7 @@ export function createContext(
   let data: ProfilesData | undefined;
   let active: ActiveProfile | undefined;
   let api: Promise<ApiClient> | undefined;
+  let session: ServerSession | undefined;
   const debug = (line: string) => {
     if (globals.debug) out.writeErr(`${out.errStyle.dim(`debug: ${line}`)}\n`);
   };
@@ -61,7 +68,9 @@ export function createContext(
     profilesData: () => (data ??= readProfilesData(paths)),
     profile: () => (active ??= selectProfile(ctx.profilesData(), { profile: globals.profile, url: globals.url, caFile: globals.caFile, fingerprint: globals.fingerprint, env })),
     profileStore: () => openProfileStore(paths),
-    api: () => (api ??= ctx.apiFor(serverOf(ctx.profile()))),
+    api: () => (api ??= ctx.apiFor({ ...serverOf(ctx.profile()), session: ctx.session() })),
+    session: () => (session ??= ctx.sessionFor(ctx.profile())),
+    sessionFor: (profile) => createSession(profile, { paths, env, forced: globals.api, timeoutMs: requestTimeoutMs(env), debug: globals.debug ? debug : undefined }),
     async apiFor(options) {
       const { createApiClient } = await import('../client/got-client.js');
       return createApiClient({ timeoutMs: requestTimeoutMs(env), debug: globals.debug ? debug : undefined, ...options });

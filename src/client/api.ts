@@ -1,18 +1,20 @@
+import type { ServerSession } from './session.js';
+import type { ApiVersion } from './api-version.js';
+
 /**
  * The API client contract used by resource modules (projects.ts, version.ts, …).
  * Type-only: the got implementation lives in got-client.ts and is loaded lazily,
  * so modules importing these types cost nothing at start-up.
  */
 
-/** How an https server's certificate is trusted: the system CAs, else a CA file (PEM), or a pinned SHA-256 fingerprint of the leaf. */
-export interface ServerTrust {
-  caFile?: string;
-  /** Canonical colon-hex (see util/tls-fingerprint.ts). */
-  fingerprint?: string;
-}
+import type { ServerTrust } from './server-trust.js';
 
-/** Where and how to reach a GNS3 v2 server. */
+export type { ServerTrust };
+
+/** Where and how to reach a GNS3 server (v2, or v3 through a session). */
 export interface ApiClientOptions {
+  /** The API version and authentication of a profile's server; without it, /v2 with basic auth. */
+  session?: ServerSession;
   /** Server root, e.g. http://127.0.0.1:3080 (the client adds /v2). */
   url: string;
   user?: string;
@@ -31,6 +33,8 @@ export interface ApiClientOptions {
 /** A server reached for a long-lived stream (a pcap, notifications), outside the got client. */
 export interface StreamServer {
   url: string;
+  /** As in ApiClientOptions: the version and token (sent as `?token=` on v3 streams and websockets). */
+  session?: ServerSession;
   user?: string;
   password?: string;
   trust?: ServerTrust;
@@ -56,6 +60,8 @@ export interface ApiClient {
   getText(path: string): Promise<string>;
   /** POST of a file's bytes (the body is the text itself, not JSON). */
   postText(path: string, text: string): Promise<void>;
+  /** The GNS3 API version the server speaks (v2 when the client has no session). */
+  apiVersion?(): Promise<ApiVersion>;
 }
 
 /** Joins path segments, escaping each one (IDs and names never change the route). */

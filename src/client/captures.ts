@@ -33,9 +33,10 @@ export function startCapture(api: ApiClient, projectId: string, linkId: string, 
   return api.post<Link>(apiPath('projects', projectId, 'links', linkId, 'start_capture'), body);
 }
 
-/** POST .../links/{link_id}/stop_capture; resolves with the link. */
-export function stopCapture(api: ApiClient, projectId: string, linkId: string): Promise<Link> {
-  return api.post<Link>(apiPath('projects', projectId, 'links', linkId, 'stop_capture'));
+/** POST .../links/{link_id}/stop_capture; resolves with the link (GNS3 3.x answers 204 with no body: then it is fetched). */
+export async function stopCapture(api: ApiClient, projectId: string, linkId: string): Promise<Link> {
+  const answer = await api.post<Link | ''>(apiPath('projects', projectId, 'links', linkId, 'stop_capture'));
+  return answer || api.get<Link>(apiPath('projects', projectId, 'links', linkId));
 }
 
 /**

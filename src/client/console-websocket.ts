@@ -2,9 +2,9 @@ import type { Duplex } from 'node:stream';
 import { apiPath, type StreamServer } from './api.js';
 import { openServerWebSocket } from './server-websocket.js';
 
-/** GNS3's console websocket of a node (GNS3 2.2 and emuctl alike). */
+/** GNS3's console websocket of a node, after the API prefix (GNS3 2.2, 3.x and emuctl alike). */
 export function consoleWebSocketPath(projectId: string, nodeId: string): string {
-  return `/v2/${apiPath('projects', projectId, 'nodes', nodeId, 'console', 'ws')}`;
+  return apiPath('projects', projectId, 'nodes', nodeId, 'console', 'ws');
 }
 
 /**

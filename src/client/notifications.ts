@@ -2,9 +2,9 @@ import type WebSocket from 'ws';
 import { apiPath, type StreamServer } from './api.js';
 import { openServerWebSocket } from './server-websocket.js';
 
-/** The websocket route of the controller's stream, or of a project's (GNS3 v2; emuctl and GNS3 servers alike). */
+/** The websocket route of the controller's stream, or of a project's, after the API prefix (the same on v2 and v3). */
 export function notificationsPath(projectId?: string): string {
-  return projectId ? `/v2/${apiPath('projects', projectId, 'notifications', 'ws')}` : '/v2/notifications/ws';
+  return projectId ? apiPath('projects', projectId, 'notifications', 'ws') : 'notifications/ws';
 }
 
 /** One notification: the text exactly as the server sent it, and what it says. */

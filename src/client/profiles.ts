@@ -2,11 +2,14 @@ import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OperationError, UsageError } from './errors.js';
 import type { EmuctlPaths } from '../config/paths.js';
+import type { ApiVersion } from './api-version.js';
 
-/** A saved connection to a GNS3 v2 server. */
+/** A saved connection to a GNS3 server (API v2 or v3) or an emuctl daemon. */
 export interface Profile {
   name: string;
   url: string;
+  /** The API version the server speaks, as detected by `profile add` (or forced with --api). */
+  api?: ApiVersion;
   user?: string;
   password?: string;
   /** For https: a CA file (PEM) trusted instead of the system CAs. */

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { rename, stat, unlink } from 'node:fs/promises';
+import { mkdtemp, rename, rm, stat, unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { OperationError } from './errors.js';
@@ -45,11 +46,30 @@ export async function downloadProjectArchive(server: StreamServer, projectId: st
   return (await stat(target)).size;
 }
 
-/** Sends an archive file to the server as a new project (`POST …/import`); resolves with the project (closed, as GNS3 leaves it). */
+/**
+ * Sends an archive file to the server as a new project (`POST …/import`); resolves with the
+ * project (closed, as GNS3 leaves it). An archive whose members GNS3 3.x compressed with zstd is
+ * sent as is to a v3 server, and re-deflated first (a temporary copy) for a v2 one.
+ */
 export async function uploadProjectArchive(server: StreamServer, file: string, name?: string, onProgress?: (bytes: number) => void): Promise<Project> {
-  const size = (await stat(file).catch((err: Error) => {
+  await stat(file).catch((err: Error) => {
     throw new OperationError(`cannot read ${file}: ${err.message}`);
-  })).size;
+  });
+  const api = server.session ? await server.session.api() : 'v2';
+  const { hasZstdMembers, rezipWithoutZstd } = await import('./zstd-archive.js');
+  if (api === 'v3' || !(await hasZstdMembers(file).catch(() => false))) return uploadFile(server, file, name, onProgress);
+  const dir = await mkdtemp(join(tmpdir(), 'emuctl-import-'));
+  try {
+    const copy = join(dir, basename(file));
+    await rezipWithoutZstd(file, copy);
+    return await uploadFile(server, copy, name, onProgress);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function uploadFile(server: StreamServer, file: string, name: string | undefined, onProgress?: (bytes: number) => void): Promise<Project> {
+  const { size } = await stat(file);
   const query = name ? `?${new URLSearchParams({ name })}` : '';
   const response = await streamedRequest(server, 'POST', `${apiPath('projects', randomUUID(), 'import')}${query}`, { body: fileBody(file, onProgress), length: size });
   onProgress?.(size);

@@ -1,3 +1,4 @@
+import { requireV3 } from './v3-only.js';
 import { apiPath, type ApiClient } from './api.js';
 import { OperationError } from './errors.js';
 import { resolveOne, type NamedKind } from './resolve.js';
@@ -92,3 +93,15 @@ export function duplicateProject(api: ApiClient, projectId: string, fields: { na
   return api.post<Project>(apiPath('projects', projectId, 'duplicate'), fields);
 }
 
+
+/** POST /v3/projects/{project_id}/lock or unlock (204): GNS3 3.x refuses changes to a locked project's nodes. */
+export async function setProjectLock(api: ApiClient, projectId: string, locked: boolean): Promise<void> {
+  await requireV3(api, 'project locks');
+  await api.post(apiPath('projects', projectId, locked ? 'lock' : 'unlock'));
+}
+
+/** GET /v3/projects/{project_id}/locked. */
+export async function projectLocked(api: ApiClient, projectId: string): Promise<boolean> {
+  await requireV3(api, 'project locks');
+  return api.get<boolean>(apiPath('projects', projectId, 'locked'));
+}

@@ -6,6 +6,7 @@ import type { StreamServer } from './api.js';
 import { OperationError, UnreachableError } from './errors.js';
 import { UNREACHABLE_CODES, untrustedServer } from './http-errors.js';
 import { httpsAgentFor } from './tls-agent.js';
+import { v3Path } from './v3-routes.js';
 import { certificateProblem } from '../util/tls-trust.js';
 
 /** What goes with a streamed request besides its method and path. */
@@ -21,18 +22,31 @@ export interface StreamedRequestOptions {
 /**
  * One request whose body and/or answer is a byte stream (a pcap, an image, a project archive).
  * Node's http rather than the got client: no body timeout, only a wait for the answer's headers
- * until the body starts flowing. `pathAndQuery` is relative to /v2. An error answer (status 300
- * and up) is an OperationError with the server's message; a server that cannot be reached is an
- * UnreachableError.
+ * until the body starts flowing. `pathAndQuery` is a v2 path relative to the prefix (mapped by the
+ * server's session on v3). An error answer (status 300 and up) is an OperationError with the
+ * server's message; a server that cannot be reached is an UnreachableError. A bodiless request
+ * refused with 401 on v3 is sent once more after a new login.
  */
 export async function streamedRequest(server: StreamServer, method: string, pathAndQuery: string, opts: StreamedRequestOptions = {}): Promise<IncomingMessage> {
+  try {
+    return await streamedOnce(server, method, pathAndQuery, opts);
+  } catch (err) {
+    if (err instanceof OperationError && err.status === 401 && !opts.body && await server.session?.renewAfter401()) return streamedOnce(server, method, pathAndQuery, opts);
+    throw err;
+  }
+}
+
+async function streamedOnce(server: StreamServer, method: string, pathAndQuery: string, opts: StreamedRequestOptions): Promise<IncomingMessage> {
   const base = server.url.replace(/\/+$/, '');
-  const url = new URL(`${base}/v2/${pathAndQuery}`);
+  const api = server.session ? await server.session.api() : 'v2';
+  const url = new URL(`${base}/${api}/${api === 'v3' ? v3Path(method, pathAndQuery) : pathAndQuery}`);
   const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
   const headers: Record<string, string | number> = {};
   if (opts.body) headers['content-type'] = 'application/octet-stream';
   if (opts.length !== undefined) headers['content-length'] = opts.length;
-  if (server.user !== undefined) headers.authorization = `Basic ${Buffer.from(`${server.user}:${server.password ?? ''}`).toString('base64')}`;
+  const authorization = server.session ? await server.session.authorization()
+    : server.user !== undefined ? `Basic ${Buffer.from(`${server.user}:${server.password ?? ''}`).toString('base64')}` : undefined;
+  if (authorization) headers.authorization = authorization;
   const timeoutMs = server.connectTimeoutMs ?? 10_000;
   server.debug?.(`→ ${method} ${url.toString()} (streamed${opts.length === undefined ? '' : `, ${opts.length} bytes`})`);
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
@@ -59,7 +73,7 @@ export async function streamedRequest(server: StreamServer, method: string, path
   server.debug?.(`← ${response.statusCode} ${method} ${url.pathname}`);
   if ((response.statusCode ?? 500) >= 300) {
     const text = await readText(response);
-    const auth = response.statusCode === 401 ? " (check the profile's user and password)" : '';
+    const auth = response.statusCode !== 401 ? '' : server.session ? await server.session.authHint() : " (check the profile's user and password)";
     throw new OperationError(`${serverMessage(text) ?? `${method} ${url.pathname}: HTTP ${response.statusCode}`}${auth}`, response.statusCode);
   }
   return response;
@@ -85,7 +99,7 @@ export async function readJson<T>(response: IncomingMessage): Promise<T> {
   try {
     return JSON.parse(await readText(response)) as T;
   } catch {
-    throw new OperationError('the server answered with something that is not JSON; is it a GNS3 v2 server?');
+    throw new OperationError('the server answered with something that is not JSON; is it a GNS3 server?');
   }
 }
 

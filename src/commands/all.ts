@@ -8,7 +8,10 @@ import { eventsCommand } from './events/index.js';
 import { imageCommand } from './image/index.js';
 import { labCommand } from './lab/index.js';
 import { linkCommand } from './link/index.js';
+import { loginCommand } from './login/index.js';
+import { logoutCommand } from './logout/index.js';
 import { nodeCommand } from './node/index.js';
+import { poolCommand } from './pool/index.js';
 import { profileCommand } from './profile/index.js';
 import { projectCommand } from './project/index.js';
 import { switchCommand } from './switch/index.js';
@@ -23,6 +26,8 @@ import { versionCommand } from './version/index.js';
 export const NOUN_COMMANDS: Readonly<Record<string, NounCommand>> = {
   daemon: daemonCommand,
   profile: profileCommand,
+  login: loginCommand,
+  logout: logoutCommand,
   project: projectCommand,
   node: nodeCommand,
   template: templateCommand,
@@ -30,6 +35,7 @@ export const NOUN_COMMANDS: Readonly<Record<string, NounCommand>> = {
   switch: switchCommand,
   image: imageCommand,
   compute: computeCommand,
+  pool: poolCommand,
   capture: captureCommand,
   lab: labCommand,
   events: eventsCommand,

@@ -18,6 +18,8 @@ export interface Noun {
 export const NOUNS: readonly Noun[] = [
   { name: 'daemon', load: async () => (await import('./daemon/index.js')).daemonCommand },
   { name: 'profile', load: async () => (await import('./profile/index.js')).profileCommand },
+  { name: 'login', load: async () => (await import('./login/index.js')).loginCommand },
+  { name: 'logout', load: async () => (await import('./logout/index.js')).logoutCommand },
   { name: 'project', load: async () => (await import('./project/index.js')).projectCommand },
   { name: 'node', load: async () => (await import('./node/index.js')).nodeCommand },
   { name: 'template', load: async () => (await import('./template/index.js')).templateCommand },
@@ -25,6 +27,7 @@ export const NOUNS: readonly Noun[] = [
   { name: 'switch', load: async () => (await import('./switch/index.js')).switchCommand },
   { name: 'image', load: async () => (await import('./image/index.js')).imageCommand },
   { name: 'compute', load: async () => (await import('./compute/index.js')).computeCommand },
+  { name: 'pool', load: async () => (await import('./pool/index.js')).poolCommand },
   { name: 'capture', load: async () => (await import('./capture/index.js')).captureCommand },
   { name: 'lab', load: async () => (await import('./lab/index.js')).labCommand },
   { name: 'events', load: async () => (await import('./events/index.js')).eventsCommand },
@@ -34,7 +37,7 @@ export const NOUNS: readonly Noun[] = [
 ];
 
 /** Global options that take a value (their value is not a noun). */
-const GLOBAL_VALUE_OPTIONS = new Set(['--profile', '--url']);
+const GLOBAL_VALUE_OPTIONS = new Set(['--profile', '--url', '--api']);
 
 /** The noun a command line names, if any: its first word that is neither an option nor an option's value. */
 export function nounOf(argv: readonly string[]): string | undefined {

@@ -72,7 +72,9 @@ class Applier {
     const { api } = this.ctx;
     switch (step.kind) {
       case 'create-project':
-        this.project = await createProject(api, { name: step.name });
+        // GNS3 closes an auto_close project 5 s after its last notification listener leaves (lab up's
+        // own wait stream, or `events`), stopping its nodes: a lab reported up must stay up.
+        this.project = await createProject(api, { name: step.name, auto_close: false });
         return;
       case 'delete-link':
         return deleteLink(api, this.pid, step.linkId);

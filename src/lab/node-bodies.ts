@@ -2,8 +2,8 @@ import type { Node, NodeCreate } from '../client/nodes.js';
 import { renderStartupConfig } from '../util/vpcs-script.js';
 import { DEFAULT_HUB_PORTS, type NodeSpec, type StartupFile } from './model.js';
 
-/** A switch's ports_mapping as GNS3 2.2 takes it (ethertype '' unless qinq). */
-export type SwitchPortsMapping = { name: string; port_number: number; type: string; vlan: number; ethertype: string }[];
+/** A switch's ports_mapping as GNS3 takes it (ethertype only on qinq ports: 2.2 allows '', 3.x refuses it). */
+export type SwitchPortsMapping = { name: string; port_number: number; type: string; vlan: number; ethertype?: string }[];
 
 /** The VPCS startup script a file node asks for: its name, then ip/gateway and dns. */
 export function vpcsScriptOf(spec: NodeSpec): string {
@@ -21,7 +21,7 @@ export function vpcsScriptOf(spec: NodeSpec): string {
 export function nodeCreateProperties(spec: NodeSpec): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
   if (spec.type === 'ethernet_switch') {
-    properties.ports_mapping = (spec.switchPorts ?? []).map((p) => ({ name: p.name, port_number: p.port, type: p.type, vlan: p.vlan, ethertype: p.ethertype ?? '' }));
+    properties.ports_mapping = (spec.switchPorts ?? []).map((p) => ({ name: p.name, port_number: p.port, type: p.type, vlan: p.vlan, ...(p.ethertype ? { ethertype: p.ethertype } : {}) }));
   }
   if (spec.type === 'ethernet_hub') {
     properties.ports_mapping = Array.from({ length: spec.hubPorts ?? DEFAULT_HUB_PORTS }, (_, i) => ({ name: `Ethernet${i}`, port_number: i }));

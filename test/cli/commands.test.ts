@@ -199,9 +199,10 @@ describe('profile commands', () => {
   it('profile list: local and the saved profiles, the active one marked', async () => {
     const r = await runInProcess(['profile', 'list'], env);
     assert.equal(r.stdout, [
-      '   NAME   URL                    USER   DEFAULT PROJECT',
-      '*  local  http://127.0.0.1:3080  -      -',
-      '   lab    http://lab:3080        admin  -',
+      // API: the local daemon speaks v2; lab's server could not be asked at profile add (? until first use).
+      '   NAME   URL                    API  USER   DEFAULT PROJECT',
+      '*  local  http://127.0.0.1:3080  v2   -      -',
+      '   lab    http://lab:3080        ?    admin  -',
       ''].join('\n'));
   });
 

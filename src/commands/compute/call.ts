@@ -69,6 +69,7 @@ export async function runComputeCall(opts: ComputeCallOptions, ctx: Context): Pr
   // No retries (a forwarded POST is not idempotent, and a compute timing out would be waited for three times).
   const api = await ctx.apiFor({
     ...serverOf(profile),
+    session: ctx.session(),
     timeoutMs: ctx.env.EMUCTL_TIMEOUT ? requestTimeoutMs(ctx.env) : FORWARD_WAIT_MS,
     retries: 0,
   });

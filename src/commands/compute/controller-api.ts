@@ -10,5 +10,5 @@ import { selectProfile, serverOf } from '../../client/active-profile.js';
  */
 export async function controllerApi(ctx: Context): Promise<ApiClient> {
   const profile = selectProfile(ctx.profilesData(), { profile: ctx.globals.profile, env: ctx.env });
-  return ctx.apiFor(serverOf(profile));
+  return ctx.apiFor({ ...serverOf(profile), session: ctx.sessionFor(profile) });
 }

@@ -67,7 +67,7 @@ export class EventDescriber {
 /** `status started→stopped capturing false→true`: the top-level fields whose values differ, status first. */
 export function changes(before: Record<string, any>, after: Record<string, any>): string {
   const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])]
-    .filter((k) => !QUIET_FIELDS.has(k) && JSON.stringify(before[k]) !== JSON.stringify(after[k]))
+    .filter((k) => !QUIET_FIELDS.has(k) && canonical(before[k]) !== canonical(after[k]))
     .sort((a, b) => Number(b === 'status') - Number(a === 'status'));
   const shown = changed.slice(0, MAX_CHANGES).map((k) => `${k} ${short(before[k])}→${short(after[k])}`);
   if (changed.length > MAX_CHANGES) shown.push(`(+${changed.length - MAX_CHANGES} more)`);
@@ -77,4 +77,11 @@ export function changes(before: Record<string, any>, after: Record<string, any>)
 function short(value: unknown): string {
   const text = typeof value === 'string' ? value : value === undefined ? '-' : JSON.stringify(value);
   return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text;
+}
+
+/** JSON with object keys sorted: GNS3 3.x sends a node's label and ports with their keys in another order than its lists. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v)
+    ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    : v));
 }

@@ -15,9 +15,13 @@ export function hostPort(host: string, port: number): string {
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
-/** The console as `host:port` (with its type when not telnet), or `-` when the node has none. */
+/**
+ * The console as `host:port` (with its type when not telnet), or `-` when the node has none, or
+ * has no console host (GNS3 lists the nodes of a closed project without status or console_host).
+ */
 export function consoleCell(node: Node): string {
   if (node.console === null || node.console === undefined || !node.console_type || node.console_type === 'none') return '-';
+  if (!node.console_host && node.status === undefined) return '-';
   const where = hostPort(node.console_host || '?', node.console);
   return node.console_type === 'telnet' ? where : `${where} (${node.console_type})`;
 }
@@ -28,12 +32,17 @@ function computeCell(node: Node, computeNames: ReadonlyMap<string, string>): str
   return computeNames.get(node.compute_id) ?? node.compute_id;
 }
 
+/** The status, or `-` for a node GNS3 lists without one (its project is closed). */
+function statusCell(node: Node): string {
+  return node.status === undefined || node.status === null ? '-' : String(node.status);
+}
+
 /** The nodes as a table. */
 export function nodeTable(nodes: readonly Node[], style: Style, computeNames: ReadonlyMap<string, string> = new Map()): string {
   const columns: Column<Node>[] = [
     { header: 'name', value: (n) => n.name },
     { header: 'type', value: (n) => n.node_type },
-    { header: 'status', value: (n) => String(n.status), color: statusColor },
+    { header: 'status', value: statusCell, color: statusColor },
     { header: 'compute', value: (n) => computeCell(n, computeNames) },
     { header: 'console', value: consoleCell },
     { header: 'id', value: (n) => n.node_id },
@@ -62,7 +71,7 @@ export function nodeDetails(node: Node, style: Style, links: readonly Link[] = [
     ['name', node.name],
     ['id', node.node_id],
     ['type', node.node_type],
-    ['status', statusColor(String(node.status), node, style)],
+    ['status', statusColor(statusCell(node), node, style)],
     ['compute', computeCell(node, computeNames)],
     ['console', consoleCell(node)],
     ...(node.node_type === 'qemu' ? qemuFields(node, indent) : []),

@@ -3,6 +3,10 @@ import type { Context, Factory } from '../../cli/context.js';
 import { OperationError, UsageError } from '../../cli/errors.js';
 import { checkProfileName, checkServerUrl, findProfile, type Profile } from '../../client/profiles.js';
 import { savedTrust } from '../shared/tls-options.js';
+import { CliError } from '../../cli/errors.js';
+import { createSession } from '../../client/profile-session.js';
+import { requestTimeoutMs } from '../../cli/context.js';
+import type { ApiVersion } from '../../client/api-version.js';
 import { profileView } from './render.js';
 
 /** Options of `profile add`. */
@@ -47,7 +51,7 @@ export async function runProfileAdd(opts: ProfileAddOptions, ctx: Context): Prom
   if (!opts.url) throw new UsageError('profile add needs --url URL, e.g. --url http://lab-server:3080');
   const url = checkServerUrl(opts.url);
   if (opts.passwordStdin && !opts.user) throw new UsageError('--password-stdin needs --user');
-  const password = opts.passwordStdin ? (await ctx.readStdin()).replace(/\r?\n$/, '') : undefined;
+  const password = opts.passwordStdin ? (await ctx.readStdin()).replace(/\r?\n$/, '') : opts.user !== undefined ? (ctx.env.EMUCTL_PASSWORD || undefined) : undefined;
 
   const store = await ctx.profileStore();
   const saved = opts.name !== 'local' || Object.hasOwn(store.data().profiles, 'local');
@@ -56,7 +60,23 @@ export async function runProfileAdd(opts: ProfileAddOptions, ctx: Context): Prom
   }
   const { caFile, fingerprint } = await savedTrust(ctx, url);
   const profile: Profile = { name: opts.name, url, user: opts.user, password, caFile, fingerprint, defaultProject: opts.defaultProject };
+  profile.api = await detectApi(profile, ctx);
   store.save(profile);
   ctx.out.result(profileView(profile, ctx.profile().name));
-  ctx.out.success(`Saved profile ${opts.name} (${url})`);
+  ctx.out.success(`Saved profile ${opts.name} (${url}${profile.api ? `, GNS3 API ${profile.api}` : ''})`);
+}
+
+/**
+ * The API version of the new profile's server: --api, else asked (/v3/version, then /v2/version).
+ * A server that cannot be asked now leaves it unknown (detected on use), with a warning.
+ */
+async function detectApi(profile: Profile, ctx: Context): Promise<ApiVersion | undefined> {
+  const session = createSession({ ...profile, source: 'flag', urlSource: 'saved' }, { paths: ctx.paths, env: {}, forced: ctx.globals.api ?? (ctx.env.EMUCTL_API || undefined), timeoutMs: Math.min(requestTimeoutMs(ctx.env), 5000), debug: ctx.globals.debug ? (line) => ctx.debug(line) : undefined });
+  try {
+    return await session.api();
+  } catch (err) {
+    if (!(err instanceof CliError) || err.exitCode === 2) throw err;
+    ctx.out.warn(`could not ask ${profile.url} which GNS3 API it speaks (${err.message}); it will be asked on first use`);
+    return undefined;
+  }
 }

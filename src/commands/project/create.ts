@@ -23,7 +23,9 @@ export function projectCreateCommand(f: Factory, run = runProjectCreate): Comman
 
 /** Creates the project (POST /v2/projects) and reports it. */
 export async function runProjectCreate(opts: ProjectCreateOptions, ctx: Context): Promise<void> {
-  const project = await createProject(await ctx.api(), { name: opts.name });
+  // Not auto_close: GNS3 (2.2 and 3.x) closes such a project, stopping its nodes, 5 s after its last
+  // notification listener leaves, and `emuctl events` is one.
+  const project = await createProject(await ctx.api(), { name: opts.name, auto_close: false });
   if (opts.use) await setDefaultProject(ctx, project);
   ctx.out.result(project);
   ctx.out.success(`Created project ${projectLabel(project)}${opts.use ? ', now the default project' : ''}`);

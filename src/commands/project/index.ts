@@ -7,6 +7,7 @@ import { projectDuplicateCommand } from './duplicate.js';
 import { projectExportCommand } from './export.js';
 import { projectImportCommand } from './import.js';
 import { projectListCommand } from './list.js';
+import { projectLockCommand } from './lock.js';
 import { projectOpenCommand } from './open.js';
 import { projectShowCommand } from './show.js';
 import { snapshotCommand } from './snapshot/index.js';
@@ -15,7 +16,7 @@ import { projectUseCommand } from './use.js';
 /** `emuctl project …`: projects on the server. */
 export function projectCommand(f: Factory): Command {
   return new Command('project')
-    .description('list, create, show, delete, open, close and choose projects; export, import, duplicate and snapshot them')
+    .description('list, create, show, delete, open, close and choose projects; export, import, duplicate and snapshot them; lock and unlock them (GNS3 3.x)')
     .addCommand(projectListCommand(f))
     .addCommand(projectCreateCommand(f))
     .addCommand(projectShowCommand(f))
@@ -26,5 +27,7 @@ export function projectCommand(f: Factory): Command {
     .addCommand(projectExportCommand(f))
     .addCommand(projectImportCommand(f))
     .addCommand(projectDuplicateCommand(f))
-    .addCommand(snapshotCommand(f));
+    .addCommand(snapshotCommand(f))
+    .addCommand(projectLockCommand(f, true))
+    .addCommand(projectLockCommand(f, false));
 }

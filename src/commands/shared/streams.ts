@@ -7,6 +7,7 @@ import type { StreamServer } from '../../client/api.js';
 export function streamServer(ctx: Context): StreamServer {
   return {
     ...serverOf(ctx.profile()),
+    session: ctx.session(),
     connectTimeoutMs: requestTimeoutMs(ctx.env),
     debug: ctx.globals.debug ? (line) => ctx.debug(line) : undefined,
   };
