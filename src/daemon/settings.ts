@@ -61,6 +61,9 @@ export interface DaemonFlags {
   natSubnet?: string;
   // TAP offloads: TCP segments of up to 64 KB cross the native dataplane whole.
   tapOffload?: boolean;
+  // GNS3 appliances and symbols (issue 32).
+  appliancesDir?: string;
+  symbolsDir?: string;
 }
 
 /** Which dataplane engine runs the compute's frames: the C addon, the TypeScript engine, or native when built. */
@@ -124,6 +127,11 @@ export interface DaemonSettings {
   // TAP offloads.
   /** tap_offload: the native dataplane opens TAPs with virtio headers and TCP offloads (native/offload.c); on by default. */
   tapOffload: boolean;
+  // GNS3 appliances and symbols (issue 32).
+  /** appliances_dir: a directory of GNS3 appliance files (.gns3a) that GET /v2/appliances lists (none by default). */
+  appliancesDir?: string;
+  /** symbols_dir: a directory of the user's symbol files, served beside emuctl's own (theme "Custom symbols"; none by default). */
+  symbolsDir?: string;
   /** Every this many seconds, log a line on the daemon's memory (RSS, V8 heaps of the main thread and the dataplane worker); 0: never. */
   memoryLogSeconds: number;
   // Request guard (browsers, other sites, DNS rebinding).
@@ -281,6 +289,9 @@ const SPECS = {
   natSubnet: { env: 'EMUCTL_NAT_SUBNET', file: 'nat_subnet', kind: TEXT, fallback: '192.168.122.0/24', check: checkNatSubnet },
   // TAP offloads: on unless turned off (a host whose TAP driver refuses TUNSETOFFLOAD, or a comparison).
   tapOffload: { env: 'EMUCTL_TAP_OFFLOAD', file: 'tap_offload', kind: BOOLEAN, fallback: true },
+  // GNS3 appliances and symbols (issue 32): directories the controller reads, none by default.
+  appliancesDir: { env: 'EMUCTL_APPLIANCES_DIR', file: 'appliances_dir', kind: TEXT as ValueKind<string | undefined>, fallback: undefined as string | undefined },
+  symbolsDir: { env: 'EMUCTL_SYMBOLS_DIR', file: 'symbols_dir', kind: TEXT as ValueKind<string | undefined>, fallback: undefined as string | undefined },
 };
 
 /** Config file keys, for the unknown-key check. */
