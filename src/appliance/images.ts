@@ -15,6 +15,15 @@ export type ImageMatch =
   | { state: 'missing'; need: NeededImage };
 
 /**
+ * The name a template gives an image: GNS3 lists `path` relative to its images directory and
+ * `filename` as the base name; emuctl lists `filename` relative and `path` absolute. The
+ * relative one is what a template names.
+ */
+export function imageName(image: ComputeImage): string {
+  return image.path.startsWith('/') ? image.filename : image.path;
+}
+
+/**
  * Matches one needed image against the compute's images, by file name and md5 as GNS3's GUI
  * does: the file of that name with that md5, else a file of another name with that md5 (GNS3
  * installs with the compute's name for it). A file of that name with another md5 is not the
@@ -23,11 +32,11 @@ export type ImageMatch =
 export function matchImage(need: NeededImage, images: readonly ComputeImage[]): ImageMatch {
   const want = need.image.md5sum;
   const base = need.filename.split('/').pop()!;
-  const named = images.filter((i) => i.filename === base || i.path === need.filename);
-  if (want === undefined) return named.length ? { state: 'present', need, path: named[0].path } : { state: 'missing', need };
+  const named = images.filter((i) => i.filename.split('/').pop() === base || imageName(i) === need.filename);
+  if (want === undefined) return named.length ? { state: 'present', need, path: imageName(named[0]) } : { state: 'missing', need };
   const exact = named.find((i) => i.md5sum === want) ?? images.find((i) => i.md5sum === want);
-  if (exact) return { state: 'present', need, path: exact.path };
-  if (named.length) return { state: 'md5-differs', need, path: named[0].path, md5sum: named[0].md5sum };
+  if (exact) return { state: 'present', need, path: imageName(exact) };
+  if (named.length) return { state: 'md5-differs', need, path: imageName(named[0]), md5sum: named[0].md5sum };
   return { state: 'missing', need };
 }
 
