@@ -20,15 +20,33 @@ export function chooseSymbol(file: ApplianceFile, category: Category, wanted: st
   return categorySymbol(file, category);
 }
 
+/** The symbols a controller has: which ids exist, and its theme's default symbol per role (`/v2/default_symbols`). */
+export interface ControllerSymbols {
+  exists: (id: string) => boolean;
+  defaults: Readonly<Record<string, string>>;
+}
+
+/**
+ * The symbol GNS3's controller lists an appliance with (appliance_manager.py): the file's own,
+ * unless it has none or names one of GNS3's (`:/symbols/...`): then the theme's default for
+ * its role (a guest is docker_guest or qemu_guest), when the theme has one.
+ */
+export function listedSymbol(file: ApplianceFile, defaults: Readonly<Record<string, string>>): string | undefined {
+  if (file.symbol && !file.symbol.startsWith(':/symbols/')) return file.symbol;
+  const role = file.category === 'guest' ? (file.emulator === 'docker' ? 'docker_guest' : file.emulator === 'qemu' ? 'qemu_guest' : 'guest') : file.category;
+  return defaults[role] ?? file.symbol;
+}
+
 /** Properties of an appliance section that are not template fields (GNS3's GUI drops them). */
 const NOT_TEMPLATE_FIELDS = ['kvm', 'path', 'arch'];
 
 /**
  * The template GNS3's GUI (gns3/registry/appliance_to_template.py, 2.2) creates from an
  * appliance version whose images the compute holds: `images` maps each slot to the compute's
- * image path. Docker and QEMU only.
+ * image path. Docker and QEMU only. The same as the GUI's when it installs from the
+ * controller's appliance list.
  */
-export function applianceTemplate(file: ApplianceFile, version: ResolvedVersion, images: ImageMatch[], computeId: string, exists: (id: string) => boolean): Record<string, unknown> {
+export function applianceTemplate(file: ApplianceFile, version: ResolvedVersion, images: ImageMatch[], computeId: string, symbols: ControllerSymbols): Record<string, unknown> {
   const raw = file.raw;
   const versionEntry = file.versions.find((v) => v.name === version.name);
   const category: Category = versionEntry?.category ?? file.category;
@@ -39,7 +57,8 @@ export function applianceTemplate(file: ApplianceFile, version: ResolvedVersion,
   };
   if (usage !== undefined) template.usage = usage;
   template.category = category === 'multilayer_switch' ? 'switch' : category;
-  template.symbol = chooseSymbol(file, category, versionEntry?.symbol ?? file.symbol, exists);
+  // The GUI installs from the controller's listing, so the symbol is the listed one.
+  template.symbol = chooseSymbol(file, category, versionEntry?.symbol ?? listedSymbol(file, symbols.defaults), symbols.exists);
   const props = { ...version.properties };
   // Registry 8 sets may carry the template's own name, category, usage and symbol: the version's answer above wins.
   for (const key of ['name', 'category', 'usage', 'symbol']) delete props[key];

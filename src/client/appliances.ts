@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { planAppliance, unsupportedReason, type ComputeFacts, type VersionPlan } from '../appliance/plan.js';
 import { pickVersion } from '../appliance/appliance.js';
 import { ApplianceFormatError, parseAppliance, type ApplianceFile } from '../appliance/schema.js';
-import { applianceTemplate } from '../appliance/template.js';
+import { applianceTemplate, type ControllerSymbols } from '../appliance/template.js';
 import { apiPath, type ApiClient } from './api.js';
 import { OperationError, UsageError } from './errors.js';
 import { listDockerImages, listImages } from './images.js';
@@ -55,13 +55,19 @@ export async function checkAppliance(api: ApiClient, file: ApplianceFile, comput
   return planAppliance(file, await computeFacts(api, computeId, file));
 }
 
-/** The symbol ids the controller serves (GET /v2/symbols), for a test of existence that knows GNS3's short ids. */
-export async function symbolExists(api: ApiClient): Promise<(id: string) => boolean> {
+/**
+ * The controller's symbols: which ids exist (GET /v2/symbols; GNS3 serves `:/symbols/<file>`
+ * as the classic theme's file of that name) and the Classic theme's defaults (GET /v2/default_symbols).
+ */
+export async function controllerSymbols(api: ApiClient): Promise<ControllerSymbols> {
   const symbols = await api.get<{ symbol_id: string; filename: string; builtin: boolean }[]>('symbols');
+  const themes = await api.get<Record<string, Record<string, string>>>('default_symbols');
   const ids = new Set(symbols.map((s) => s.symbol_id));
   const builtinFiles = new Set(symbols.filter((s) => s.builtin).map((s) => s.filename));
-  // GNS3 serves `:/symbols/<file>` as the classic theme's file of that name.
-  return (id) => ids.has(id) || (/^:\/symbols\/[^/]+$/.test(id) && builtinFiles.has(id.slice(':/symbols/'.length)));
+  return {
+    exists: (id) => ids.has(id) || (/^:\/symbols\/[^/]+$/.test(id) && builtinFiles.has(id.slice(':/symbols/'.length))),
+    defaults: themes.Classic ?? {},
+  };
 }
 
 /**
@@ -83,7 +89,6 @@ export async function installAppliance(api: ApiClient, file: ApplianceFile, opts
     const kvmOnly = plan.kvm === 'require' && plan.problems.length === 1 && plan.problems[0].includes('requires KVM');
     throw new OperationError(`cannot install ${file.name} ${picked.name}: ${plan.problems.join('; ')}`, kvmOnly ? 409 : undefined);
   }
-  const exists = await symbolExists(api);
-  const body = applianceTemplate(file, picked, plan.matches, opts.computeId, exists) as TemplateCreate;
+  const body = applianceTemplate(file, picked, plan.matches, opts.computeId, await controllerSymbols(api)) as TemplateCreate;
   return { template: await createTemplate(api, body), plan };
 }

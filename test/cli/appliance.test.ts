@@ -107,7 +107,7 @@ describe('appliance check and install', () => {
     assert.equal(template.hda_disk_image, 'tiny-linux-2.0.qcow2');
     assert.equal(template.qemu_path, 'qemu-system-x86_64');
     assert.equal(template.usage, 'Log in as root, no password.');
-    assert.equal(template.symbol, ':/symbols/qemu_guest.svg');
+    assert.equal(template.symbol, ':/symbols/classic/qemu_guest.svg', 'the symbol GNS3 lists the appliance with, as the GUI installs it');
     assert.deepEqual([template.adapters, template.adapter_type, template.ram, template.port_name_format], [2, 'virtio-net-pci', 96, 'eth{0}']);
     const symbol = await d.daemon.api('GET', `/v2/symbols/${encodeURIComponent(template.symbol)}/raw`);
     assert.equal(symbol.status, 200);
@@ -141,11 +141,11 @@ describe('appliance check and install', () => {
     const r = await cli('appliance', 'install', join(tmp, 'docker-host.gns3a'), '--json');
     assert.equal(r.code, 0, r.stderr);
     const template = JSON.parse(r.stdout);
-    assert.deepEqual([template.name, template.template_type, template.image, template.adapters, template.symbol, template.category], ['Test Host', 'docker', hostImage, 2, ':/symbols/docker_guest.svg', 'guest']);
+    assert.deepEqual([template.name, template.template_type, template.image, template.adapters, template.symbol, template.category], ['Test Host', 'docker', hostImage, 2, ':/symbols/classic/docker_guest.svg', 'guest']);
     assert.equal(template.environment, 'ROLE=test');
     const { node } = await startFromTemplate(template.template_id);
     assert.equal(node.status, 'started');
-    assert.equal(node.symbol, ':/symbols/docker_guest.svg');
+    assert.equal(node.symbol, ':/symbols/classic/docker_guest.svg');
   });
 
   it('GET /v2/appliances lists appliances_dir in GNS3\'s shape: broken and unreadable files left out', async () => {

@@ -2,7 +2,8 @@ import { readdir } from 'node:fs/promises';
 import { ApplianceFormatError, parseAppliance, type ApplianceFile } from '../../appliance/schema.js';
 import type { Logger } from '../logger.js';
 import { openForRead } from '../safe-fs.js';
-import { defaultSymbolFor } from './symbols.js';
+import { listedSymbol } from '../../appliance/template.js';
+import { DEFAULT_SYMBOLS, SYMBOL_THEME } from './symbols.js';
 
 /** An appliance file larger than this is not read (the registry's largest is about 60 KB). */
 const MAX_APPLIANCE_BYTES = 4 * 1024 * 1024;
@@ -57,10 +58,7 @@ export class ApplianceCatalog {
 export function catalogEntry(file: ApplianceFile): Record<string, unknown> {
   const { appliance_id: _ignored, ...data } = file.raw;
   const entry: Record<string, unknown> = { ...data, builtin: false };
-  if (!file.symbol || file.symbol.startsWith(':/symbols/')) {
-    const role = file.category === 'guest' ? (file.emulator === 'docker' ? 'docker_guest' : file.emulator === 'qemu' ? 'qemu_guest' : 'guest') : file.category;
-    const symbol = defaultSymbolFor(role);
-    if (symbol) entry.symbol = symbol;
-  }
+  const symbol = listedSymbol(file, DEFAULT_SYMBOLS[SYMBOL_THEME]);
+  if (symbol !== undefined) entry.symbol = symbol;
   return entry;
 }

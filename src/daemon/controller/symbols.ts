@@ -24,7 +24,9 @@ export interface SymbolListing {
   builtin: boolean;
 }
 
-const THEME = 'Classic';
+/** The one theme emuctl draws. */
+export const SYMBOL_THEME = 'Classic';
+const THEME = SYMBOL_THEME;
 /** GNS3's theme name for the files of the user's symbols directory. */
 const CUSTOM_THEME = 'Custom symbols';
 
@@ -53,11 +55,6 @@ export const DEFAULT_SYMBOLS: Record<string, Record<string, string>> = {
     docker_guest: ':/symbols/classic/docker_guest.svg',
   },
 };
-
-/** The theme's default symbol for a role (`router`, `docker_guest`, ...), or undefined when the theme has none. */
-export function defaultSymbolFor(role: string): string | undefined {
-  return DEFAULT_SYMBOLS[THEME][role];
-}
 
 /** The built-in symbol with that id; GNS3's short ids (`:/symbols/hub.svg`), bare file names and aliases find the classic one. */
 export function findSymbol(id: string): SymbolEntry | undefined {

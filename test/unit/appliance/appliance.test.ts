@@ -7,7 +7,8 @@ import { describe, it } from 'node:test';
 import { kvmMode, propertiesFor, resolveVersions } from '../../../src/appliance/appliance.js';
 import { planAppliance, type ComputeFacts } from '../../../src/appliance/plan.js';
 import { ApplianceFormatError, parseAppliance } from '../../../src/appliance/schema.js';
-import { applianceTemplate } from '../../../src/appliance/template.js';
+import { applianceTemplate, listedSymbol } from '../../../src/appliance/template.js';
+import { DEFAULT_SYMBOLS } from '../../../src/daemon/controller/symbols.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../../test/fixtures/appliances/', import.meta.url));
 const MD5A = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
@@ -15,7 +16,8 @@ const MD5B = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
 const fixture = (name: string) =>
   readFileSync(`${FIXTURES}${name}`, 'utf8').replaceAll('__MD5B__', MD5B).replaceAll('__SIZEB__', '2048').replaceAll('__MD5__', MD5A).replaceAll('__SIZE__', '1024').replaceAll('__IMAGE__', 'emuctl-test/host:1');
 const facts = (over: Partial<ComputeFacts> = {}): ComputeFacts => ({ computeId: 'local', images: [], kvm: [], dockerImages: [], ...over });
-const all = () => true;
+/** A controller with every symbol and GNS3's classic defaults. */
+const all = { exists: () => true, defaults: DEFAULT_SYMBOLS.Classic };
 
 describe('appliance files', () => {
   it('registry 4: versions resolve to their images, with md5 and size', () => {
@@ -50,7 +52,7 @@ describe('appliance files', () => {
     assert.deepEqual(plan.problems, []);
     const template = applianceTemplate(file, plan.version, plan.matches, 'local', all);
     assert.deepEqual(template, {
-      compute_id: 'local', name: 'Two Disk Router 1', category: 'switch', symbol: ':/symbols/multilayer_switch.svg', template_type: 'qemu',
+      compute_id: 'local', name: 'Two Disk Router 1', category: 'switch', symbol: ':/symbols/classic/multilayer_switch.svg', template_type: 'qemu',
       adapter_type: 'e1000', adapters: 4, ram: 128, hda_disk_interface: 'ide', hdb_disk_interface: 'ide', console_type: 'telnet',
       options: '-nographic -machine accel=tcg', hda_disk_image: 'boot-1.qcow2', hdb_disk_image: 'data-1.qcow2', qemu_path: 'qemu-system-i386',
       first_port_name: 'mgmt0', port_name_format: 'ge-0/0/{0}', linked_clone: true,
@@ -65,7 +67,7 @@ describe('appliance files', () => {
     assert.deepEqual(without.problems, ['Fast Firewall 7 requires KVM for x86_64 (kvm: require) and compute local has no KVM']);
     assert.deepEqual(planAppliance(file, facts({ images, kvm: ['x86_64', 'i386'] }))[0].problems, []);
     // Its own symbol is not on the controller: the category's, as GNS3's GUI falls back.
-    const template = applianceTemplate(file, without.version, without.matches, 'local', (id) => id.startsWith(':/'));
+    const template = applianceTemplate(file, without.version, without.matches, 'local', { exists: (id: string) => id.startsWith(':/'), defaults: DEFAULT_SYMBOLS.Classic });
     assert.equal(template.symbol, ':/symbols/firewall.svg');
   });
 
@@ -75,7 +77,7 @@ describe('appliance files', () => {
     assert.equal(plan.version.name, 'emuctl-test/host:1');
     assert.equal(plan.dockerImagePresent, true);
     assert.deepEqual(applianceTemplate(file, plan.version, plan.matches, 'local', all), {
-      compute_id: 'local', name: 'Test Host', usage: 'A shell on the console.', category: 'guest', symbol: ':/symbols/docker_guest.svg', template_type: 'docker',
+      compute_id: 'local', name: 'Test Host', usage: 'A shell on the console.', category: 'guest', symbol: ':/symbols/classic/docker_guest.svg', template_type: 'docker',
       adapters: 2, image: 'emuctl-test/host:1', console_type: 'telnet', environment: 'ROLE=test',
     });
   });
@@ -94,6 +96,15 @@ describe('appliance files', () => {
     assert.equal(template.ram, 1024);
     assert.equal(template.qemu_path, 'qemu-system-x86_64');
     assert.equal(template.hda_disk_image, 'eight-3.qcow2');
+  });
+
+  it('the listed symbol is GNS3\'s: a file\'s own kept, none or a GNS3 one replaced by the theme\'s default for the role', () => {
+    const defaults = DEFAULT_SYMBOLS.Classic;
+    assert.equal(listedSymbol(parseAppliance(fixture('kvm-only.gns3a')), defaults), 'fast-firewall-logo.svg');
+    assert.equal(listedSymbol(parseAppliance(fixture('two-disks.gns3a')), defaults), ':/symbols/classic/multilayer_switch.svg');
+    assert.equal(listedSymbol(parseAppliance(fixture('tiny-linux.gns3a')), defaults), ':/symbols/classic/qemu_guest.svg');
+    assert.equal(listedSymbol(parseAppliance(fixture('settings-v8.gns3a')), defaults), ':/symbols/classic/router.svg');
+    assert.equal(listedSymbol(parseAppliance(fixture('tiny-linux.gns3a')), {}), undefined, 'no theme default: nothing listed, the GUI falls back');
   });
 
   it('dynamips: parsed, every version has the unsupported-emulator problem', () => {
