@@ -14,6 +14,8 @@ export interface ComputeFacts {
   kvm: string[];
   /** Docker images present there (`name:tag`). */
   dockerImages: string[];
+  /** Node types the compute runs (its capabilities' `node_types`), when it says. */
+  nodeTypes?: string[];
 }
 
 /** One version checked against a compute. */
@@ -41,6 +43,7 @@ export function planAppliance(file: ApplianceFile, facts: ComputeFacts): Version
     const kvm = kvmMode(file, version.properties);
     const problems: string[] = [];
     if (unsupported) problems.push(unsupported);
+    else if (facts.nodeTypes && !facts.nodeTypes.includes(file.emulator)) problems.push(`compute ${facts.computeId} runs no ${file.emulator} nodes (its node types: ${facts.nodeTypes.join(', ') || 'none'})`);
     if (version.broken) problems.push(version.broken);
     for (const m of matches) {
       const problem = describeProblem(m);

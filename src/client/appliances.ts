@@ -5,6 +5,7 @@ import { ApplianceFormatError, parseAppliance, type ApplianceFile } from '../app
 import { applianceTemplate, type ControllerSymbols } from '../appliance/template.js';
 import { apiPath, type ApiClient } from './api.js';
 import { OperationError, UsageError } from './errors.js';
+import { getCompute } from './computes.js';
 import { listDockerImages, listImages } from './images.js';
 import { createTemplate, type Template, type TemplateCreate } from './templates.js';
 
@@ -39,7 +40,8 @@ async function unless404<T>(call: Promise<T>, fallback: T): Promise<T> {
 
 /** What the compute offers: QEMU images, KVM platforms, docker images (only what the appliance's emulator needs). */
 export async function computeFacts(api: ApiClient, computeId: string, file: ApplianceFile): Promise<ComputeFacts> {
-  const facts: ComputeFacts = { computeId, images: [], kvm: [], dockerImages: [] };
+  const compute = await getCompute(api, computeId);
+  const facts: ComputeFacts = { computeId, images: [], kvm: [], dockerImages: [], nodeTypes: compute.capabilities?.node_types };
   if (file.emulator === 'qemu') {
     facts.images = await unless404(listImages(api, computeId), []);
     const caps = await unless404(api.get<{ kvm?: string[] }>(apiPath('computes', computeId, 'qemu', 'capabilities')), {});

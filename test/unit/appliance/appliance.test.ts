@@ -107,6 +107,12 @@ describe('appliance files', () => {
     assert.equal(listedSymbol(parseAppliance(fixture('tiny-linux.gns3a')), {}), undefined, 'no theme default: nothing listed, the GUI falls back');
   });
 
+  it('a compute that runs no node of the appliance\'s emulator cannot install it', () => {
+    const file = parseAppliance(fixture('docker-host.gns3a'));
+    assert.deepEqual(planAppliance(file, facts({ nodeTypes: ['vpcs', 'qemu'] }))[0].problems, ['compute local runs no docker nodes (its node types: vpcs, qemu)']);
+    assert.deepEqual(planAppliance(file, facts({ nodeTypes: ['vpcs', 'docker'] }))[0].problems, []);
+  });
+
   it('dynamips: parsed, every version has the unsupported-emulator problem', () => {
     const file = parseAppliance(fixture('dynamips-router.gns3a'));
     assert.equal(file.emulator, 'dynamips');
