@@ -1,4 +1,5 @@
 import type { NounCommand } from './index.js';
+import { applianceCommand } from './appliance/index.js';
 import { captureCommand } from './capture/index.js';
 import { completionCommand } from './completion/index.js';
 import { computeCommand } from './compute/index.js';
@@ -31,6 +32,7 @@ export const NOUN_COMMANDS: Readonly<Record<string, NounCommand>> = {
   project: projectCommand,
   node: nodeCommand,
   template: templateCommand,
+  appliance: applianceCommand,
   link: linkCommand,
   switch: switchCommand,
   image: imageCommand,

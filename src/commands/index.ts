@@ -25,6 +25,7 @@ export const NOUNS: readonly Noun[] = [
   { name: 'template', load: async () => (await import('./template/index.js')).templateCommand },
   { name: 'link', load: async () => (await import('./link/index.js')).linkCommand },
   { name: 'switch', load: async () => (await import('./switch/index.js')).switchCommand },
+  { name: 'appliance', load: async () => (await import('./appliance/index.js')).applianceCommand },
   { name: 'image', load: async () => (await import('./image/index.js')).imageCommand },
   { name: 'compute', load: async () => (await import('./compute/index.js')).computeCommand },
   { name: 'pool', load: async () => (await import('./pool/index.js')).poolCommand },

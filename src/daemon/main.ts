@@ -23,7 +23,9 @@ import { Labs } from './controller/lab.js';
 import { ProjectArchives } from './controller/archives.js';
 import { ImportLimits } from './controller/import-limits.js';
 import { DrawingManager } from './controller/drawings.js';
+import { ApplianceCatalog } from './controller/appliances.js';
 import { GuiSettings } from './controller/gui-settings.js';
+import { SymbolLibrary } from './controller/symbols.js';
 import { LabLifecycle, removeFromRemoteComputes } from './controller/lab-lifecycle.js';
 import { LinkManager } from './controller/links.js';
 import { LiveState } from './controller/live-state.js';
@@ -127,6 +129,8 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   projects.addLifecycle(new LabLifecycle({ labs, nodes, links, computes, log }));
   const templates = new TemplateManager({ file: isController ? settings.paths.templatesFile(settings.port) : undefined, events, log, policy: settings });
   const gui = new GuiSettings(isController ? settings.paths.guiSettingsFile(settings.port) : undefined);
+  const symbols = new SymbolLibrary(settings.symbolsDir);
+  const appliances = new ApplianceCatalog(settings.appliancesDir, log);
   const drawings = new DrawingManager({ events });
   const archives = new ProjectArchives({ projects, labs, computes, limits: new ImportLimits(settings), log });
   const snapshots = new SnapshotManager({ projects, archives, events, removeFromRemoteComputes: (p) => removeFromRemoteComputes(p, computes, log) });
@@ -152,7 +156,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     auth: settings.auth,
     webUi: settings.webUi,
     loginBackoff: { maxFailures: settings.authMaxFailures, backoffMs: settings.authBackoffMs },
-    controller: isController ? { projects, computes, labs, nodes, links, templates, drawings, snapshots, archives, gui, forwardTimeoutMs: settings.forwardTimeoutMs, self: () => selfEndpoint(settings, port, tls) } : undefined,
+    controller: isController ? { projects, computes, labs, nodes, links, templates, drawings, snapshots, archives, gui, symbols, appliances, forwardTimeoutMs: settings.forwardTimeoutMs, self: () => selfEndpoint(settings, port, tls) } : undefined,
     compute: compute ? { compute, capabilities, images, env, udpPortRange: settings.udpPortRange, consolePortRange: settings.consolePortRange } : undefined,
     notifications,
     consoles,

@@ -69,6 +69,9 @@ export interface DaemonFlags {
   tapOffload?: boolean;
   // Cloud nodes: the host interfaces they may bridge (names or prefix*); unset: all but the loopback and emuctl's own.
   cloudInterfaces?: string[];
+  // GNS3 appliances and symbols (issue 32).
+  appliancesDir?: string;
+  symbolsDir?: string;
 }
 
 /** Which dataplane engine runs the compute's frames: the C addon, the TypeScript engine, or native when built. */
@@ -142,6 +145,11 @@ export interface DaemonSettings {
   // Cloud nodes.
   /** cloud_interfaces: the host interfaces cloud ports, nio_tap and nio_ethernet may use (names or `prefix*`); unset: every one but the loopback and emuctl's own, which are refused whatever this says. */
   cloudInterfaces?: string[];
+  // GNS3 appliances and symbols (issue 32).
+  /** appliances_dir: a directory of GNS3 appliance files (.gns3a) that GET /v2/appliances lists (none by default). */
+  appliancesDir?: string;
+  /** symbols_dir: a directory of the user's symbol files, served beside emuctl's own (theme "Custom symbols"; none by default). */
+  symbolsDir?: string;
   /** Every this many seconds, log a line on the daemon's memory (RSS, V8 heaps of the main thread and the dataplane worker); 0: never. */
   memoryLogSeconds: number;
   // Request guard (browsers, other sites, DNS rebinding).
@@ -316,6 +324,9 @@ const SPECS = {
   tapOffload: { env: 'EMUCTL_TAP_OFFLOAD', file: 'tap_offload', kind: BOOLEAN, fallback: true },
   // Cloud nodes: unset means every host interface but the loopback and emuctl's own (host-interface-policy.ts).
   cloudInterfaces: { env: 'EMUCTL_CLOUD_INTERFACES', file: 'cloud_interfaces', kind: LIST as ValueKind<string[] | undefined>, fallback: undefined as string[] | undefined, check: checkCloudInterfaces },
+  // GNS3 appliances and symbols (issue 32): directories the controller reads, none by default.
+  appliancesDir: { env: 'EMUCTL_APPLIANCES_DIR', file: 'appliances_dir', kind: TEXT as ValueKind<string | undefined>, fallback: undefined as string | undefined },
+  symbolsDir: { env: 'EMUCTL_SYMBOLS_DIR', file: 'symbols_dir', kind: TEXT as ValueKind<string | undefined>, fallback: undefined as string | undefined },
 };
 
 /** Config file keys, for the unknown-key check. */

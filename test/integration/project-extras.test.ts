@@ -200,7 +200,9 @@ describe('project extras: drawings, stats, files, load, snapshots, GUI routes', 
     assert.match(await raw.text(), /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="\d+" height="\d+"/);
     const short = await fetch(`${d.url}/v2/symbols/${encodeURIComponent(':/symbols/vpcs_guest.svg')}/raw`);
     assert.equal(short.status, 200, "GNS3's short ids find the classic symbol");
-    assert.equal((await fetch(`${d.url}/v2/symbols/${encodeURIComponent(':/symbols/nothing.svg')}/raw`)).status, 404);
+    const unknown = await fetch(`${d.url}/v2/symbols/${encodeURIComponent(':/symbols/nothing.svg')}/raw`);
+    assert.equal(unknown.status, 200, 'an unknown symbol answers with the computer, as GNS3 does');
+    assert.equal(await unknown.text(), await (await fetch(`${d.url}/v2/symbols/${encodeURIComponent(':/symbols/classic/computer.svg')}/raw`)).text());
     const dims = await d.api('GET', `/v2/symbols/${encodeURIComponent(':/symbols/classic/hub.svg')}/dimensions`);
     assert.deepEqual(Object.keys(dims.body), ['width', 'height']);
     assert.equal((await d.api('GET', '/v2/default_symbols')).body.Classic.vpcs_guest, ':/symbols/classic/vpcs_guest.svg');

@@ -4,8 +4,21 @@ import { ConflictError, NotFoundError, storageError } from '../errors.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import { GroupCommit } from './group-commit.js';
 
-/** GNS3's GNS3 VM settings as a fresh GNS3 2.2 controller has them (the VM is off). */
-const GNS3VM_DEFAULTS = { enable: false, engine: 'vmware', headless: false, ram: 2048, vcpus: 1, vmname: null as string | null, when_exit: 'stop' };
+/**
+ * GNS3's GNS3 VM settings as a fresh GNS3 2.2.42 controller has them (the VM is off): every field
+ * it answers, since gns3-gui's preferences read each one (a missing `allocate_vcpus_ram` is a KeyError there).
+ */
+export const GNS3VM_DEFAULTS = {
+  vmname: null as string | null,
+  when_exit: 'stop',
+  headless: false,
+  enable: false,
+  engine: 'vmware',
+  allocate_vcpus_ram: true,
+  ram: 2048,
+  vcpus: 1,
+  port: 80,
+};
 const IOU_LICENSE_DEFAULTS = { iourc_content: '', license_check: true };
 
 /** The virtualisation engines GNS3 offers for its VM; emuctl runs none of them. */

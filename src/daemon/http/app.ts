@@ -3,7 +3,9 @@ import type { ProjectArchives } from '../controller/archives.js';
 import type { ComputeEndpoint } from '../controller/compute-http.js';
 import type { ComputeRegistry } from '../controller/computes.js';
 import type { DrawingManager } from '../controller/drawings.js';
+import type { ApplianceCatalog } from '../controller/appliances.js';
 import type { GuiSettings } from '../controller/gui-settings.js';
+import type { SymbolLibrary } from '../controller/symbols.js';
 import type { Labs } from '../controller/lab.js';
 import type { LinkManager } from '../controller/links.js';
 import type { NodeManager } from '../controller/nodes.js';
@@ -57,6 +59,10 @@ export interface ControllerDeps {
   snapshots: SnapshotManager;
   archives: ProjectArchives;
   gui: GuiSettings;
+  /** Built-in symbols and the symbols_dir files. */
+  symbols: SymbolLibrary;
+  /** The appliances_dir files, for GET /v2/appliances. */
+  appliances: ApplianceCatalog;
   forwardTimeoutMs: number;
   /** How the controller reaches its own compute routes, for forwarded calls to `local`. */
   self: () => ComputeEndpoint;

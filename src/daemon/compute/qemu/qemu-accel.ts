@@ -37,6 +37,11 @@ export class AccelChooser {
     if (!QEMU_ACCEL_SETTINGS.includes(setting)) throw new InvalidError(`qemu_accel must be auto, kvm or tcg, not '${setting}'`);
   }
 
+  /** Platforms this daemon's VMs get KVM for (capabilities.kvm): none when the setting is tcg. */
+  platforms(): string[] {
+    return this.setting === 'tcg' ? [] : kvmPlatforms();
+  }
+
   /** `kvm` or `tcg` for a VM of `platform`; a `kvm` setting that cannot work is a 409. */
   choose(platform: string): 'kvm' | 'tcg' {
     if (this.setting === 'tcg') return 'tcg';

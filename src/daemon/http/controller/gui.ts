@@ -1,27 +1,28 @@
 import type { Router } from 'express';
+import { pipeline } from 'node:stream/promises';
+import type { ApplianceCatalog } from '../../controller/appliances.js';
 import type { GuiSettings } from '../../controller/gui-settings.js';
-import { BUILTIN_SYMBOLS, DEFAULT_SYMBOLS, getSymbol } from '../../controller/symbols.js';
+import { DEFAULT_SYMBOLS, type SymbolLibrary } from '../../controller/symbols.js';
 import { route } from '../route.js';
 import { GNS3VM_SETTINGS_SCHEMA, IOU_LICENSE_SCHEMA } from '../../schemas/project-extras.js';
 
 export const SYMBOL_RAW_ROUTE = '/v2/symbols/{symbol_id:.+}/raw';
 
 /** What the GNS3 GUI asks for when it connects: symbols, appliances, GNS3 VM and IOU licence settings. */
-export function guiRoutes(router: Router, deps: { gui: GuiSettings }): void {
-  const { gui } = deps;
-  route(router, { method: 'get', template: '/v2/symbols' }, () => BUILTIN_SYMBOLS.map(({ symbol_id, filename, theme, builtin }) => ({ symbol_id, filename, theme, builtin })));
-  route(router, { method: 'get', template: SYMBOL_RAW_ROUTE, raw: true }, ({ params, res }) => {
-    // Looked up first: an unknown symbol's 404 must not go out as an image.
-    const { svg } = getSymbol(params.symbol_id);
-    res.status(200).type('image/svg+xml').send(svg);
+export function guiRoutes(router: Router, deps: { gui: GuiSettings; symbols: SymbolLibrary; appliances: ApplianceCatalog }): void {
+  const { gui, symbols, appliances } = deps;
+  route(router, { method: 'get', template: '/v2/symbols' }, () => symbols.list());
+  route(router, { method: 'get', template: SYMBOL_RAW_ROUTE, raw: true }, async ({ params, res }) => {
+    // Looked up first: a refused id's 404 must not go out as an image.
+    const content = await symbols.content(params.symbol_id);
+    res.status(200).type(content.type);
+    if (content.svg !== undefined) res.send(content.svg);
+    else await pipeline(content.file.createReadStream(), res);
   });
-  route(router, { method: 'get', template: '/v2/symbols/{symbol_id:.+}/dimensions' }, ({ params }) => {
-    const { width, height } = getSymbol(params.symbol_id);
-    return { width, height };
-  });
+  route(router, { method: 'get', template: '/v2/symbols/{symbol_id:.+}/dimensions' }, ({ params }) => symbols.dimensions(params.symbol_id));
   route(router, { method: 'get', template: '/v2/default_symbols' }, () => DEFAULT_SYMBOLS);
-  // emuctl ships no appliance files (GNS3's are its own data); the GUI takes an empty list.
-  route(router, { method: 'get', template: '/v2/appliances' }, () => []);
+  // The appliance files of appliances_dir (none when unset): the GUI's "Install an appliance" list.
+  route(router, { method: 'get', template: '/v2/appliances' }, () => appliances.list());
   route(router, { method: 'get', template: '/v2/gns3vm' }, () => gui.getGns3vm());
   route(router, { method: 'put', template: '/v2/gns3vm', body: GNS3VM_SETTINGS_SCHEMA, status: 201 }, ({ body }) => gui.setGns3vm(body));
   route(router, { method: 'get', template: '/v2/gns3vm/engines' }, () => gui.engines());

@@ -28,7 +28,7 @@ export const QEMU_KIND: NodeKind = {
       create: (body, ctx, opts) => QemuNode.create(body, ctx, shared, opts),
       available: () => findExecutables(/^qemu-system-/, env).length > 0,
       startAnswersNode: true,
-      routes: (router, compute) => computeQemuRoutes(router, { compute, images, env }),
+      routes: (router, compute) => computeQemuRoutes(router, { compute, images, env, accel: shared.accel }),
       streamedRoutes: [QEMU_IMAGE_ROUTE],
       downloadRoutes: [QEMU_IMAGE_ROUTE],
     });

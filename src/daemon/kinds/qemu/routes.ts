@@ -4,7 +4,7 @@ import type { LocalCompute } from '../../compute/local-compute.js';
 import { QemuNode } from '../../compute/nodes/qemu-node.js';
 import { createDisk, extendDisk } from '../../compute/qemu/disks.js';
 import type { ImageStore } from '../../compute/qemu/images.js';
-import { kvmPlatforms } from '../../compute/qemu/qemu-accel.js';
+import type { AccelChooser } from '../../compute/qemu/qemu-accel.js';
 import { listQemuBinaries, listQemuImgBinaries, resolveQemuImg } from '../../compute/qemu/qemu-binaries.js';
 import { PayloadTooLargeError } from '../../errors.js';
 import { quoteName } from '../../file-names.js';
@@ -22,11 +22,13 @@ export interface QemuRouteDeps {
   images: ImageStore;
   /** The daemon's environment, where qemu binaries are looked up. */
   env: NodeJS.ProcessEnv;
+  /** The accelerator choice: capabilities report KVM only where VMs really get it. */
+  accel: AccelChooser;
 }
 
 /** GNS3's QEMU-only compute routes: resume, resize_disk, binaries, capabilities, disk images and image files. */
 export function computeQemuRoutes(router: Router, deps: QemuRouteDeps): void {
-  const { compute, images, env } = deps;
+  const { compute, images, env, accel } = deps;
   const t = nodeTemplates('qemu');
   const vm = (p: Record<string, string>) => compute.project(p.project_id).node('qemu', p.node_id) as unknown as QemuNode;
 
@@ -38,7 +40,7 @@ export function computeQemuRoutes(router: Router, deps: QemuRouteDeps): void {
 
   route(router, { method: 'get', template: '/v2/compute/qemu/binaries', body: QEMU_BINARY_FILTER_SCHEMA }, ({ body }) => listQemuBinaries(env, body.archs));
   route(router, { method: 'get', template: '/v2/compute/qemu/img-binaries' }, () => listQemuImgBinaries(env));
-  route(router, { method: 'get', template: '/v2/compute/qemu/capabilities' }, () => ({ kvm: kvmPlatforms() }));
+  route(router, { method: 'get', template: '/v2/compute/qemu/capabilities' }, () => ({ kvm: accel.platforms() }));
   route(router, { method: 'post', template: '/v2/compute/qemu/img', body: QEMU_IMAGE_CREATE_SCHEMA, status: 201 }, async ({ body }) => {
     const { qemu_img, path, ...spec } = body;
     await createDisk(resolveQemuImg(env, qemu_img), images.pathOf(path), spec, env);
