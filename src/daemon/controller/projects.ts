@@ -10,6 +10,7 @@ import type { ControllerEvents } from './events.js';
 import type { PROJECT_CREATE_SCHEMA, PROJECT_UPDATE_SCHEMA } from '../schemas/project.js';
 import type { FromSchema } from '../schemas/validation.js';
 import { checkProjectName, filenameFor, Project, PROJECT_SETTING_DEFAULTS, type ProjectSettings, type Topology } from './project.js';
+import { normalizeTopology } from './topology-compat.js';
 
 /** What the node and link layer does when a project opens, closes or goes away. */
 export interface ProjectLifecycle {
@@ -288,7 +289,7 @@ async function readProjectFile(projectsDir: string, dir: string, file: string): 
   if (data.type !== 'topology' || typeof data.project_id !== 'string' || typeof data.name !== 'string') throw new Error('not a GNS3 topology file');
   const project = new Project(data.project_id, data.name, dir, pickSettings(data), file);
   project.revision = typeof data.revision === 'number' ? data.revision : project.revision;
-  project.topology = { ...project.topology, ...(data.topology as Partial<Topology>) };
+  project.topology = normalizeTopology({ ...project.topology, ...(data.topology as Partial<Topology>) });
   return project;
 }
 
