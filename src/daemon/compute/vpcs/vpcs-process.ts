@@ -184,6 +184,8 @@ export class VpcsProcess extends EventEmitter {
       if (this.exited || this.stopping) {
         const tail = await this.logTail();
         const how = this.exited ? `exited (${describe(this.exited)})` : 'was stopped';
+        // A shim ld.so could not preload leaves VPCS on its own TCP console, which the relay's port refuses.
+        if (this.relay && /LD_PRELOAD cannot be preloaded/.test(tail)) throw notConfined(pid, o.confinement);
         if (/address already in use/i.test(tail)) throw new ConflictError(`VPCS ${how}: console port ${o.consolePort} is already in use`);
         throw new ConflictError(`VPCS ${how} while starting${tail ? `: ${tail}` : ''}`);
       }
@@ -201,7 +203,7 @@ export class VpcsProcess extends EventEmitter {
 
   private checkConfined(shim: string): void {
     const unconfined = [this.leader!, ...this.workers].find((p) => !isConfined(p.pid, shim));
-    if (unconfined) throw new ConflictError(`VPCS (PID ${unconfined.pid}) did not load the confinement shim ${shim}; it was stopped`);
+    if (unconfined) throw notConfined(unconfined.pid, { shim });
   }
 
   /** The worker ending alone leaves a parent that serves a console with no VPC behind it: end both. */
@@ -247,6 +249,11 @@ export class VpcsProcess extends EventEmitter {
   private logTail(): Promise<string> {
     return logTail(this.logPath, this.logOffset);
   }
+}
+
+function notConfined(pid: number, confinement: VpcsProcessOptions['confinement']): ConflictError {
+  const shim = (confinement !== 'unconfined' && confinement?.shim) || VPCS_CONFINE_SHIM_PATH;
+  return new ConflictError(`VPCS (PID ${pid}) did not load the confinement shim ${shim}; it was stopped`);
 }
 
 function describe(exit: { code: number | null; signal: NodeJS.Signals | null }): string {
