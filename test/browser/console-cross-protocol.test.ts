@@ -77,6 +77,7 @@ describe('consoles against a cross-site page in Chromium', () => {
   let qemuNode: any;
   let vpcsNode: any;
   let containerId = '';
+  let dockerAux = 0;
 
   before(async () => {
     const [guest, image] = await Promise.all([testGuest(), testImage('host')]);
@@ -89,7 +90,10 @@ describe('consoles against a cross-site page in Chromium', () => {
     dockerNode = await createNode(d, pid, 'D1', 'docker', { compute_id: 'local', properties: { image, start_command: 'sh', adapters: 1 } });
     qemuNode = await createNode(d, pid, 'R1', 'qemu', { properties: { kernel_image: 'vmlinuz', initrd: 'initrd.img', ram: 128, kernel_command_line: guestCmdline(['198.18.6.1/24']) } });
     vpcsNode = await createNode(d, pid, 'PC1', 'vpcs');
-    containerId = (await d.api('GET', `/v2/compute/projects/${pid}/docker/nodes/${dockerNode.node_id}`)).body.container_id;
+    const computeSide = (await d.api('GET', `/v2/compute/projects/${pid}/docker/nodes/${dockerNode.node_id}`)).body;
+    containerId = computeSide.container_id;
+    dockerAux = computeSide.aux;
+    assert.ok(Number.isInteger(dockerAux), `the docker node has an aux console: ${JSON.stringify(computeSide)}`);
     for (const n of [dockerNode, qemuNode, vpcsNode]) {
       const r = await d.api('POST', `/v2/projects/${pid}/nodes/${n.node_id}/start`, {});
       assert.equal(r.status, 200, r.text);
@@ -114,7 +118,7 @@ describe('consoles against a cross-site page in Chromium', () => {
     const vpcsDir = (await d.api('GET', `/v2/compute/projects/${pid}/vpcs/nodes/${vpcsNode.node_id}`)).body.node_directory as string;
     const targets = [
       { port: dockerNode.console, body: '\n\ntouch /tmp/pwned-console\n' },
-      { port: dockerNode.aux, body: '\n\ntouch /tmp/pwned-aux\n' },
+      { port: dockerAux, body: '\n\ntouch /tmp/pwned-aux\n' },
       { port: qemuNode.console, body: '\n\ntouch /pwned-qemu\n' },
       { port: vpcsNode.console, body: '\n\nsave pwned-vpcs\n' },
     ];
@@ -133,7 +137,7 @@ describe('consoles against a cross-site page in Chromium', () => {
     // The same consoles, typed at by a client: each creates its own marker, so the checks below can fail.
     const exec = async (command: string[]) => (await d.api('POST', `/v2/projects/${pid}/nodes/${dockerNode.node_id}/exec`, { command, timeout: 60 })).body as { output: string; exit_code: number };
     await typeLines(dockerNode.console, ['touch /tmp/typed-console; echo typed-$((6*7))'], /typed-42/);
-    await typeLines(dockerNode.aux, ['touch /tmp/typed-aux; echo typed-$((6*7))'], /typed-42/);
+    await typeLines(dockerAux, ['touch /tmp/typed-aux; echo typed-$((6*7))'], /typed-42/);
     const listing = await exec(['ls', '/tmp']);
     assert.match(listing.output, /typed-console/);
     assert.match(listing.output, /typed-aux/);
