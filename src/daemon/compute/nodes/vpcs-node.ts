@@ -12,8 +12,7 @@ import type { ProcessRegistry } from '../process/process-registry.js';
 import { checkStartupScript, refusedScriptLine } from '../vpcs/script-commands.js';
 import { applyStartupSettings, readStartupConfig, writeStartupConfig } from '../vpcs/startup-config.js';
 import { resolveVpcsBinary } from '../vpcs/vpcs-binary.js';
-import type { VpcsConfinement } from '../vpcs/confinement.js';
-import { reachableHost } from '../../../util/reachable-host.js';
+import { consoleBindAddress, type VpcsConfinement } from '../vpcs/confinement.js';
 import { VpcsProcess } from '../vpcs/vpcs-process.js';
 import { DataplaneNode, nodeIdOr } from './dataplane-node.js';
 
@@ -134,8 +133,9 @@ export class VpcsNode extends DataplaneNode {
       const refused = refusedScriptLine((await readStartupConfig(this.ctx.projectDir, this.dir)) ?? '');
       if (refused !== undefined) throw new ConflictError(`startup script of VPCS ${this.name}: '${refused}' is not allowed in a VPCS startup script; change the script before starting the node`);
       await this.ctx.dataplane.addNio(this.id, VPCS_SIDE, { bindHost: '127.0.0.1', lport: this.wireUdp, rhost: '127.0.0.1', rport: this.vpcsUdp });
-      // Where the console websocket reaches the console: the daemon's relay of a confined VPCS, or an unconfined VPCS's own wildcard listener.
-      this.consoleAddress = this.shared.confinement === 'unconfined' ? '127.0.0.1' : reachableHost(this.ctx.bindHost);
+      // Where the console websocket reaches the console: the address the daemon's relay of a confined VPCS listens on (any for a wildcard), or an unconfined VPCS's own wildcard.
+      const listening = this.shared.confinement === 'unconfined' ? '0.0.0.0' : await consoleBindAddress(this.ctx.bindHost);
+      this.consoleAddress = listening === '0.0.0.0' ? '127.0.0.1' : listening;
       const proc = new VpcsProcess({
         nodeDir: this.dir,
         consolePort: this.consolePort,
@@ -183,7 +183,7 @@ export class VpcsNode extends DataplaneNode {
     await super.destroy();
   }
 
-  /** A confined VPCS's console is the daemon's relay on the compute's host; an unconfined one listens on every IPv4 address. */
+  /** A confined VPCS's console is the daemon's relay on the compute's IPv4 address; an unconfined one listens on every IPv4 address. */
   telnetConsole(): TelnetConsole {
     return { host: this.consoleAddress, port: this.consolePort };
   }

@@ -14,7 +14,7 @@ import { ConsoleRelay } from '../console-relay.js';
 import type { Logger } from '../../logger.js';
 import type { ProcessRegistry } from '../process/process-registry.js';
 import { DEFAULT_GRACE_MS, terminateProcessTree } from '../../../util/process-termination.js';
-import { confinementEnvironment, isConfined, VPCS_CONFINE_SHIM_PATH, type VpcsConfinement } from './confinement.js';
+import { confinementEnvironment, consoleBindAddress, isConfined, VPCS_CONFINE_SHIM_PATH, type VpcsConfinement } from './confinement.js';
 import { STARTUP_CONFIG_FILE } from './startup-config.js';
 import { resolveVpcsBinary } from './vpcs-binary.js';
 
@@ -141,7 +141,8 @@ export class VpcsProcess extends EventEmitter {
     if (confinement !== 'unconfined') {
       await unlink(this.consoleSocketPath).catch(() => undefined);
       const relay = new ConsoleRelay(this.consoleSocketPath, `console of ${o.label ?? 'VPCS'} (port ${o.consolePort})`, o.log ?? { warn: (m) => process.stderr.write(`${m}\n`) });
-      await relay.listen(confinement.consoleHost ?? '127.0.0.1', o.consolePort);
+      // On the IPv4 address VPCS itself would bind (its console has always been IPv4 only; clients rely on where it is).
+      await relay.listen(await consoleBindAddress(confinement.consoleHost ?? '127.0.0.1'), o.consolePort);
       this.relay = relay;
     }
 
