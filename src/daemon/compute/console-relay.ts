@@ -50,12 +50,14 @@ export class ConsoleRelay {
     let program: Socket | undefined;
     const early: Buffer[] = [];
     guardConsoleInput(client, this.what, this.log, (chunk) => (program ? program.write(chunk) : early.push(chunk)));
+    // A client that goes half-closes the program's socket: the program still reads what the client sent
+    // before it went, then closes (a full close would be a hang-up, on which QEMU drops what it has not read).
     client.once('close', () => {
       this.clients.delete(client);
-      program?.destroy();
+      program?.end();
     });
     connectUnix(this.socketPath).then((socket) => {
-      if (client.destroyed) return void socket.destroy();
+      if (client.destroyed) return void socket.end();
       program = socket;
       socket.on('error', () => undefined);
       socket.on('data', (chunk: Buffer) => client.write(chunk));
