@@ -8,6 +8,9 @@
  * - no socket on every address: bind() to 0.0.0.0 is rewritten to VPCS_CONFINE_TCP_HOST for a TCP socket
  *   (the console) and to VPCS_CONFINE_UDP_HOST for a UDP socket (the tunnel, its companion port, `relay`).
  *   Unset or unparsable, the wildcard is kept.
+ * - no TCP console at all when VPCS_CONFINE_CONSOLE_SOCKET names a unix socket (a path relative to the
+ *   node directory): the console's TCP socket becomes a listening unix socket there, owner-only, and the
+ *   daemon serves the TCP port in front of it through its console guard (see "console socket" below).
  * - a prompt echo (not confinement, a section of its own): each key typed at the console reaches VPCS at once
  *   instead of after its terminal's 100 ms inter-byte timer (see "prompt echo" below).
  * Only the public symbols VPCS calls through its PLT need interposing; glibc's internal calls (forkpty's
@@ -27,6 +30,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -207,12 +211,40 @@ static int socket_type(int fd) {
   return getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0 ? type : -1;
 }
 
+/* ---- console socket ----
+ * VPCS's console is one TCP socket: socket(), SO_REUSEADDR, bind(0.0.0.0:port), listen(5), then accept()
+ * and plain read()/write() on each client (strace of 0.5b2). Its bind() is replaced by a unix socket bound
+ * at VPCS_CONFINE_CONSOLE_SOCKET and dup2()ed onto the same fd, so listen() and accept() work unchanged. */
+static int bind_console_socket(int fd, const char *path) {
+  int (*real_bind)(int, const struct sockaddr *, socklen_t) = next_symbol("bind");
+  struct sockaddr_un un;
+  memset(&un, 0, sizeof un);
+  un.sun_family = AF_UNIX;
+  if (strlen(path) >= sizeof un.sun_path) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  strcpy(un.sun_path, path);
+  int console = socket(AF_UNIX, SOCK_STREAM, 0);
+  if (console < 0) return -1;
+  mode_t old = umask(077); /* the socket file is the owner's only: connecting needs write permission */
+  int rc = real_bind(console, (const struct sockaddr *)&un, sizeof un);
+  umask(old);
+  if (rc == 0 && dup2(console, fd) < 0) rc = -1;
+  int saved = errno;
+  close(console);
+  errno = saved;
+  return rc;
+}
+
 EXPORT int bind(int fd, const struct sockaddr *addr, socklen_t len) {
   int (*real_bind)(int, const struct sockaddr *, socklen_t) = next_symbol("bind");
   if (addr == NULL || addr->sa_family != AF_INET || len < (socklen_t)sizeof(struct sockaddr_in)) return real_bind(fd, addr, len);
   const struct sockaddr_in *in = (const struct sockaddr_in *)addr;
-  if (in->sin_addr.s_addr != htonl(INADDR_ANY)) return real_bind(fd, addr, len);
   int type = socket_type(fd);
+  const char *console = getenv("VPCS_CONFINE_CONSOLE_SOCKET");
+  if (type == SOCK_STREAM && console != NULL && console[0] != '\0') return bind_console_socket(fd, console);
+  if (in->sin_addr.s_addr != htonl(INADDR_ANY)) return real_bind(fd, addr, len);
   const char *host = getenv(type == SOCK_STREAM ? "VPCS_CONFINE_TCP_HOST" : type == SOCK_DGRAM ? "VPCS_CONFINE_UDP_HOST" : "");
   struct sockaddr_in confined = *in;
   if (host == NULL || inet_pton(AF_INET, host, &confined.sin_addr) != 1) return real_bind(fd, addr, len);

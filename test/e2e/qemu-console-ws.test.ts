@@ -1,4 +1,4 @@
-// The console websocket of a QEMU guest (its serial line, a telnet server of QEMU's own) against a real
+// The console websocket of a QEMU guest (its serial line: QEMU's telnet server on a unix socket, behind the daemon's console relay) against a real
 // guest booted under TCG: a busybox shell answers through the controller's route.
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';

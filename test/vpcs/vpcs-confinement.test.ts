@@ -3,7 +3,7 @@
 // address instead of 0.0.0.0. Each check also runs against an unconfined VPCS (or program) to show it can fail.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, afterEach, describe, test } from 'node:test';
@@ -83,12 +83,17 @@ describe('VPCS confinement', () => {
     assert.ok(await eventually(() => existsSync(proof)), 'unconfined VPCS runs `!` commands (the check above can fail)');
   });
 
-  test('an HTTP POST to the console port (a web page\'s cross-protocol request) with a `!` body runs nothing; unconfined it does', async () => {
-    const confined = await startVpcs();
+  test('an HTTP POST to the console port (a web page\'s cross-protocol request) is dropped by the daemon\'s relay, one warning logged; unconfined its `!` body runs', async () => {
+    const warnings: string[] = [];
+    const confined = await startVpcs({ log: { warn: (m) => warnings.push(m) } });
     const marker = join(dir.path, 'marker-http');
-    await postToConsole(confined.options.consolePort, `! touch ${marker}\n`);
-    assert.equal(existsSync(marker), false, 'the POST body ran a host command');
+    await assert.rejects(postToConsole(confined.options.consolePort, `! touch ${marker}\n`), /console closed; it sent: /);
+    assert.equal(warnings.length, 1, warnings.join('\n'));
+    assert.match(warnings[0], /dropped a connection from 127\.0\.0\.1:\d+ whose first bytes are an HTTP request/);
     assert.ok(confined.isRunning);
+    await typeAt(confined, '127.0.0.1', `save ${'saved-after-post'}`);
+    assert.ok(existsSync(join(confined.options.nodeDir, 'saved-after-post.vpc')), 'a telnet client still reaches the console after the drop');
+    assert.equal(existsSync(marker), false, 'the POST body ran a host command');
 
     const unconfined = await startVpcs({ confinement: 'unconfined' });
     const proof = join(dir.path, 'marker-http-unconfined');
@@ -126,7 +131,10 @@ describe('VPCS confinement', () => {
   test('console, UDP and companion UDP ports bind the daemon address, not 0.0.0.0; unconfined they bind 0.0.0.0', async () => {
     const vpcs = await startVpcs({ confinement: { consoleHost: '127.0.0.2' } });
     const { consolePort, localUdpPort } = vpcs.options;
-    assert.deepEqual(boundAddresses(vpcs.pid!, 'tcp'), [`127.0.0.2:${consolePort}`]);
+    assert.deepEqual(boundAddresses(vpcs.pid!, 'tcp'), [], 'VPCS serves its console on a unix socket: it holds no TCP socket');
+    assert.deepEqual(boundAddresses(process.pid, 'tcp').filter((a) => a.endsWith(`:${consolePort}`)), [`127.0.0.2:${consolePort}`], "the daemon's relay listens on the daemon address");
+    const socketMode = statSync(join(vpcs.options.nodeDir, 'console.sock')).mode;
+    assert.equal(socketMode & 0o777 & ~0o700, 0, `console.sock is the owner's only (mode ${(socketMode & 0o777).toString(8)})`);
     const udp = [`127.0.0.1:${localUdpPort}`, `127.0.0.1:${localUdpPort + 9}`];
     // The companion port is bound by a thread of the worker, maybe after start() returned.
     await eventually(() => boundAddresses(vpcs.workerPid!, 'udp').length === 2);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { after, afterEach, describe, test } from 'node:test';
@@ -103,6 +103,20 @@ describe('VpcsProcess', () => {
   test('vpcs.log in the node directory records each start', async () => {
     const vpcs = await startVpcs();
     assert.match(readFileSync(vpcs.logPath, 'utf8'), /^--- \S+ \S*vpcs -p \d+ -F -i 1 -m 0 -s \d+ -c \d+ -t 127\.0\.0\.1$/m);
+    assert.equal(statSync(vpcs.logPath).mode & 0o777, 0o600, 'vpcs.log is the owner\'s only, whatever the umask');
+  });
+
+  test('a vpcs.log an older version left 0644 becomes 0600 at the next start', async () => {
+    const opts = await options();
+    mkdirSync(opts.nodeDir, { recursive: true });
+    writeFileSync(join(opts.nodeDir, 'vpcs.log'), 'old run\n', { mode: 0o644 });
+    chmodSync(join(opts.nodeDir, 'vpcs.log'), 0o644);
+    const vpcs = new VpcsProcess(opts);
+    started.push(vpcs);
+    await vpcs.start();
+    janitor.track(vpcs.pid);
+    assert.equal(statSync(vpcs.logPath).mode & 0o777, 0o600);
+    assert.match(readFileSync(vpcs.logPath, 'utf8'), /^old run\n/);
   });
 
   test('a UDP port already in use is a ConflictError before anything starts', async () => {

@@ -20,14 +20,15 @@ describe('QEMU command line', () => {
   it('builds one netdev per adapter with a tunnel, a plain device for one without, and the options last', () => {
     const spec = {
       name: 'R1', uuid: 'u', ram: 256, cpus: 2, accel: 'tcg', bootPriority: 'c', drives: [{ drive: 'hdb', file: '/x,y.qcow2', interface: 'virtio' }],
-      console: { type: 'telnet', host: '127.0.0.1', port: 5000 }, qmpSocket: 'qmp.sock',
+      console: { type: 'telnet', socket: 'console.sock' }, qmpSocket: 'qmp.sock',
       adapters: [{ type: 'e1000', mac: '0c:00:00:00:00:00', tunnel: { qemuPort: 10001, wirePort: 10002 } }, { type: 'e1000', mac: '0c:00:00:00:00:01' }],
       options: ['-cpu', 'max'],
     } satisfies QemuCommandSpec;
     const args = qemuArguments(spec);
     const joined = args.join(' ');
     assert.match(joined, /-drive file=\/x,,y\.qcow2,if=virtio,index=1,media=disk,id=drive1/);
-    assert.match(joined, /-serial telnet:127\.0\.0\.1:5000,server,nowait/);
+    assert.match(joined, /-chardev socket,id=emuctl-serial,path=console\.sock,server=on,wait=off,telnet=on -serial chardev:emuctl-serial/);
+    assert.ok(!/telnet:|tcp:/.test(joined), 'QEMU opens no TCP console of its own: emuctl relays the port through its guard');
     assert.match(joined, /-device e1000,mac=0c:00:00:00:00:00,netdev=gns3-0 -netdev socket,id=gns3-0,udp=127\.0\.0\.1:10002,localaddr=127\.0\.0\.1:10001/);
     assert.match(joined, /-device e1000,mac=0c:00:00:00:00:01 /);
     assert.deepEqual(args.slice(-2), ['-cpu', 'max']);

@@ -19,7 +19,8 @@ import { resolveQemuImg } from '../qemu/qemu-binaries.js';
 import { AdapterWires } from '../qemu/adapter-wires.js';
 import { checkCommandLineValues, refusedAtStart, startCommand, type CommandLinePolicy } from '../qemu/command-line-values.js';
 import { netdevId, qemuArguments } from '../qemu/qemu-command.js';
-import { QemuProcess, QMP_SOCKET_FILE, SAVED_STATE } from '../qemu/qemu-process.js';
+import { CONSOLE_SOCKET_FILE, QemuProcess, QMP_SOCKET_FILE, SAVED_STATE } from '../qemu/qemu-process.js';
+import { ConsoleRelay } from '../console-relay.js';
 import { adapterOf, applySettings, defaultSettings, drivesOf, IMAGE_SETTINGS, md5Key, type QemuSettings } from '../qemu/qemu-settings.js';
 import { DataplaneNode, nodeIdOr } from './dataplane-node.js';
 
@@ -53,6 +54,8 @@ export class QemuNode extends DataplaneNode {
   private accel: 'kvm' | 'tcg' | null = null;
   private monitorStatus: string | null = null;
   private commandLine = '';
+  /** The serial console's TCP port, served by emuctl in front of QEMU's unix socket while the VM runs. */
+  private relay?: ConsoleRelay;
 
   private constructor(id: string, name: string, ctx: NodeContext, private readonly shared: QemuShared, public settings: QemuSettings, public consolePort: number | null) {
     super(id, name, ctx, 'stopped');
@@ -151,18 +154,24 @@ export class QemuNode extends DataplaneNode {
       const accel = this.shared.accel.choose(s.platform);
       const tunnels = await this.wires.plug();
       try {
+        if (s.console_type === 'telnet' && this.consolePort !== null) {
+          this.relay = new ConsoleRelay(join(this.dir, CONSOLE_SOCKET_FILE), `console of QEMU VM ${this.name} (port ${this.consolePort})`, this.ctx.log);
+          await this.relay.listen(this.ctx.bindHost, this.consolePort);
+        }
         const args = qemuArguments({
           name: this.name, uuid: this.id, ram: s.ram, cpus: s.cpus, accel, bootPriority: s.boot_priority, drives,
           cdrom: await this.checkedDisk(await image(s.cdrom_image, 'cdrom image')), bios: await image(s.bios_image, 'bios image'),
           kernel: await image(s.kernel_image, 'kernel image'), initrd: await image(s.initrd, 'initrd'), append: s.kernel_command_line || undefined,
-          console: this.consolePort !== null && (s.console_type === 'telnet' || s.console_type === 'vnc') ? { type: s.console_type, host: this.ctx.bindHost, port: this.consolePort } : undefined,
+          console: this.consolePort === null ? undefined
+            : s.console_type === 'telnet' ? { type: 'telnet', socket: CONSOLE_SOCKET_FILE }
+              : s.console_type === 'vnc' ? { type: 'vnc', host: this.ctx.bindHost, port: this.consolePort } : undefined,
           qmpSocket: QMP_SOCKET_FILE, // relative to QEMU's cwd, the node directory: sun_path is short
           adapters: Array.from({ length: s.adapters }, (_, n) => ({ ...adapterOf(s, n), tunnel: tunnels[n] })),
           options,
           loadvm: s.on_close === 'save_vm_state' && existsSync(join(this.dir, SAVED_STATE_MARK)) ? SAVED_STATE : undefined,
         });
         const proc = new QemuProcess({
-          binary, args, nodeDir: this.dir, consolePort: s.console_type === 'telnet' ? this.consolePort ?? undefined : undefined,
+          binary, args, nodeDir: this.dir, consoleSocket: s.console_type === 'telnet' && this.consolePort !== null ? CONSOLE_SOCKET_FILE : undefined,
           processPriority: s.process_priority, registry: this.shared.registry, env: this.shared.env, label: `qemu ${this.name} (${this.id})`,
         });
         proc.once('exit', (exit) => {
@@ -233,7 +242,7 @@ export class QemuNode extends DataplaneNode {
   async copyFilesTo(destination: ComputeNode): Promise<void> {
     const dest = destination as unknown as QemuNode;
     if (this.running || dest.running) throw new ConflictError('Stop both VMs before duplicating');
-    await copyNodeDirectory(this.dir, dest.dir, (src) => src.endsWith(QMP_SOCKET_FILE));
+    await copyNodeDirectory(this.dir, dest.dir, (src) => src.endsWith(QMP_SOCKET_FILE) || src.endsWith(CONSOLE_SOCKET_FILE));
   }
 
   /** Stops the VM and removes its wires; its ports go back with the node's owner. */
@@ -245,7 +254,7 @@ export class QemuNode extends DataplaneNode {
     });
   }
 
-  /** QEMU's serial telnet server listens on the compute's host. */
+  /** The serial console: emuctl's relay listens on the compute's host. */
   telnetConsole(): TelnetConsole | undefined {
     if (this.settings.console_type !== 'telnet' || this.consolePort === null) return undefined;
     return { host: reachableHost(this.ctx.bindHost), port: this.consolePort };
@@ -286,6 +295,8 @@ export class QemuNode extends DataplaneNode {
     this.accel = null;
     this.monitorStatus = null;
     this.commandLine = '';
+    await this.relay?.close();
+    this.relay = undefined;
     await this.wires.unplug();
     this.setRunStatus('stopped');
   }

@@ -133,7 +133,7 @@ export class VpcsNode extends DataplaneNode {
       const refused = refusedScriptLine((await readStartupConfig(this.ctx.projectDir, this.dir)) ?? '');
       if (refused !== undefined) throw new ConflictError(`startup script of VPCS ${this.name}: '${refused}' is not allowed in a VPCS startup script; change the script before starting the node`);
       await this.ctx.dataplane.addNio(this.id, VPCS_SIDE, { bindHost: '127.0.0.1', lport: this.wireUdp, rhost: '127.0.0.1', rport: this.vpcsUdp });
-      // Where the console websocket reaches the console: the address a confined VPCS listens on (any for a wildcard or unconfined one).
+      // Where the console websocket reaches the console: the address the daemon's relay of a confined VPCS listens on (any for a wildcard), or an unconfined VPCS's own wildcard.
       const listening = this.shared.confinement === 'unconfined' ? '0.0.0.0' : await consoleBindAddress(this.ctx.bindHost);
       this.consoleAddress = listening === '0.0.0.0' ? '127.0.0.1' : listening;
       const proc = new VpcsProcess({
@@ -148,6 +148,7 @@ export class VpcsNode extends DataplaneNode {
         env: this.shared.env,
         confinement: this.shared.confinement === 'unconfined' ? 'unconfined' : { ...this.shared.confinement, consoleHost: this.ctx.bindHost },
         label: `vpcs ${this.name} (${this.id})`,
+        log: this.ctx.log,
       });
       proc.once('exit', (exit) => {
         this.ctx.log.warn(`VPCS ${this.name} stopped unexpectedly: ${exit.reason}`);
@@ -182,7 +183,7 @@ export class VpcsNode extends DataplaneNode {
     await super.destroy();
   }
 
-  /** VPCS 0.5b2 has no bind option: its console listens on every IPv4 address, whatever the compute's host. */
+  /** A confined VPCS's console is the daemon's relay on the compute's IPv4 address; an unconfined one listens on every IPv4 address. */
   telnetConsole(): TelnetConsole {
     return { host: this.consoleAddress, port: this.consolePort };
   }

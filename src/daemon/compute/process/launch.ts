@@ -48,11 +48,13 @@ export function childEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.P
  * intent, by which its successor finds the process.
  */
 export async function launchRecorded(o: LaunchOptions): Promise<Launched> {
-  await mkdir(o.cwd, { recursive: true });
-  const log = await open(o.logPath, 'a');
+  await mkdir(o.cwd, { recursive: true, mode: 0o700 });
+  // The log is the owner's only (it holds what the program printed, a console's output among it), and so is one an older version left 0644.
+  const log = await open(o.logPath, 'a', 0o600);
   let intentId: string | undefined;
   let logOffset = 0;
   try {
+    await log.chmod(0o600);
     logOffset = (await log.stat()).size;
     await log.write(`--- ${new Date().toISOString()} ${o.binary} ${o.args.join(' ')}\n`);
     const cmdline = [o.binary, ...o.args];

@@ -57,3 +57,30 @@ export function processHoldsPort(pid: number, protocol: SocketProtocol, port: nu
   for (const inode of socketInodesOf(pid)) if (bound.has(inode)) return true;
   return false;
 }
+
+/** __SO_ACCEPTCON in the Flags column of /proc/net/unix: the socket listens. */
+const UNIX_LISTENING = 0x10000;
+
+/**
+ * True when process `pid` listens on a unix socket whose bound path ends with the file name `name`
+ * (a path bound relative to the process's directory appears as given). Rows of /proc/net/unix:
+ * `Num RefCount Protocol Flags Type St Inode Path`.
+ */
+export function processListensOnUnix(pid: number, name: string): boolean {
+  let text: string;
+  try {
+    text = readFileSync('/proc/net/unix', 'utf8');
+  } catch {
+    return false;
+  }
+  const listening = new Set<string>();
+  for (const line of text.split('\n').slice(1)) {
+    const cols = line.trim().split(/\s+/);
+    if (cols.length < 8 || !(parseInt(cols[3], 16) & UNIX_LISTENING)) continue;
+    const path = cols.slice(7).join(' ');
+    if (path === name || path.endsWith(`/${name}`)) listening.add(cols[6]);
+  }
+  if (listening.size === 0) return false;
+  for (const inode of socketInodesOf(pid)) if (listening.has(inode)) return true;
+  return false;
+}

@@ -23,8 +23,11 @@ export interface QemuCommandSpec {
   kernel?: string;
   initrd?: string;
   append?: string;
-  /** Serial console: a telnet server on host:port, or none. */
-  console?: { type: 'telnet' | 'vnc'; host: string; port: number };
+  /**
+   * Console: the serial port's telnet server on a unix socket (a file name in QEMU's cwd, the node
+   * directory), which emuctl's console relay serves on the TCP port; or a VNC display on host:port.
+   */
+  console?: { type: 'telnet'; socket: string } | { type: 'vnc'; host: string; port: number };
   qmpSocket: string;
   adapters: AdapterSpec[];
   /** The user's extra arguments, already split. */
@@ -32,6 +35,9 @@ export interface QemuCommandSpec {
   /** Load this savevm snapshot at start (on_close save_vm_state). */
   loadvm?: string;
 }
+
+/** The chardev id of the serial console. */
+const SERIAL_CHARDEV = 'emuctl-serial';
 
 /** Host of the VMs' local UDP tunnels: QEMU and the dataplane wire talk over loopback. */
 export const TUNNEL_HOST = '127.0.0.1';
@@ -54,7 +60,8 @@ export function qemuArguments(s: QemuCommandSpec): string[] {
   if (s.kernel) args.push('-kernel', s.kernel);
   if (s.initrd) args.push('-initrd', s.initrd);
   if (s.append) args.push('-append', s.append);
-  if (s.console?.type === 'telnet') args.push('-serial', `telnet:${s.console.host}:${s.console.port},server,nowait`);
+  // telnet=on: QEMU negotiates telnet on the socket as it did on its TCP port, so clients see the same bytes through the relay.
+  if (s.console?.type === 'telnet') args.push('-chardev', `socket,id=${SERIAL_CHARDEV},path=${escapeOption(s.console.socket)},server=on,wait=off,telnet=on`, '-serial', `chardev:${SERIAL_CHARDEV}`);
   args.push('-chardev', `socket,id=qmp,path=${escapeOption(s.qmpSocket)},server=on,wait=off`, '-mon', 'chardev=qmp,mode=control');
   if (s.console?.type === 'vnc') args.push('-vnc', `${s.console.host}:${s.console.port - 5900}`);
   else if (!s.options.some((o) => ['-display', '-nographic', '-vnc', '-curses', '-sdl', '-spice'].includes(o))) args.push('-display', 'none');

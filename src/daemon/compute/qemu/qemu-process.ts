@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ConflictError } from '../../errors.js';
 import { launchRecorded, logTail } from '../process/launch.js';
 import type { ProcessIdentity } from '../../../util/proc-info.js';
-import { processHoldsPort } from '../process/proc-sockets.js';
+import { processListensOnUnix } from '../process/proc-sockets.js';
 import type { ProcessRegistry } from '../process/process-registry.js';
 import { DEFAULT_GRACE_MS, terminateProcessTree } from '../../../util/process-termination.js';
 import { QmpClient } from './qmp.js';
@@ -16,6 +16,8 @@ import { QmpClient } from './qmp.js';
 export const QEMU_LOG_FILE = 'qemu.log';
 /** The QMP monitor socket in the node directory. */
 export const QMP_SOCKET_FILE = 'qmp.sock';
+/** The serial console's unix socket in the node directory (emuctl's console relay serves it on the TCP port). */
+export const CONSOLE_SOCKET_FILE = 'console.sock';
 /** The savevm snapshot name of on_close save_vm_state (GNS3's). */
 export const SAVED_STATE = 'GNS3_SAVED_STATE';
 
@@ -28,8 +30,8 @@ export interface QemuProcessOptions {
   binary: string;
   args: string[];
   nodeDir: string;
-  /** TCP port of the telnet serial console, waited for at start. */
-  consolePort?: number;
+  /** File name (in nodeDir) of the serial console's unix socket, waited for at start. */
+  consoleSocket?: string;
   processPriority?: string;
   registry?: ProcessRegistry;
   label?: string;
@@ -92,6 +94,7 @@ export class QemuProcess extends EventEmitter {
   async start(): Promise<void> {
     const o = this.options;
     await unlink(this.qmpPath).catch(() => undefined);
+    if (o.consoleSocket) await unlink(join(o.nodeDir, o.consoleSocket)).catch(() => undefined);
     const launched = await launchRecorded({
       binary: o.binary, args: o.args, cwd: o.nodeDir, logPath: this.logPath, registry: o.registry, label: o.label, env: o.env,
       onExit: (code, signal) => this.onExit(code, signal),
@@ -180,9 +183,9 @@ export class QemuProcess extends EventEmitter {
       }
       throw err;
     }
-    while (o.consolePort !== undefined && !processHoldsPort(this.identity!.pid, 'tcp', o.consolePort)) {
+    while (o.consoleSocket !== undefined && !processListensOnUnix(this.identity!.pid, o.consoleSocket)) {
       if (this.exited) throw await failed(`exited (${describe(this.exited)}) while starting`);
-      if (Date.now() >= deadline) throw await failed(`did not open console port ${o.consolePort} within ${timeout} ms`);
+      if (Date.now() >= deadline) throw await failed(`did not open its console socket ${o.consoleSocket} within ${timeout} ms`);
       await sleep(25);
     }
   }

@@ -1,26 +1,8 @@
 import { EventEmitter } from 'node:events';
-import { open } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConflictError } from '../../errors.js';
-
-/** sun_path holds 108 bytes; a longer socket path is reached through its directory's /proc/self/fd entry. */
-const SUN_PATH_MAX = 107;
-
-async function connectUnix(path: string): Promise<Socket> {
-  const dir = Buffer.byteLength(path) > SUN_PATH_MAX ? await open(dirname(path), 'r') : undefined;
-  try {
-    const target = dir ? `/proc/self/fd/${dir.fd}/${basename(path)}` : path;
-    return await new Promise<Socket>((resolve, reject) => {
-      const s = connect(target);
-      s.once('connect', () => resolve(s));
-      s.once('error', reject);
-    });
-  } finally {
-    await dir?.close();
-  }
-}
+import { connectUnix } from '../unix-socket.js';
 
 /** How long one QMP command may take before the call fails. */
 const COMMAND_TIMEOUT_MS = 10_000;

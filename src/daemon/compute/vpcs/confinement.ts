@@ -14,6 +14,8 @@ export interface VpcsConfinement {
   shim?: string;
   /** The daemon's bind host: the console listens there instead of 0.0.0.0. Default 127.0.0.1. */
   consoleHost?: string;
+  /** A unix socket (relative to the node directory) VPCS serves its console on instead of a TCP port. */
+  consoleSocket?: string;
 }
 
 /**
@@ -30,6 +32,7 @@ export async function confinementEnvironment(c: VpcsConfinement, remoteHost: str
   if (/[\s:]/.test(shim)) throw new ConflictError(`vpcs confinement shim path '${shim}' holds a space or a colon, which LD_PRELOAD cannot carry: move emuctl to another directory`);
   const env: Record<string, string> = { LD_PRELOAD: shim, VPCS_CONFINE_TCP_HOST: await consoleBindAddress(c.consoleHost ?? '127.0.0.1') };
   if (isLoopbackHost(remoteHost)) env.VPCS_CONFINE_UDP_HOST = '127.0.0.1';
+  if (c.consoleSocket) env.VPCS_CONFINE_CONSOLE_SOCKET = c.consoleSocket;
   return env;
 }
 

@@ -13,7 +13,7 @@ export interface ConsolePortRange {
 
 /**
  * Hands out console TCP ports from a range (default 5000-10000), each held by its node, skipping
- * ports already held and ports some other program has bound (VPCS binds its console on 0.0.0.0).
+ * ports already held and ports some other program has bound (an unconfined VPCS binds its console on 0.0.0.0).
  */
 export class ConsolePortAllocator {
   readonly min: number;

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { EventEmitter, once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConflictError, InvalidError } from '../../errors.js';
@@ -9,21 +9,28 @@ import { isTcpPortFree, isUdpPortFree } from './console-ports.js';
 import { findForkedWorkers } from '../process/forked-workers.js';
 import { launchRecorded, logTail } from '../process/launch.js';
 import { isSameRunningProcess, type ProcessIdentity } from '../../../util/proc-info.js';
-import { processHoldsPort } from '../process/proc-sockets.js';
+import { processHoldsPort, processListensOnUnix } from '../process/proc-sockets.js';
+import { ConsoleRelay } from '../console-relay.js';
+import type { Logger } from '../../logger.js';
 import type { ProcessRegistry } from '../process/process-registry.js';
 import { DEFAULT_GRACE_MS, terminateProcessTree } from '../../../util/process-termination.js';
-import { confinementEnvironment, isConfined, VPCS_CONFINE_SHIM_PATH, type VpcsConfinement } from './confinement.js';
+import { confinementEnvironment, consoleBindAddress, isConfined, VPCS_CONFINE_SHIM_PATH, type VpcsConfinement } from './confinement.js';
 import { STARTUP_CONFIG_FILE } from './startup-config.js';
 import { resolveVpcsBinary } from './vpcs-binary.js';
 
 /** File in the node directory that receives VPCS's stdout and stderr. */
 export const VPCS_LOG_FILE = 'vpcs.log';
+/** The unix socket a confined VPCS serves its console on, in the node directory (the daemon relays the TCP port to it). */
+export const VPCS_CONSOLE_SOCKET_FILE = 'console.sock';
 
 /** How one VPCS is started. */
 export interface VpcsProcessOptions {
   /** The node's working directory (created if missing); holds startup.vpc and vpcs.log. */
   nodeDir: string;
-  /** TCP port of the telnet console (bound on `confinement.consoleHost`). */
+  /**
+   * TCP port of the telnet console, on `confinement.consoleHost`: served by the daemon's console relay
+   * (and its guard) in front of a confined VPCS's unix socket; bound by VPCS itself when unconfined.
+   */
   consolePort: number;
   /** UDP port VPCS receives frames on (`-s`, bound on 127.0.0.1 when `remoteHost` is loopback). */
   localUdpPort: number;
@@ -45,6 +52,8 @@ export interface VpcsProcessOptions {
   startTimeoutMs?: number;
   /** Time VPCS gets to end after SIGTERM before SIGKILL. */
   stopGraceMs?: number;
+  /** Where the console guard's warnings go (a dropped HTTP client); default stderr. */
+  log?: Pick<Logger, 'warn'>;
   /** How often the forked worker's liveness is checked. */
   watchIntervalMs?: number;
 }
@@ -80,6 +89,7 @@ export class VpcsProcess extends EventEmitter {
   private exitReason?: string;
   private watcher?: NodeJS.Timeout;
   private logOffset = 0;
+  private relay?: ConsoleRelay;
 
   constructor(readonly options: VpcsProcessOptions) {
     super();
@@ -104,6 +114,10 @@ export class VpcsProcess extends EventEmitter {
     return join(this.options.nodeDir, VPCS_LOG_FILE);
   }
 
+  private get consoleSocketPath(): string {
+    return join(this.options.nodeDir, VPCS_CONSOLE_SOCKET_FILE);
+  }
+
   /** The argv VPCS is started with (the startup script is added only when it exists). */
   arguments(): string[] {
     const o = this.options;
@@ -120,15 +134,25 @@ export class VpcsProcess extends EventEmitter {
     const o = this.options;
     const binary = await resolveVpcsBinary(o.binary, o.env);
     const confinement = o.confinement ?? {};
-    const extraEnv = confinement === 'unconfined' ? {} : await confinementEnvironment(confinement, o.remoteHost ?? '127.0.0.1');
+    const extraEnv = confinement === 'unconfined' ? {} : await confinementEnvironment({ ...confinement, consoleSocket: VPCS_CONSOLE_SOCKET_FILE }, o.remoteHost ?? '127.0.0.1');
     await mkdir(o.nodeDir, { recursive: true, mode: 0o700 });
     if (!(await isTcpPortFree(o.consolePort))) throw new ConflictError(`Console port ${o.consolePort} is already in use`);
     if (!(await isUdpPortFree(o.localUdpPort))) throw new ConflictError(`UDP port ${o.localUdpPort} is already in use`);
+    if (confinement !== 'unconfined') {
+      await unlink(this.consoleSocketPath).catch(() => undefined);
+      const relay = new ConsoleRelay(this.consoleSocketPath, `console of ${o.label ?? 'VPCS'} (port ${o.consolePort})`, o.log ?? { warn: (m) => process.stderr.write(`${m}\n`) });
+      // On the IPv4 address VPCS itself would bind (its console has always been IPv4 only; clients rely on where it is).
+      await relay.listen(await consoleBindAddress(confinement.consoleHost ?? '127.0.0.1'), o.consolePort);
+      this.relay = relay;
+    }
 
     const args = this.arguments();
     const launched = await launchRecorded({
       binary, args, cwd: o.nodeDir, logPath: this.logPath, registry: o.registry, label: o.label, env: o.env, extraEnv,
       onExit: (code, signal) => this.onExit(code, signal),
+    }).catch(async (err) => {
+      await this.closeRelay();
+      throw err;
     });
     this.child = launched.child;
     this.logOffset = launched.logOffset;
@@ -161,12 +185,14 @@ export class VpcsProcess extends EventEmitter {
       if (this.exited || this.stopping) {
         const tail = await this.logTail();
         const how = this.exited ? `exited (${describe(this.exited)})` : 'was stopped';
+        // A shim ld.so could not preload leaves VPCS on its own TCP console, which the relay's port refuses.
+        if (this.relay && /LD_PRELOAD cannot be preloaded/.test(tail)) throw notConfined(pid, o.confinement);
         if (/address already in use/i.test(tail)) throw new ConflictError(`VPCS ${how}: console port ${o.consolePort} is already in use`);
         throw new ConflictError(`VPCS ${how} while starting${tail ? `: ${tail}` : ''}`);
       }
       this.workers = findForkedWorkers(this.leader!);
       const worker = this.workers[0];
-      const consoleReady = processHoldsPort(pid, 'tcp', o.consolePort);
+      const consoleReady = this.relay ? processListensOnUnix(pid, VPCS_CONSOLE_SOCKET_FILE) : processHoldsPort(pid, 'tcp', o.consolePort);
       if (consoleReady && worker && processHoldsPort(worker.pid, 'udp', o.localUdpPort)) return;
       if (Date.now() >= deadline) {
         if (consoleReady && worker) throw new ConflictError(`VPCS could not bind UDP port ${o.localUdpPort} (in use?)`);
@@ -178,7 +204,7 @@ export class VpcsProcess extends EventEmitter {
 
   private checkConfined(shim: string): void {
     const unconfined = [this.leader!, ...this.workers].find((p) => !isConfined(p.pid, shim));
-    if (unconfined) throw new ConflictError(`VPCS (PID ${unconfined.pid}) did not load the confinement shim ${shim}; it was stopped`);
+    if (unconfined) throw notConfined(unconfined.pid, { shim });
   }
 
   /** The worker ending alone leaves a parent that serves a console with no VPC behind it: end both. */
@@ -199,6 +225,7 @@ export class VpcsProcess extends EventEmitter {
     // A SIGKILLed parent orphans the worker, which keeps the UDP port: end it too.
     await terminateProcessTree(undefined, this.workers, this.options.stopGraceMs ?? DEFAULT_GRACE_MS);
     await this.options.registry?.remove(this.leader!.pid).catch(() => undefined);
+    await this.closeRelay();
     const exit = this.exited!;
     this.emit('exit', { ...exit, reason, logTail: await this.logTail() } satisfies VpcsExit);
   }
@@ -209,12 +236,25 @@ export class VpcsProcess extends EventEmitter {
     const workers = [...this.workers, ...findForkedWorkers({ ...leader, cwd: this.options.nodeDir })];
     await terminateProcessTree(this.exited ? undefined : leader, workers, this.options.stopGraceMs ?? DEFAULT_GRACE_MS);
     if (!this.exited && this.child) await Promise.race([once(this.child, 'exit'), sleep(1000, undefined, { ref: false })]);
+    await this.closeRelay();
     await this.options.registry?.remove(leader.pid);
+  }
+
+  private async closeRelay(): Promise<void> {
+    const relay = this.relay;
+    this.relay = undefined;
+    await relay?.close();
+    if (relay) await unlink(this.consoleSocketPath).catch(() => undefined);
   }
 
   private logTail(): Promise<string> {
     return logTail(this.logPath, this.logOffset);
   }
+}
+
+function notConfined(pid: number, confinement: VpcsProcessOptions['confinement']): ConflictError {
+  const shim = (confinement !== 'unconfined' && confinement?.shim) || VPCS_CONFINE_SHIM_PATH;
+  return new ConflictError(`VPCS (PID ${pid}) did not load the confinement shim ${shim}; it was stopped`);
 }
 
 function describe(exit: { code: number | null; signal: NodeJS.Signals | null }): string {

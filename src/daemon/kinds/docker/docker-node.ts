@@ -158,7 +158,7 @@ export class DockerNode extends DataplaneNode {
       if (!state || this.stale) await this.createContainer();
       try {
         if (this.consolePort !== null) {
-          this.console = new TelnetServer(() => this.attach(), false);
+          this.console = new TelnetServer(() => this.attach(), false, `console of docker node ${this.name} (port ${this.consolePort})`, this.ctx.log);
           await this.console.listen(this.ctx.bindHost, this.consolePort);
         }
         // Docker binds each volume from its path below the node directory at every start: none may have become a link since.
@@ -174,7 +174,7 @@ export class DockerNode extends DataplaneNode {
           await moveIntoContainer(tapName(this.id, a), State.Pid, `eth${a}`, { mac: this.macOf(a) });
         }
         if (this.auxPort !== null) {
-          this.auxServer = new TelnetServer(() => this.shell(), true);
+          this.auxServer = new TelnetServer(() => this.shell(), true, `aux console of docker node ${this.name} (port ${this.auxPort})`, this.ctx.log);
           await this.auxServer.listen(this.ctx.bindHost, this.auxPort);
         }
       } catch (err) {

@@ -1,6 +1,8 @@
-import { createServer, type Server, type Socket } from 'node:net';
+import type { Server, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { ConflictError } from '../../errors.js';
+import { guardConsoleInput } from '../../compute/console-guard.js';
+import { closeConsole, listenConsole } from '../../compute/console-relay.js';
+import type { Logger } from '../../logger.js';
 
 const IAC = 0xff;
 const SB = 0xfa;
@@ -78,19 +80,13 @@ export class TelnetServer {
   private readonly clients = new Set<Socket>();
   private shared?: Duplex;
 
-  constructor(private readonly open: () => Promise<Duplex>, private readonly perClient: boolean) {}
+  /** `what` names the console in the console guard's warning, e.g. `console of docker node R1 (port 5000)`. */
+  constructor(private readonly open: () => Promise<Duplex>, private readonly perClient: boolean,
+    private readonly what: string, private readonly log: Pick<Logger, 'warn'>) {}
 
   async listen(host: string, port: number): Promise<void> {
     if (!this.perClient) this.shared = this.attach(await this.open(), () => this.clients);
-    const server = createServer((socket) => void this.accept(socket));
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', (err: NodeJS.ErrnoException) => reject(new ConflictError(`cannot listen on console port ${port}: ${err.code ?? err.message}`)));
-      server.listen({ host, port, exclusive: true }, () => {
-        server.removeAllListeners('error');
-        resolve();
-      });
-    });
-    this.server = server;
+    this.server = await listenConsole(host, port, (socket) => void this.accept(socket));
   }
 
   private attach(terminal: Duplex, readers: () => Iterable<Socket>): Duplex {
@@ -106,11 +102,26 @@ export class TelnetServer {
     socket.setNoDelay(true);
     socket.on('error', () => undefined);
     this.clients.add(socket);
+    // The guard holds what the client sends (listened to at once, so nothing is missed while a per-client terminal opens).
+    const input = new TelnetInput();
+    let terminal: Duplex | undefined;
+    const early: Buffer[] = [];
+    guardConsoleInput(socket, this.what, this.log, (chunk) => {
+      const typed = input.feed(chunk);
+      if (!typed.length) return;
+      if (terminal) terminal.write(typed);
+      else early.push(typed);
+    });
+    socket.once('close', () => {
+      this.clients.delete(socket);
+      if (this.perClient) terminal?.destroy();
+    });
     socket.write(GREETING);
-    let terminal = this.shared;
     if (this.perClient) {
       try {
-        terminal = this.attach(await this.open(), () => [socket]);
+        const opened = this.attach(await this.open(), () => [socket]);
+        if (socket.destroyed) return void opened.destroy();
+        terminal = opened;
       } catch (err) {
         socket.end(`\r\n${(err as Error).message}\r\n`);
         this.clients.delete(socket);
@@ -118,26 +129,16 @@ export class TelnetServer {
       }
       terminal.once('end', () => socket.end());
       terminal.once('close', () => socket.end());
-    }
-    const input = new TelnetInput();
-    socket.on('data', (chunk: Buffer) => {
-      const typed = input.feed(chunk);
-      if (typed.length) terminal?.write(typed);
-    });
-    socket.once('close', () => {
-      this.clients.delete(socket);
-      if (this.perClient) terminal?.destroy();
-    });
+    } else terminal = this.shared;
+    for (const typed of early.splice(0)) terminal?.write(typed);
   }
 
   /** Stops listening and disconnects every client. */
   async close(): Promise<void> {
-    for (const c of this.clients) c.destroy();
-    this.clients.clear();
     this.shared?.destroy();
     this.shared = undefined;
     const server = this.server;
     this.server = undefined;
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    await closeConsole(server, this.clients);
   }
 }
