@@ -1,6 +1,5 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { EmuctlPaths } from '../config/paths.js';
 
 /** A GNS3 3.x access token kept for one profile, with what it was issued for. */
@@ -34,7 +33,8 @@ export function writeToken(paths: EmuctlPaths, profile: string, token: StoredTok
   else delete all[profile];
   mkdirSync(paths.profilesDir, { recursive: true, mode: 0o700 });
   const file = tokensFile(paths);
-  const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+  // One CLI process writes at a time; its pid keeps two processes' temporary files apart (node:crypto stays unloaded).
+  const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
   chmodSync(temp, 0o600);
   renameSync(temp, file);

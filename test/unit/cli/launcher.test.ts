@@ -94,8 +94,10 @@ await import(${JSON.stringify(pathToFileURL(`${ROOT}bin/emuctl.js`).href)});`;
     const encoders: Record<string, (data: Buffer) => Buffer> = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
     const seen: string[] = [];
     const server = createServer((req, res) => {
-      const encoding = String(req.url).includes('/v2/projects') ? nextEncoding.shift()! : 'identity';
-      seen.push(String(req.headers['accept-encoding']));
+      const listing = String(req.url).includes('/v2/projects');
+      const encoding = listing ? nextEncoding.shift()! : 'identity';
+      // A --url without a saved API version is probed first (/v3/version, then /v2/version): only the listing counts here.
+      if (listing) seen.push(String(req.headers['accept-encoding']));
       const body = Buffer.from(JSON.stringify(projects));
       res.writeHead(200, { 'content-type': 'application/json', ...(encoding === 'identity' ? {} : { 'content-encoding': encoding }) });
       res.end(encoding === 'identity' ? body : encoders[encoding](body));

@@ -29,10 +29,10 @@ import { BufferOutput } from '../../../src/render/buffer-output.js';
 describe('global options', () => {
   it('are read before or after the command words', async () => {
     const after = await parseWithSpy('project', projectListCommand, ['project', 'list', '--json', '--profile', 'lab', '--url', 'http://h:1', '-q', '--no-color', '--debug',
-      '--ca-file', '/ca.pem', '--fingerprint', 'AB:CD']);
-    assert.deepEqual(after.ctx.globals, { profile: 'lab', url: 'http://h:1', caFile: '/ca.pem', fingerprint: 'AB:CD', json: true, color: false, quiet: true, debug: true });
+      '--ca-file', '/ca.pem', '--fingerprint', 'AB:CD', '--api', 'v3']);
+    assert.deepEqual(after.ctx.globals, { profile: 'lab', url: 'http://h:1', caFile: '/ca.pem', fingerprint: 'AB:CD', api: 'v3', json: true, color: false, quiet: true, debug: true });
     const before = await parseWithSpy('project', projectListCommand, ['--json', 'project', 'list']);
-    assert.deepEqual(before.ctx.globals, { profile: undefined, url: undefined, caFile: undefined, fingerprint: undefined, json: true, color: true, quiet: false, debug: false });
+    assert.deepEqual(before.ctx.globals, { profile: undefined, url: undefined, caFile: undefined, fingerprint: undefined, api: undefined, json: true, color: true, quiet: false, debug: false });
     assert.equal(before.ctx.out.json, true, 'the output object is configured from them');
   });
 });
