@@ -5,7 +5,7 @@ import type { Locator, YamlPath } from '../locate.js';
 import type { NodeSpec } from '../model.js';
 import { parseDuration } from './duration.js';
 import { pathSegments } from './expect.js';
-import { splitWords } from './words.js';
+import { splitShellWords } from '../../util/shell-words.js';
 import type { Expectations, LabTest, Probe } from './model.js';
 
 /** A test as the lab file holds it. */
@@ -74,7 +74,11 @@ class TestReader {
     if (body.node !== undefined) this.checkNode(body.node, [...path, kind, 'node']);
     const nodes = body.node !== undefined ? [body.node] : raw.nodes!;
     if (kind === 'exec') {
-      if (!splitWords(raw.exec!.command)) throw this.where.error([...path, 'exec', 'command'], `bad command ${JSON.stringify(raw.exec!.command)}: a quote is not closed`);
+      try {
+        splitShellWords(raw.exec!.command);
+      } catch (err) {
+        throw this.where.error([...path, 'exec', 'command'], `bad command ${JSON.stringify(raw.exec!.command)}: ${(err as Error).message}`);
+      }
       return { probe: { kind: 'exec', command: raw.exec!.command }, nodes };
     }
     return { probe: { kind: 'console', send: raw.console!.send }, nodes };

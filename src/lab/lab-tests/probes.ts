@@ -5,7 +5,7 @@ import { execInNode, openCommandConsole } from '../../client/node-exec.js';
 import type { Node } from '../../client/nodes.js';
 import { checkOutput, type Mismatch } from './expect.js';
 import type { Expectations } from './model.js';
-import { splitWords } from './words.js';
+import { splitShellWords } from '../../util/shell-words.js';
 
 /** How one attempt ended: passed, or why not. */
 export type Attempt = { ok: true } | { ok: false; message: string; mismatches?: Mismatch[] };
@@ -16,7 +16,7 @@ const PINGS_PER_ATTEMPT = 3;
 /** Runs `command` through the exec route and checks its output. */
 export async function execAttempt(api: ApiClient, node: Node, command: string, expect: Expectations, timeoutMs: number): Promise<Attempt> {
   try {
-    const answer = await execInNode(api, node, splitWords(command)!, timeoutMs);
+    const answer = await execInNode(api, node, splitShellWords(command), timeoutMs);
     return judged(expect, answer.output.replace(/\n$/, ''), answer.exit_code);
   } catch (err) {
     return { ok: false, message: `exec on ${node.name}: ${(err as Error).message}` };

@@ -1,5 +1,6 @@
 import { InvalidError } from '../../errors.js';
 import type { QemuDrive } from '../../kinds/qemu/schemas.js';
+import { ShellWordsError, splitShellWords } from '../../../util/shell-words.js';
 
 /** One network adapter of a VM: its device model and MAC, and the local UDP tunnel to its wire. */
 export interface AdapterSpec {
@@ -80,43 +81,14 @@ function escapeOption(value: string): string {
   return value.replace(/,/g, ',,');
 }
 
-/**
- * Splits `options` the way a POSIX shell splits words, without expanding anything: quotes and
- * backslashes group, and `;`, `|`, `$(…)`, `&`, `>` stay literal characters of the arguments.
- */
+/** Splits `options` into words as a POSIX shell would, expanding nothing (util/shell-words.ts). */
 export function splitOptions(options: string | null | undefined): string[] {
-  const out: string[] = [];
-  let word = '';
-  let inWord = false;
-  let quote: '"' | "'" | null = null;
-  const text = options ?? '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quote === "'") {
-      if (c === "'") quote = null;
-      else word += c;
-    } else if (quote === '"') {
-      if (c === '"') quote = null;
-      else if (c === '\\' && i + 1 < text.length && '"\\$`'.includes(text[i + 1])) word += text[++i];
-      else word += c;
-    } else if (c === "'" || c === '"') {
-      quote = c;
-      inWord = true;
-    } else if (c === '\\' && i + 1 < text.length) {
-      word += text[++i];
-      inWord = true;
-    } else if (/\s/.test(c)) {
-      if (inWord) out.push(word);
-      word = '';
-      inWord = false;
-    } else {
-      word += c;
-      inWord = true;
-    }
+  try {
+    return splitShellWords(options ?? '');
+  } catch (err) {
+    if (err instanceof ShellWordsError) throw new InvalidError(`options: ${err.message}`);
+    throw err;
   }
-  if (quote) throw new InvalidError(`options: unterminated ${quote} quote`);
-  if (inWord) out.push(word);
-  return out;
 }
 
 /** GNS3's base MAC of a QEMU VM: 0c:XX:XX:XX:00:00 from the node id's hex digits. */

@@ -3,6 +3,7 @@ import { ConflictError, InvalidError } from '../../errors.js';
 import type { FromSchema } from '../../schemas/validation.js';
 import { DEFAULT_CAPABILITIES } from './containment.js';
 import type { DOCKER_CREATE_SCHEMA } from './docker-schemas.js';
+import { ShellWordsError, splitShellWords } from '../../../util/shell-words.js';
 
 type DockerCreate = FromSchema<typeof DOCKER_CREATE_SCHEMA>;
 
@@ -128,35 +129,12 @@ export function volumeMounts(extraVolumes: readonly string[]): string[] {
   return paths.filter((p) => !paths.some((outer) => outer !== p && (outer === '/' || p.startsWith(`${outer}/`))));
 }
 
-/**
- * Splits a command line as a POSIX shell would split words (Python's shlex.split, which GNS3 uses):
- * quotes and backslashes, no expansion. Nothing runs a shell over it.
- */
+/** Splits a start_command into words as a POSIX shell would (shlex.split, which GNS3 uses), expanding nothing (util/shell-words.ts). */
 export function splitCommand(command: string): string[] {
-  const words: string[] = [];
-  let word: string | null = null;
-  let quote: '"' | "'" | null = null;
-  for (let i = 0; i < command.length; i++) {
-    const c = command[i];
-    if (quote === "'") {
-      if (c === "'") quote = null;
-      else word += c;
-    } else if (quote === '"') {
-      if (c === '"') quote = null;
-      else if (c === '\\' && i + 1 < command.length && '\\"$`\n'.includes(command[i + 1])) word += command[++i];
-      else word += c;
-    } else if (c === "'" || c === '"') {
-      quote = c;
-      word ??= '';
-    } else if (c === '\\') {
-      if (i + 1 >= command.length) throw new InvalidError(`start_command ends with a lone backslash`);
-      word = (word ?? '') + command[++i];
-    } else if (/\s/.test(c)) {
-      if (word !== null) words.push(word);
-      word = null;
-    } else word = (word ?? '') + c;
+  try {
+    return splitShellWords(command);
+  } catch (err) {
+    if (err instanceof ShellWordsError) throw new InvalidError(err.problem === 'quote' ? `start_command has an ${err.message}` : `start_command ${err.message}`);
+    throw err;
   }
-  if (quote) throw new InvalidError(`start_command has an unterminated ${quote} quote`);
-  if (word !== null) words.push(word);
-  return words;
 }

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { checkOutput, pathSegments } from '../../../../src/lab/lab-tests/expect.js';
 import type { Expectations } from '../../../../src/lab/lab-tests/model.js';
 import { parseDuration } from '../../../../src/lab/lab-tests/duration.js';
-import { splitWords } from '../../../../src/lab/lab-tests/words.js';
+import { splitShellWords } from '../../../../src/util/shell-words.js';
 
 const none: Expectations = { contains: [], notContains: [] };
 // FRR 8's `show ip ospf neighbor json`: neighbours keyed by router id, each a list.
@@ -47,8 +47,9 @@ describe('lab test expectations', () => {
     assert.equal(pathSegments('a[x'), undefined);
     assert.deepEqual(['30s', '500ms', '2m', '1m30s', '1.5s', 10, '7'].map((d) => parseDuration(d)), [30_000, 500, 120_000, 90_000, 1500, 10_000, 7000]);
     assert.deepEqual(['30 s', 'soon', '', '-1s', '5x'].map((d) => parseDuration(d)), [undefined, undefined, undefined, undefined, undefined]);
-    assert.deepEqual(splitWords(`vtysh -c 'show ip ospf neighbor json'`), ['vtysh', '-c', 'show ip ospf neighbor json']);
-    assert.deepEqual(splitWords(`sh -c "echo \\"a b\\"" x\\ y ''`), ['sh', '-c', 'echo "a b"', 'x y', '']);
-    assert.equal(splitWords(`echo 'open`), undefined);
+    assert.deepEqual(splitShellWords(`vtysh -c 'show ip ospf neighbor json'`), ['vtysh', '-c', 'show ip ospf neighbor json']);
+    assert.deepEqual(splitShellWords(`sh -c "echo \\"a b\\"" x\\ y ''`), ['sh', '-c', 'echo "a b"', 'x y', '']);
+    assert.throws(() => splitShellWords(`echo 'open`), /unterminated ' quote/);
+    assert.throws(() => splitShellWords('echo x\\'), /lone backslash/);
   });
 });

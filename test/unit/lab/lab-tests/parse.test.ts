@@ -115,6 +115,6 @@ describe('lab file tests:', () => {
     refused('console: {send: show ip}', 'console: {node: H1, send: show ip}', 'node: H1, send: show ip', /give console\.node or nodes:, not both/);
     refused('json: {path: neighbors, min: 2}', 'json: {path: neighbors, min: 3, max: 2}', '2}', /max 2 is below min 3/);
     refused('  - name: route\n', '  - name: neighbours\n', 'neighbours\n    exec: {node: R1, command: ip', /test name "neighbours" is used twice/);
-    refused("command: \"vtysh -c 'show ip ospf neighbor json'\"", "command: \"vtysh -c 'show\"", '"vtysh', /a quote is not closed/);
+    refused("command: \"vtysh -c 'show ip ospf neighbor json'\"", "command: \"vtysh -c 'show\"", '"vtysh', /unterminated ' quote/);
   });
 });
