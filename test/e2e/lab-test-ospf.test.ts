@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { cliEnv, removeTempHome, runInProcess, tempHome } from '../cli/helpers/cli.js';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { testImage } from '../helpers/docker-images.js';
+import { eventually } from '../helpers/retry.js';
 
 const run = promisify(execFile);
 // Ranges no other test file uses (5 docker nodes: a console and an aux port each).
@@ -23,19 +24,6 @@ const NEIGHBOURS = 'R1 has two Full neighbours';
 const ROUTE = "R2 has a route to H1's subnet";
 const PING = 'H1 pings H2';
 const NO_ROUTE = 'no route to 198.18.200.0/24 (nobody announces it)';
-
-/** Retries `check` until it passes or `ms` have gone by; the last failure is thrown. */
-async function eventually<T>(what: string, ms: number, check: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw new Error(`${what} within ${ms / 1000} s: ${(err as Error).message}`);
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-  }
-}
 
 describe('lab test on examples/ospf-triangle.yml', () => {
   let d: TestDaemon;

@@ -13,6 +13,7 @@ import { cliEnv, jsonOf, removeTempHome, runInProcess, tempHome } from '../cli/h
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { frameCount } from '../helpers/tshark.js';
 import { testImage } from '../helpers/docker-images.js';
+import { eventually } from '../helpers/retry.js';
 
 const run = promisify(execFile);
 // Ranges no other test file uses (5 docker nodes: a console and an aux port each).
@@ -24,19 +25,6 @@ const CONFIG = (path: string) => readFileSync(fileURLToPath(new URL(`../../../ex
 async function testImages(): Promise<{ frr: string; host: string }> {
   const [frr, host] = await Promise.all([testImage('frr'), testImage('host')]);
   return { frr, host };
-}
-
-/** Retries `check` until it passes or `ms` have gone by; the last failure is thrown. */
-async function eventually<T>(what: string, ms: number, check: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw new Error(`${what} within ${ms / 1000} s: ${(err as Error).message}`);
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-  }
 }
 
 describe('end to end: examples/ospf-triangle.yml, three FRR routers in a triangle and two hosts', () => {
