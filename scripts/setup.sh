@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what emuctl and its tests need on a fresh Debian machine, then builds it:
 # Debian packages (vpcs end hosts, tcpdump for BPF filters, QEMU for router and host
-# nodes, graphviz for `lab graph --format svg`, tshark, xmllint (libxml2-utils: lab test's JUnit XML is checked against its schema), groff, openssl (TLS certificates) and chromium for tests (the browser
+# nodes, graphviz for `lab graph --format svg`, tshark, xmllint (libxml2-utils: lab test's JUnit XML is checked against its schema), zstd (the tests write GNS3 3.x-style zstd archive members), groff, openssl (TLS certificates) and chromium for tests (the browser
 # tests drive Debian's Chromium through playwright-core, which never downloads a browser), docker.io
 # (a running engine for docker nodes) and mmdebstrap (the tests' FRR image is built from Debian packages);
 # build-essential and python3 for node-gyp, which builds the native dataplane), the npm packages
@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 # command:package — every tool the daemon or the test suite runs (the test runner fails on skips).
 tools=(vpcs:vpcs tcpdump:tcpdump qemu-system-x86_64:qemu-system-x86 qemu-img:qemu-utils tshark:tshark groff:groff-base dot:graphviz chromium:chromium openssl:openssl
   dockerd:docker.io mmdebstrap:mmdebstrap ip:iproute2 docker-registry:docker-registry
-  dnsmasq:dnsmasq-base iptables:iptables iperf3:iperf3 ethtool:ethtool xmllint:libxml2-utils)
+  dnsmasq:dnsmasq-base iptables:iptables iperf3:iperf3 ethtool:ethtool xmllint:libxml2-utils zstd:zstd)
 missing=()
 for tool in "${tools[@]}"; do
   PATH="$PATH:/usr/sbin:/sbin" command -v "${tool%%:*}" >/dev/null 2>&1 || missing+=("${tool##*:}")

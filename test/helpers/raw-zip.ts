@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { crc32, deflateRawSync } from 'node:zlib';
 
 /** One entry of a hand-made ZIP: a name (used as is, even a hostile one) and its bytes. */
@@ -8,6 +9,8 @@ export interface RawEntry {
   mode?: number;
   /** Deflate the data (method 8); stored otherwise. */
   deflate?: boolean;
+  /** Compress the data with the zstd command (method 93, GNS3 3.x's default). */
+  zstd?: boolean;
   /** The uncompressed size the headers declare, when it should lie. */
   declaredSize?: number;
   /** The compression method the headers name, when it should not match the data (e.g. 12, bzip2). */
@@ -37,9 +40,9 @@ export function rawZip(entries: RawEntry[], opts: RawZipOptions = {}): Buffer {
   for (const entry of entries) {
     const name = Buffer.from(entry.name, 'utf8');
     const data = Buffer.from(entry.data ?? '');
-    const stored = entry.deflate ? deflateRawSync(data) : data;
+    const stored = entry.zstd ? zstdCompress(data) : entry.deflate ? deflateRawSync(data) : data;
     const sizes = { crc: crc32(data), compressed: stored.length, uncompressed: entry.declaredSize ?? data.length };
-    const method = entry.method ?? (entry.deflate ? 8 : 0);
+    const method = entry.method ?? (entry.zstd ? 93 : entry.deflate ? 8 : 0);
     const flags = 0x0800 | (entry.flags ?? 0); // UTF-8 names
     const extra = opts.zip64 ? zip64Extra(sizes.uncompressed, sizes.compressed, offset) : Buffer.alloc(0);
     const local = Buffer.alloc(30);
@@ -108,4 +111,9 @@ function zip64EndRecords(count: number, size: number, offset: number): Buffer[] 
   locator.writeBigUInt64LE(BigInt(offset + size), 8);
   locator.writeUInt32LE(1, 16);
   return [record, locator];
+}
+
+/** `data` as one Zstandard frame, from Debian's zstd command (installed by scripts/setup.sh). */
+function zstdCompress(data: Buffer): Buffer {
+  return execFileSync('zstd', ['-q', '-c', '-19'], { input: data, maxBuffer: 1024 * 1024 * 1024 });
 }

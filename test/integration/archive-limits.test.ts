@@ -200,6 +200,23 @@ describe('imported archives cannot exhaust the machine; malformed archives and n
     });
   });
 
+  it('zstd members (GNS3 3.x exports) are held to the same limits: a lying size is stopped at the size declared (400), a zstd bomb is a 413, broken zstd data a 409', { timeout: 120_000 }, async () => {
+    await leavesNothing(limited, async () => {
+      const liar = rawZip([topology(), { name: 'small.txt', data: Buffer.alloc(64 * MiB), zstd: true, declaredSize: 10 }]);
+      assert.ok(liar.length < 64 * 1024, `${liar.length} bytes`);
+      assertRefused(await post(importUrl(limited.d), liar), 400, /small\.txt' inflates to another size than its header declares \(10 bytes\)/, 'a lying zstd size');
+      const short = rawZip([topology(), { name: 'short.txt', data: 'only this', zstd: true, declaredSize: 1000 }]);
+      assertRefused(await post(importUrl(limited.d), short), 400, /short\.txt' inflates to another size than its header declares \(1000 bytes\)/, 'a zstd member shorter than declared');
+      const broken = rawZip([topology(), { name: 'broken.bin', data: 'not zstd at all', method: 93 }]);
+      assertRefused(await post(importUrl(limited.d), broken), 409, /invalid zip/, 'data that is not zstd');
+    });
+    await leavesNothing(defaults, async () => {
+      const bomb = rawZip([topology(), { name: 'project-files/zeros.bin', data: Buffer.alloc(200 * MiB), zstd: true }]);
+      assert.ok(bomb.length < 64 * 1024, `${bomb.length} bytes expanding to 200 MiB`);
+      assertRefused(await post(importUrl(defaults.d), bomb), 413, /Archive entry 'project-files\/zeros\.bin' \(209715200 bytes from \d+, \d+ to 1\) is over max_import_ratio/, 'a zstd bomb');
+    });
+  });
+
   it('an archive of more entries than max_import_entries is a 413 before any entry is read: 100,000 entries are refused at once', async () => {
     await leavesNothing(limited, async () => {
       const entries = [topology(), ...Array.from({ length: 1000 }, (_, i) => ({ name: `f/${i}` }))];

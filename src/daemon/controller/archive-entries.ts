@@ -2,6 +2,7 @@ import yauzl from 'yauzl';
 import { InvalidError } from '../errors.js';
 import { pathNameProblem, quoteName } from '../file-names.js';
 import { overLimit, RATIO_FREE_BYTES, type Limit } from './import-limits.js';
+import { ZIP_METHOD_ZSTD } from '../../util/zstd-stream.js';
 
 /** What an extraction may take: entries in the archive, bytes once extracted, and how many times its compressed size. */
 export interface ExtractLimits {
@@ -20,7 +21,8 @@ export interface CheckedEntry {
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
 /** The compression methods yauzl inflates: stored and deflated. */
-const READABLE_METHODS = [0, 8];
+/** Stored, deflated, and Zstandard (GNS3 3.x's default for exports). */
+const READABLE_METHODS = [0, 8, ZIP_METHOD_ZSTD];
 
 /**
  * The entry name as a safe relative path: forward slashes, no absolute path, drive letter,
@@ -63,7 +65,7 @@ export class EntryChecks {
     if (problem) throw refuse(problem);
     if (((entry.externalFileAttributes >>> 16) & S_IFMT) === S_IFLNK) throw refuse('is a symbolic link');
     if (entry.isEncrypted()) throw refuse('is encrypted (emuctl imports unencrypted archives only)');
-    if (!READABLE_METHODS.includes(entry.compressionMethod)) throw refuse(`uses compression method ${entry.compressionMethod} (only stored and deflated entries can be read)`);
+    if (!READABLE_METHODS.includes(entry.compressionMethod)) throw refuse(`uses compression method ${entry.compressionMethod} (only stored, deflated and zstd entries can be read)`);
     const path = name.replace(/\/$/, '');
     if (path === '') return undefined;
     const directory = name.endsWith('/');

@@ -1,9 +1,10 @@
-import type { Readable } from 'node:stream';
+import type { Readable, Transform } from 'node:stream';
 import { stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
 import yazl from 'yazl';
 import { ByteLimit } from '../../util/byte-limit.js';
+import { ZIP_METHOD_ZSTD, zstdDecompressor } from '../../util/zstd-stream.js';
 import { ConflictError, DomainError, InvalidError } from '../errors.js';
 import { quoteName } from '../file-names.js';
 import { EntryChecks, type CheckedEntry, type ExtractLimits } from './archive-entries.js';
@@ -76,12 +77,25 @@ async function writeEntry(zip: yauzl.ZipFile, { name, directory, entry }: Checke
   const meter = new ByteLimit(budget, tooLarge);
   const target = overwrite ? await openForWrite(dir, name) : await openNew(dir, name);
   // The write stream closes the file when the pipeline ends, finished or failed.
-  const source = await zip.openReadStreamPromise(entry).catch(async (err) => {
+  const source = await openEntry(zip, entry).catch(async (err) => {
     await target.close().catch(() => undefined);
     throw err;
   });
-  await pipeline(source, meter, target.createWriteStream());
+  if (source.length === 2) await pipeline(source[0], source[1], meter, target.createWriteStream());
+  else await pipeline(source[0], meter, target.createWriteStream());
+  if (entry.compressionMethod === ZIP_METHOD_ZSTD && meter.bytes !== entry.uncompressedSize) throw new Error('not enough bytes in the stream');
   return meter.bytes;
+}
+
+/**
+ * An entry's data as streams to pipe: yauzl inflates stored and deflated entries and checks their
+ * size; a zstd entry is read as stored and decompressed here, stopped as soon as it passes the size
+ * its header declares (the size the limits were checked against).
+ */
+async function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<[Readable] | [Readable, Transform]> {
+  if (entry.compressionMethod !== ZIP_METHOD_ZSTD) return [await zip.openReadStreamPromise(entry)];
+  const raw = await zip.openReadStreamPromise(entry, { decodeFileData: false } as Parameters<typeof zip.openReadStreamPromise>[1]);
+  return [raw, await zstdDecompressor(entry.uncompressedSize, () => new Error('too many bytes in the stream'))];
 }
 
 /** Errors of a name the file system will not take although it passed the checks (a case-insensitive clash, a shorter NAME_MAX). */

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import yauzl from 'yauzl';
-import { hasZstdMembers, rezipWithoutZstd, ZIP_ZSTD } from '../../../src/client/zstd-archive.js';
+import { hasZstdMembers, rezipWithoutZstd } from '../../../src/client/zstd-archive.js';
+import { ZIP_METHOD_ZSTD as ZIP_ZSTD } from '../../../src/util/zstd-stream.js';
 
 /** The archive a real GNS3 3.0.6 exported with its default compression (zstd members). */
 const ZSTD_EXPORT = fileURLToPath(new URL('../../../../test/fixtures/gns3-v3/export-zstd.gns3project', import.meta.url));
