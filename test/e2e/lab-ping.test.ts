@@ -32,6 +32,16 @@ function tcpPortFree(port: number): Promise<boolean> {
   });
 }
 
+/** PIDs of the VPCS started for this console port (its command line names the port; the daemon relays the TCP port to VPCS's unix socket). */
+async function vpcsPids(consolePort: number): Promise<number[]> {
+  try {
+    const { stdout } = await run('pgrep', ['-f', `vpcs -p ${consolePort} `]);
+    return stdout.trim().split('\n').filter(Boolean).map(Number);
+  } catch {
+    return []; // pgrep exits 1 when nothing matches
+  }
+}
+
 describe('end to end: two VPCS on a switch ping each other, and the link capture shows it', () => {
   const home = mkdtempSync(join(tmpdir(), 'emuctl-e2e-'));
   let d: TestDaemon;
@@ -106,11 +116,12 @@ describe('end to end: two VPCS on a switch ping each other, and the link capture
     for (const c of consoles.splice(0)) c.close();
     const packets = await icmpPackets(capturePath);
     assert.ok(packets.filter((p) => p.type === 8).length >= 5, `tshark reads the echo requests after the crash (${packets.length} ICMP)`);
-    assert.equal(await tcpPortFree(pc1.console), false, 'the VPCS outlived the daemon crash');
+    assert.notDeepEqual(await vpcsPids(pc1.console), [], 'the VPCS outlived the daemon crash');
 
     d = await startTestDaemon({ home, env: ENV });
     assert.match(d.log(), /stopped leftover process/);
-    assert.equal(await tcpPortFree(pc1.console), true, 'console port freed by the cleanup');
+    assert.deepEqual([await vpcsPids(pc1.console), await vpcsPids(pc2.console)], [[], []], 'the leftover VPCS were stopped by the cleanup');
+    assert.equal(await tcpPortFree(pc1.console), true, 'console port free');
     assert.equal(await tcpPortFree(pc2.console), true);
 
     const reopened = await d.api('POST', `/v2/projects/${pid}/open`);
