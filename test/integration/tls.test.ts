@@ -86,7 +86,7 @@ describe('a daemon serving HTTPS and WSS', () => {
   });
 
   it('serves notifications over WSS to a client that trusts it, and not to one that does not', async () => {
-    const stream = await openNotifications({ url: daemon.url, trust: { caFile: certs.caCert } }, '/v2/notifications/ws');
+    const stream = await openNotifications({ url: daemon.url, trust: { caFile: certs.caCert } }, 'notifications/ws');
     try {
       const created = httpsCall(daemon.url, ca, 'POST', '/v2/projects', { name: 'over-wss' });
       for await (const message of stream.messages()) {
@@ -96,10 +96,10 @@ describe('a daemon serving HTTPS and WSS', () => {
     } finally {
       stream.close();
     }
-    const pinned = await openNotifications({ url: daemon.url, trust: { fingerprint: certs.leafFingerprint } }, '/v2/notifications/ws');
+    const pinned = await openNotifications({ url: daemon.url, trust: { fingerprint: certs.leafFingerprint } }, 'notifications/ws');
     pinned.close();
-    await assert.rejects(openNotifications({ url: daemon.url }, '/v2/notifications/ws'), UntrustedServerError);
-    await assert.rejects(openNotifications({ url: daemon.url, trust: { fingerprint: certs.selfFingerprint } }, '/v2/notifications/ws'), /not the pinned/);
+    await assert.rejects(openNotifications({ url: daemon.url }, 'notifications/ws'), UntrustedServerError);
+    await assert.rejects(openNotifications({ url: daemon.url, trust: { fingerprint: certs.selfFingerprint } }, 'notifications/ws'), /not the pinned/);
   });
 });
 
@@ -126,7 +126,7 @@ describe('a pinned fingerprint that does not match', () => {
     const pinned = { fingerprint: certs.selfFingerprint };
     await assert.rejects(createApiClient({ url, user: 'admin', password: 'secret', retries: 0, trust: pinned }).post('projects', { name: 'x' }), UntrustedServerError);
     await assert.rejects(streamedRequest({ url, user: 'admin', password: 'secret', trust: pinned }, 'GET', 'version'), UntrustedServerError);
-    await assert.rejects(openNotifications({ url, user: 'admin', password: 'secret', trust: pinned }, '/v2/notifications/ws'), UntrustedServerError);
+    await assert.rejects(openNotifications({ url, user: 'admin', password: 'secret', trust: pinned }, 'notifications/ws'), UntrustedServerError);
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal(received, 0, 'the server received application data');
   });

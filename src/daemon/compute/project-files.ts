@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { constants, existsSync } from 'node:fs';
-import { cp, readdir, rm } from 'node:fs/promises';
+import { cp, lstat, readdir, rm } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -32,11 +32,19 @@ export function projectBelow(projectsDir: string, projectPath: string, relativeP
   return [relativeBelow(projectsDir, projectPath), ...pathSegments(relativePath)].join('/');
 }
 
-/** Replaces directory `to` with a copy of `from` (links copied as links), as GNS3 duplicates a node's files; `skip` leaves paths out. */
+/**
+ * Replaces directory `to` with a copy of `from` (links copied as links), as GNS3 duplicates a node's
+ * files; `skip` leaves paths out, and so are sockets and pipes (a running node's console socket).
+ */
 export async function copyNodeDirectory(from: string, to: string, skip: (path: string) => boolean = () => false): Promise<void> {
   if (!existsSync(from)) return;
   await rm(to, { recursive: true, force: true });
-  await cp(from, to, { recursive: true, verbatimSymlinks: true, filter: (src) => !skip(src) });
+  const copied = async (src: string): Promise<boolean> => {
+    if (skip(src)) return false;
+    const stats = await lstat(src);
+    return stats.isFile() || stats.isDirectory() || stats.isSymbolicLink();
+  };
+  await cp(from, to, { recursive: true, verbatimSymlinks: true, filter: copied });
 }
 
 /** Every regular file under `root` (symbolic links are not followed), as paths relative to it. */
