@@ -49,8 +49,10 @@ export function jsonBody(limits: JsonLimits, streamed: (req: Request) => boolean
  */
 function readLimited(req: Request, res: Response, maxBytes: number, next: NextFunction): void {
   const tooLarge = () => new PayloadTooLargeError(`Request body is too large (the limit is ${maxBytes} bytes)`);
+  // No `Connection: close`: Node would destroy the socket as soon as the answer is out, resetting a
+  // client still sending its body before it reads the 413. The rest is drained (lingerAfterAnswer);
+  // a client that sends nothing more is cut off when the linger ends.
   const refuse = () => {
-    res.setHeader('Connection', 'close');
     lingerAfterAnswer(req, res);
     next(tooLarge());
   };
