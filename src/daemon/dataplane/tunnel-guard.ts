@@ -73,6 +73,6 @@ export class TunnelPorts {
   /** Whether the frame is a UDP datagram from or to one of the ports. */
   carries(frame: Buffer): boolean {
     const udp = udpHeaderOffset(frame);
-    return udp >= 0 && (this.counts[frame.readUInt16BE(udp)] > 0 || this.counts[frame.readUInt16BE(udp + 2)] > 0);
+    return udp >= 0 && (this.counts[u16(frame, udp)] > 0 || this.counts[u16(frame, udp + 2)] > 0);
   }
 }
