@@ -4,10 +4,12 @@
 // reason: CI cannot see a skip, so a missing tool must not quietly turn a test off.
 // The dataplane suite (dist/test/dataplane) runs on both engines: first with the
 // default one (native when the addon is built), then again on the TypeScript one.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// Files run in up to EMUCTL_TEST_LANES (default 3) lanes at once; test-lanes.mjs says which may.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { planLanes } from './test-lanes.mjs';
 import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -28,25 +30,32 @@ function defaultEngine() {
   return JSON.parse(probe.stdout);
 }
 
-/** Runs the files with node's test runner; returns its exit status and the skips it reported. */
-function run(files, env = process.env) {
+/** Runs the files one after another with node's test runner; resolves to its exit status, output and skips. */
+function run(files, env) {
   const scratch = mkdtempSync(join(tmpdir(), 'emuctl-test-run-'));
   const skipsFile = join(scratch, 'skips.jsonl');
   const reporter = process.stdout.isTTY ? 'spec' : 'tap';
-  const result = spawnSync(process.execPath, [
-    '--test',
+  const child = spawn(process.execPath, [
+    '--test', '--test-concurrency=1',
     `--test-reporter=${reporter}`, '--test-reporter-destination=stdout',
     `--test-reporter=${join(here, 'skip-reporter.mjs')}`, `--test-reporter-destination=${skipsFile}`,
     ...files,
-  ], { stdio: 'inherit', env });
-  let skips = [];
-  try {
-    skips = readFileSync(skipsFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
-  } catch {
-    // no skip was reported
-  }
-  rmSync(scratch, { recursive: true, force: true });
-  return { status: result.status ?? 1, skips };
+  ], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  const output = [];
+  child.stdout.on('data', (chunk) => output.push(chunk));
+  child.stderr.on('data', (chunk) => output.push(chunk));
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      let skips = [];
+      try {
+        skips = readFileSync(skipsFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+      } catch {
+        // no skip was reported
+      }
+      rmSync(scratch, { recursive: true, force: true });
+      resolve({ status: code ?? (signal ? 1 : 0), output: Buffer.concat(output), skips });
+    });
+  });
 }
 
 const roots = process.argv.slice(2).length ? process.argv.slice(2) : ['dist/test'];
@@ -56,20 +65,51 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-const dataplane = files.filter((f) => f.includes(`test${sep}dataplane${sep}`));
+const dataplane = new Set(files.filter((f) => f.includes(`test${sep}dataplane${sep}`)));
 const { engine, reason } = defaultEngine();
 console.log(`# dataplane engine: ${engine} (${reason})`);
-const runs = [run(files)];
-if (dataplane.length && engine === 'native') {
-  console.log(`# dataplane suite again on the TypeScript engine (EMUCTL_DATAPLANE=js): ${dataplane.length} files`);
-  runs.push(run(dataplane, { ...process.env, EMUCTL_DATAPLANE: 'js' }));
-} else if (dataplane.length) {
-  console.log('# the native dataplane is not built here: the dataplane suite ran on the TypeScript engine only');
+const twoEngines = dataplane.size > 0 && engine === 'native';
+if (twoEngines) console.log(`# the dataplane suite runs again on the TypeScript engine (EMUCTL_DATAPLANE=js): ${dataplane.size} files`);
+else if (dataplane.size) console.log('# the native dataplane is not built here: the dataplane suite ran on the TypeScript engine only');
+console.log(`# dataplane engines tested: ${twoEngines ? 'native, js' : engine}`);
+
+/** A group's runs: its files, then (for dataplane files) the same files on the TypeScript engine. */
+function steps(group, env) {
+  const out = [{ files: group, env }];
+  const again = group.filter((f) => dataplane.has(f));
+  if (twoEngines && again.length) out.push({ files: again, env: { ...env, EMUCTL_DATAPLANE: 'js' } });
+  return out;
 }
-console.log(`# dataplane engines tested: ${engine === 'native' && dataplane.length ? 'native, js' : engine}`);
+
+// Lanes: groups of files run side by side (see test-lanes.mjs). Each lane has its own default port
+// ranges, below every fixed range a test names, so daemons started without one never race.
+const lanes = Math.max(1, Number(process.env.EMUCTL_TEST_LANES ?? 3) || 1);
+const { groups, serial } = planLanes(new Map(files.map((f) => [f, readFileSync(f, 'utf8')])));
+const laneEnv = (lane) => ({
+  ...process.env,
+  EMUCTL_UDP_PORT_RANGE: process.env.EMUCTL_UDP_PORT_RANGE ?? `${10000 + lane * 3000}-${10000 + lane * 3000 + 2999}`,
+  EMUCTL_CONSOLE_PORT_RANGE: process.env.EMUCTL_CONSOLE_PORT_RANGE ?? `${5000 + lane * 1600}-${5000 + lane * 1600 + 1599}`,
+});
+const laneCount = Math.min(lanes, 3, Math.max(1, groups.length));
+console.log(`# ${files.length} files: ${groups.length} groups in ${laneCount} lane(s), then ${serial.length} file(s) alone`);
+// Longest first, roughly: end-to-end and browser files boot real nodes and browsers.
+const weight = (group) => Math.max(...group.map((f) => (f.includes(`${sep}e2e${sep}`) ? 3 : f.includes(`${sep}browser${sep}`) ? 2 : f.includes(`${sep}unit${sep}`) ? 0 : 1))) * 1e9
+  + group.reduce((sum, f) => sum + statSync(f).size, 0);
+const results = [];
+const queue = [...groups].sort((a, b) => weight(b) - weight(a));
+const report = (r) => {
+  process.stdout.write(r.output);
+  results.push(r);
+};
+await Promise.all(Array.from({ length: laneCount }, async (_, lane) => {
+  for (let group = queue.shift(); group; group = queue.shift()) {
+    for (const step of steps(group, laneCount > 1 ? laneEnv(lane) : process.env)) report(await run(step.files, step.env));
+  }
+}));
+for (const step of steps(serial, process.env)) if (step.files.length) report(await run(step.files, step.env));
 
 const allowed = new Map(JSON.parse(readFileSync(join(here, 'allowed-skips.json'), 'utf8')).map((entry) => [entry.name, entry.reason]));
-const skips = runs.flatMap((r) => r.skips);
+const skips = results.flatMap((r) => r.skips);
 const refused = skips.filter((s) => !allowed.has(s.name));
 for (const s of skips) {
   const where = s.file ? ` (${s.file})` : '';
@@ -80,4 +120,6 @@ if (refused.length) {
   console.error(`${refused.length} test(s) did not run: install what they need (bash scripts/setup.sh) or list them in scripts/allowed-skips.json with a reason`);
   process.exit(1);
 }
-process.exit(runs.find((r) => r.status !== 0)?.status ?? 0);
+const failed = results.filter((r) => r.status !== 0);
+if (failed.length) console.error(`${failed.length} test run(s) failed: search the output above for "not ok"`);
+process.exit(failed[0]?.status ?? 0);

@@ -12,7 +12,7 @@ import { createLink, createNode, createProject } from '../helpers/lab.js';
 import { icmpPackets } from '../helpers/tshark.js';
 
 const run = promisify(execFile);
-const ENV = { EMUCTL_UDP_PORT_RANGE: '30500-30599', EMUCTL_CONSOLE_PORT_RANGE: '25200-25299' };
+const ENV = { EMUCTL_UDP_PORT_RANGE: '29330-29429', EMUCTL_CONSOLE_PORT_RANGE: '29430-29529' };
 
 /** Names this run owns. */
 const ID = `${(process.pid % 46656).toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;

@@ -14,7 +14,7 @@ import { icmpPackets, type IcmpPacket } from '../helpers/tshark.js';
 
 const run = promisify(execFile);
 const docker = new Docker({ socketPath: '/var/run/docker.sock' });
-const ENV = { EMUCTL_UDP_PORT_RANGE: '31400-31499', EMUCTL_CONSOLE_PORT_RANGE: '25400-25499' };
+const ENV = { EMUCTL_UDP_PORT_RANGE: '27200-27299', EMUCTL_CONSOLE_PORT_RANGE: '27300-27399' };
 
 async function packetsOnceWritten(file: string, enough: (packets: IcmpPacket[]) => boolean): Promise<IcmpPacket[]> {
   const deadline = Date.now() + 20_000;

@@ -63,7 +63,7 @@ describe('docker nodes: a missing image is pulled from its registry', () => {
     await run('docker', ['push', image]);
     await run('docker', ['rmi', image]);
     // A registry with a port is refused unless the operator lists it.
-    d = await startTestDaemon({ env: { EMUCTL_CONSOLE_PORT_RANGE: '25460-25479', EMUCTL_UDP_PORT_RANGE: '31460-31479', EMUCTL_DOCKER_REGISTRIES: `127.0.0.1:${port}` } });
+    d = await startTestDaemon({ env: { EMUCTL_CONSOLE_PORT_RANGE: '26530-26549', EMUCTL_UDP_PORT_RANGE: '26550-26569', EMUCTL_DOCKER_REGISTRIES: `127.0.0.1:${port}` } });
   });
   after(async () => {
     await d?.stop();
@@ -89,10 +89,11 @@ describe('docker nodes: a missing image is pulled from its registry', () => {
   it('an image the registry does not have is a 409 quoting Docker, and nothing is made', async () => {
     const pid = await createProject(d, 'pull-missing');
     const absent = image.replace(/:[^:]+$/, ':absent');
-    const before = (await docker.listContainers({ all: true })).length;
+    const ours = async () => (await docker.listContainers({ all: true, filters: JSON.stringify({ label: [`emuctl.daemon=${join(d.home, 'run')}`] }) })).length;
+    const before = await ours();
     const r = await d.api('POST', `/v2/projects/${pid}/nodes`, { name: 'P2', node_type: 'docker', compute_id: 'local', properties: { image: absent } });
     assert.equal(r.status, 409, r.text);
     assert.match(r.body.message, /is not on this compute and could not be pulled \(.*(not found|unknown).*\)/i);
-    assert.equal((await docker.listContainers({ all: true })).length, before);
+    assert.equal(await ours(), before);
   });
 });

@@ -10,7 +10,7 @@ import { testImage } from '../helpers/docker-images.js';
 import { freeTestSubnet } from '../helpers/host-network.js';
 import { createLink, createNode, createProject } from '../helpers/lab.js';
 
-const ENV = { EMUCTL_UDP_PORT_RANGE: '30560-30599', EMUCTL_CONSOLE_PORT_RANGE: '25560-25599' };
+const ENV = { EMUCTL_UDP_PORT_RANGE: '29230-29269', EMUCTL_CONSOLE_PORT_RANGE: '25560-25599' };
 const docker = new Docker();
 
 describe('NAT node: a docker node gets a lease', () => {

@@ -1,3 +1,4 @@
+// test-runner: serial (compares the host's whole iptables rule set before and after)
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';

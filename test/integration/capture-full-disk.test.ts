@@ -31,7 +31,7 @@ function wholeRecords(file: string): number[] {
   return sizes;
 }
 
-for (const [engine, ports] of [['js', '37600-37649'], ['native', '37650-37699']] as const) {
+for (const [engine, ports] of [['js', '29720-29769'], ['native', '29770-29819']] as const) {
   describe(`a capture on a disk that fills up stops cleanly (${engine} engine)`, () => {
     let disk: SmallDisk;
     let d: TestDaemon;

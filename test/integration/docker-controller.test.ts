@@ -26,7 +26,7 @@ describe('docker nodes through the controller, on a remote compute', () => {
   before(async () => {
     controller = await startTestDaemon({ home: join(tmp, 'controller') });
     // The compute takes privileged nodes (as a GNS3 server does): only the controller's own check stands in the way.
-    remote = await startTestDaemon({ home: join(tmp, 'compute'), flags: { role: 'compute' }, env: { EMUCTL_CONSOLE_PORT_RANGE: '25400-25449', EMUCTL_UDP_PORT_RANGE: '31400-31449', EMUCTL_DOCKER_UNSAFE_CAPS: '1' } });
+    remote = await startTestDaemon({ home: join(tmp, 'compute'), flags: { role: 'compute' }, env: { EMUCTL_CONSOLE_PORT_RANGE: '29020-29069', EMUCTL_UDP_PORT_RANGE: '29150-29199', EMUCTL_DOCKER_UNSAFE_CAPS: '1' } });
     wire = await startWireLog(remote.port);
     const r = await controller.api('POST', '/v2/computes', { name: 'far', host: '127.0.0.1', port: wire.port });
     assert.equal(r.status, 201, r.text);

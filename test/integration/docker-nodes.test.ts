@@ -17,7 +17,7 @@ import { sleep, udpEndpoint } from '../helpers/udp.js';
 
 const run = promisify(execFile);
 const docker = new Docker({ socketPath: '/var/run/docker.sock' });
-const ENV = { EMUCTL_UDP_PORT_RANGE: '31300-31399', EMUCTL_CONSOLE_PORT_RANGE: '25300-25399' };
+const ENV = { EMUCTL_UDP_PORT_RANGE: '27000-27099', EMUCTL_CONSOLE_PORT_RANGE: '27100-27199' };
 
 /** Ids of every container a test saw made, removed at the end whatever happened. */
 const made = new Set<string>();

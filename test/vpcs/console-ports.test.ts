@@ -1,3 +1,4 @@
+// test-runner: ranges are data (they are parsed and compared, never opened)
 import assert from 'node:assert/strict';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { describe, test } from 'node:test';

@@ -1,3 +1,4 @@
+// test-runner: ranges are data (they are parsed and compared, never opened)
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
