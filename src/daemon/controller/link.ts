@@ -1,5 +1,5 @@
 import { MAX_FILE_NAME_BYTES } from '../compute/capture-files.js';
-import type { LinkFilters } from '../dataplane/types.js';
+import type { LinkFilters } from '../../util/link-filters.js';
 import { AsyncLock } from '../../util/async-lock.js';
 import type { ControllerNode } from './node.js';
 import { CachedTopologyEntry } from './topology-entry.js';
@@ -34,14 +34,14 @@ export interface LinkCapture {
   end: LinkEnd;
   fileName: string;
   path: string;
-  dataLinkType: string;
 }
 
 /** A link between two node ports, as the controller keeps it. */
 export class ControllerLink extends CachedTopologyEntry {
   /** Serialises the link's own changes (filters, suspend, capture, removal). */
   readonly lock = new AsyncLock();
-  filters: Record<string, unknown[]> = {};
+  /** Checked where they entered (API body or topology file): the dataplane takes them as they are. */
+  filters: LinkFilters = {};
   suspend = false;
   linkStyle: Record<string, unknown> = {};
   capture: LinkCapture | null = null;
@@ -87,10 +87,5 @@ export class ControllerLink extends CachedTopologyEntry {
       link_style: this.linkStyle,
       suspend: this.suspend,
     };
-  }
-
-  /** Filters as the dataplane takes them. */
-  get activeFilters(): LinkFilters {
-    return this.filters as LinkFilters;
   }
 }
