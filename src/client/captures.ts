@@ -4,10 +4,11 @@ import { isLoopbackUrl } from './active-profile.js';
 import { apiPath, type ApiClient, type StreamServer } from './api.js';
 import { streamedRequest } from './streamed-http.js';
 import type { Link } from './links.js';
+import { isPlainCaptureFileName } from '../util/capture-file-name.js';
+import type { DataLinkType } from '../util/data-link-types.js';
 
-/** GNS3's data_link_type names (DESIGN.md: EN10MB 1, PPP_SERIAL 50, C_HDLC 104, FRELAY 107, ATM_RFC1483 11). */
-export const DATA_LINK_TYPES = ['DLT_EN10MB', 'DLT_PPP_SERIAL', 'DLT_C_HDLC', 'DLT_FRELAY', 'DLT_ATM_RFC1483'] as const;
-export type DataLinkType = (typeof DATA_LINK_TYPES)[number];
+export { DATA_LINK_TYPES, type DataLinkType } from '../util/data-link-types.js';
+
 
 /**
  * Why `name` cannot be a capture file name, or undefined when it can: a file name in the
@@ -15,11 +16,9 @@ export type DataLinkType = (typeof DATA_LINK_TYPES)[number];
  * them where they point, so the CLI checks before sending anything.
  */
 export function captureFileNameProblem(name: string): string | undefined {
+  if (isPlainCaptureFileName(name)) return undefined;
   if (name === '' || name === '.') return 'a capture file name cannot be empty or "."';
-  if (/[/\\\0]/.test(name) || name.includes('..')) {
-    return `"${name.replace(/\0/g, '\\0')}" is a path: a capture file name has no "/", "\\", ".." or NUL (it is written in the project's captures directory)`;
-  }
-  return undefined;
+  return `"${name.replace(/\0/g, '\\0')}" is a path: a capture file name has no "/", "\\", ".." or NUL (it is written in the project's captures directory)`;
 }
 
 /** Body of POST /v2/projects/{project_id}/links/{link_id}/start_capture. */

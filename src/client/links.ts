@@ -3,6 +3,10 @@ import { apiPath, type ApiClient } from './api.js';
 import { listNodes, NODE_KIND, type Node, type NodePort } from './nodes.js';
 import { resolveOne, type NamedKind } from './resolve.js';
 import { notEmuctlError, serverKind } from './server-kind.js';
+import type { ReportedLinkFilters } from '../util/link-filters.js';
+
+/** A link's filters as a server reports them (GNS3 names, plus emuctl's rate and duplicate); a missing filter is off. */
+export type { ReportedLinkFilters as LinkFilters } from '../util/link-filters.js';
 
 /** One end of a link as GNS3 v2 lists it. */
 export interface LinkEnd {
@@ -10,21 +14,6 @@ export interface LinkEnd {
   adapter_number: number;
   port_number: number;
   label?: unknown;
-}
-
-/** A link's filters, GNS3 names (plus emuctl's rate and duplicate); a missing filter is off. */
-export interface LinkFilters {
-  frequency_drop?: number[];
-  packet_loss?: number[];
-  /** [latency ms, jitter ms]. */
-  delay?: number[];
-  corrupt?: number[];
-  /** One string: expressions, one per line. */
-  bpf?: string[];
-  /** [kbit/s]. */
-  rate?: number[];
-  duplicate?: number[];
-  [filter: string]: unknown[] | undefined;
 }
 
 /** A GNS3 v2 link as the controller returns it. */
@@ -37,7 +26,7 @@ export interface Link {
   capture_file_name: string | null;
   capture_file_path: string | null;
   capture_compute_id: string | null;
-  filters: LinkFilters;
+  filters: ReportedLinkFilters;
   link_style?: Record<string, unknown>;
   suspend: boolean;
   [field: string]: unknown;
@@ -46,7 +35,7 @@ export interface Link {
 /** Body of POST /v2/projects/{project_id}/links. */
 export interface LinkCreate {
   nodes: LinkEnd[];
-  filters?: LinkFilters;
+  filters?: ReportedLinkFilters;
   suspend?: boolean;
   link_style?: Record<string, unknown>;
 }

@@ -2,6 +2,7 @@
 // (a unit test keeps them equal), for editors: `# yaml-language-server: $schema=…` at the top
 // of a lab file makes them check and complete it.
 import { LAB_TEST_SCHEMA } from './lab-tests/schema.js';
+import { NODE_FIELD_SCHEMAS } from './node-fields.js';
 
 const NODE_NAME = '^[^\\s:,]+$';
 const ENDPOINT = {
@@ -10,21 +11,6 @@ const ENDPOINT = {
   description: 'NODE:ADAPTER/PORT (PC1:0/0), NODE:PORT (SW1:3, adapter 0) or NODE:PORT-NAME (SW1:Ethernet3, SW1:e3)',
 };
 const PERCENT = { type: 'integer', minimum: 0, maximum: 100 };
-const IPV4 = '^(\\d{1,3}\\.){3}\\d{1,3}$';
-
-const SWITCH_PORT = {
-  type: 'object',
-  description: 'settings of one switch port (or a range of them), or of one cloud port',
-  properties: {
-    type: { enum: ['access', 'dot1q', 'qinq', 'ethernet', 'tap'], description: 'switch: access (default), dot1q trunk or qinq tunnel port; cloud: ethernet (default, an existing host interface) or tap (a TAP, made when missing)' },
-    interface: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,15}$', description: 'cloud: the host interface or TAP the port bridges to' },
-    vlan: { type: 'integer', minimum: 1, maximum: 4094, description: 'access VLAN, native VLAN of a dot1q port, outer VLAN of a qinq port (default 1)' },
-    // YAML reads an unquoted 0x88A8 as the number 34984: both are taken.
-    ethertype: { enum: ['0x8100', '0x88A8', '0x9100', '0x9200', 0x8100, 0x88a8, 0x9100, 0x9200], description: 'qinq outer tag ethertype (default 0x8100)' },
-    name: { type: 'string', minLength: 1, description: 'port name (default EthernetN)' },
-  },
-  additionalProperties: false,
-};
 
 const FILTERS = {
   type: 'object',
@@ -56,40 +42,7 @@ const NODE = {
     compute: { type: 'string', minLength: 1, description: 'compute to run it on, by name or id (default: defaults.compute, else local)' },
     x: { type: 'integer', description: 'position on the GNS3 canvas' },
     y: { type: 'integer' },
-    ports: {
-      type: 'object',
-      description: 'ethernet_switch: port settings by port number or range ("0-3"); unlisted ports are access ports in VLAN 1. cloud: its ports by number, each with an interface',
-      propertyNames: { pattern: '^\\d+(-\\d+)?$' },
-      additionalProperties: SWITCH_PORT,
-    },
-    port_count: { type: 'integer', minimum: 1, maximum: 1024, description: 'ethernet_switch, ethernet_hub: number of ports (default 8, or enough for the ports listed)' },
-    ip: {
-      type: 'string',
-      pattern: '^(\\d{1,3}\\.){3}\\d{1,3}/\\d{1,2}$',
-      description: 'vpcs: IPv4 address/prefix length, kept in its startup script; docker: the address lab wait --ping pings (the container configures it itself)',
-    },
-    gateway: { type: 'string', pattern: IPV4, description: 'vpcs: default gateway' },
-    dns: { type: 'string', pattern: IPV4, description: 'vpcs: DNS server' },
-    image: { type: 'string', minLength: 1, description: 'qemu: disk image (hda) on the compute; docker: image name:tag (${VAR} or ${VAR:-default} taken from the environment)' },
-    ram: { type: 'integer', minimum: 1, description: 'qemu: memory in MB' },
-    adapters: { type: 'integer', minimum: 1, maximum: 275, description: 'qemu, docker: number of Ethernet adapters (docker: eth0…)' },
-    cpus: { type: 'integer', minimum: 1, description: 'qemu: vCPUs' },
-    kernel: { type: 'string', minLength: 1, description: 'qemu: kernel image on the compute (boots without a disk)' },
-    initrd: { type: 'string', minLength: 1, description: 'qemu: initial ramdisk on the compute' },
-    kernel_command_line: { type: 'string', description: 'qemu: kernel command line' },
-    adapter_type: { type: 'string', minLength: 1, description: 'qemu: NIC model, e.g. virtio-net-pci, e1000' },
-    env: {
-      type: 'object',
-      description: 'docker: environment variables of the container (GNS3 environment)',
-      propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
-      additionalProperties: { type: ['string', 'number', 'boolean'] },
-    },
-    cmd: { type: 'string', minLength: 1, description: "docker: the container's start command (GNS3 start_command; default: the image's)" },
-    files: {
-      type: 'object',
-      description: 'docker: startup files, absolute container path → file beside the lab file; copied in before the node starts',
-      additionalProperties: { type: 'string', minLength: 1 },
-    },
+    ...NODE_FIELD_SCHEMAS,
     properties: { type: 'object', description: 'other GNS3 node properties, sent as they are when the node is created' },
   },
   additionalProperties: false,

@@ -2,6 +2,7 @@
 // the place in the file it came from (for error messages), node ports and filters already in
 // GNS3's terms.
 import type { LabTest } from './lab-tests/model.js';
+import type { KeptNodeFields } from './node-fields.js';
 
 /** A place in the lab file: 1-based line and column. */
 export interface Pos {
@@ -46,8 +47,8 @@ export interface StartupFile {
   text?: string;
 }
 
-/** One node of the file. */
-export interface NodeSpec {
+/** One node of the file: its place, name and compute, the per-type keys it keeps as written (node-fields.ts), and what the parser read from the others. */
+export interface NodeSpec extends KeptNodeFields {
   name: string;
   pos: Pos;
   /** GNS3 node_type; absent for a node made from a template (the template says). */
@@ -65,22 +66,8 @@ export interface NodeSpec {
   cloudPorts?: CloudPortSpec[];
   /** ethernet_hub: number of ports (Ethernet0..N-1). */
   hubPorts?: number;
-  /** vpcs: IPv4 address with prefix length, gateway and DNS server; kept in the startup script. */
-  ip?: string;
-  gateway?: string;
-  dns?: string;
-  /** qemu: disk image, RAM (MB), adapters, vCPUs, kernel boot, NIC model; docker: image and adapters. */
-  image?: string;
-  ram?: number;
-  adapters?: number;
-  cpus?: number;
-  kernel?: string;
-  initrd?: string;
-  kernelCommandLine?: string;
-  adapterType?: string;
-  /** docker: environment variables, start command, startup files. */
+  /** docker: environment variables and startup files (its image is the file's, with `${VAR}` expanded). */
   env?: Record<string, string>;
-  cmd?: string;
   files?: StartupFile[];
   /** Any other GNS3 node properties, sent as they are at creation. */
   properties?: Record<string, unknown>;

@@ -36,8 +36,8 @@ export function nodeCreateProperties(spec: NodeSpec): Record<string, unknown> {
     if (spec.cpus !== undefined) properties.cpus = spec.cpus;
     if (spec.kernel !== undefined) properties.kernel_image = spec.kernel;
     if (spec.initrd !== undefined) properties.initrd = spec.initrd;
-    if (spec.kernelCommandLine !== undefined) properties.kernel_command_line = spec.kernelCommandLine;
-    if (spec.adapterType !== undefined) properties.adapter_type = spec.adapterType;
+    if (spec.kernel_command_line !== undefined) properties.kernel_command_line = spec.kernel_command_line;
+    if (spec.adapter_type !== undefined) properties.adapter_type = spec.adapter_type;
   }
   if (spec.type === 'docker') Object.assign(properties, dockerProperties(spec));
   const merged = { ...properties, ...(spec.properties ?? {}) };

@@ -2,6 +2,7 @@ import { Ajv } from 'ajv';
 import { LineCounter, parseDocument } from 'yaml';
 import { LAB_FILE_SCHEMA } from './file-schema.js';
 import { LabFileError, Locator, type YamlPath } from './locate.js';
+import { KEPT_NODE_FIELDS, NODE_FIELDS, type RawNodeFields } from './node-fields.js';
 import { schemaError } from './schema-errors.js';
 import { readTests, type RawTest } from './lab-tests/parse.js';
 import { DEFAULT_SWITCH_PORTS, endLabel, linkKey, portsOf, type CloudPortSpec, type EndSpec, type LabSpec, type LinkSpec, type NodeSpec, type StartupFile, type SwitchPortSpec } from './model.js';
@@ -15,28 +16,12 @@ interface RawLab {
   captures?: string[];
   tests?: RawTest[];
 }
-interface RawNode {
+interface RawNode extends RawNodeFields {
   type?: string;
   template?: string;
   compute?: string;
   x?: number;
   y?: number;
-  ports?: Record<string, { type?: 'access' | 'dot1q' | 'qinq' | 'ethernet' | 'tap'; vlan?: number; ethertype?: string | number; name?: string; interface?: string }>;
-  port_count?: number;
-  ip?: string;
-  gateway?: string;
-  dns?: string;
-  image?: string;
-  ram?: number;
-  adapters?: number;
-  cpus?: number;
-  kernel?: string;
-  initrd?: string;
-  kernel_command_line?: string;
-  adapter_type?: string;
-  env?: Record<string, string | number | boolean>;
-  cmd?: string;
-  files?: Record<string, string>;
   properties?: Record<string, unknown>;
 }
 interface RawLink {
@@ -45,26 +30,6 @@ interface RawLink {
   suspend?: boolean;
   capture?: boolean;
 }
-
-/** Keys that only some node types take. */
-const TYPE_KEYS: Record<string, string[]> = {
-  ports: ['ethernet_switch', 'cloud'],
-  port_count: ['ethernet_switch', 'ethernet_hub'],
-  ip: ['vpcs', 'docker'],
-  gateway: ['vpcs'],
-  dns: ['vpcs'],
-  image: ['qemu', 'docker'],
-  ram: ['qemu'],
-  adapters: ['qemu', 'docker'],
-  cpus: ['qemu'],
-  kernel: ['qemu'],
-  initrd: ['qemu'],
-  kernel_command_line: ['qemu'],
-  adapter_type: ['qemu'],
-  env: ['docker'],
-  cmd: ['docker'],
-  files: ['docker'],
-};
 
 /** How many aliases (`*name`) a lab file may use: enough for shared settings, too few for an alias bomb ("billion laughs"). */
 const MAX_ALIASES = 100;
@@ -122,7 +87,7 @@ class LabReader {
     const path = ['nodes', name];
     if (raw.type === undefined && raw.template === undefined) throw this.where.keyError(['nodes'], name, `node ${name} needs a type: or a template:`);
     if (raw.type !== undefined && raw.template !== undefined) throw this.where.keyError(path, 'template', `node ${name} has both type: and template:; give one`);
-    for (const [key, types] of Object.entries(TYPE_KEYS)) {
+    for (const [key, { types }] of Object.entries(NODE_FIELDS)) {
       if ((raw as Record<string, unknown>)[key] === undefined) continue;
       if (raw.template !== undefined || !types.includes(raw.type!)) {
         throw this.where.keyError(path, key, `${key}: is for ${types.join(' and ')} nodes, not ${raw.type ?? `a template node`}`);
@@ -139,14 +104,12 @@ class LabReader {
       y: raw.y,
       properties: raw.properties,
     };
+    // The keys kept as written (the check above let through only those of this node's type).
+    for (const key of KEPT_NODE_FIELDS) if (raw[key] !== undefined) Object.assign(spec, { [key]: raw[key] });
     if (raw.type === 'ethernet_switch') spec.switchPorts = this.switchPorts(path, raw);
     if (raw.type === 'cloud') spec.cloudPorts = this.cloudPorts(path, raw);
     if (raw.type === 'ethernet_hub') spec.hubPorts = raw.port_count;
-    if (raw.type === 'vpcs') Object.assign(spec, this.addresses(path, raw));
-    if (raw.type === 'qemu') {
-      Object.assign(spec, { image: raw.image, ram: raw.ram, adapters: raw.adapters, cpus: raw.cpus, kernel: raw.kernel, initrd: raw.initrd,
-        kernelCommandLine: raw.kernel_command_line, adapterType: raw.adapter_type });
-    }
+    if (raw.type === 'vpcs') this.checkAddresses(path, raw);
     if (raw.type === 'docker') Object.assign(spec, this.docker(path, raw));
     return spec;
   }
@@ -155,7 +118,7 @@ class LabReader {
   private docker(path: YamlPath, raw: RawNode): Partial<NodeSpec> {
     if (raw.image === undefined) throw this.where.keyError(['nodes'], path[1] as string, `docker node ${path[1]} needs an image:`);
     const image = expandVariables(raw.image, this.env, (reason) => this.where.error([...path, 'image'], reason));
-    if (raw.ip !== undefined) this.addresses(path, raw);
+    if (raw.ip !== undefined) this.checkAddresses(path, raw);
     const env: Record<string, string> = {};
     for (const [key, value] of Object.entries(raw.env ?? {})) {
       if (/[\n\0]/.test(String(value))) throw this.where.error([...path, 'env', key], `env ${key}: a value is one line (GNS3 keeps the environment as KEY=VALUE lines)`);
@@ -163,7 +126,7 @@ class LabReader {
     }
     // The raw keys, not the document's: a merged (`<<`) node has them only there.
     const files = Object.keys(raw.files ?? {}).map((target) => startupFile(target, raw.files![target], this.where, [...path, 'files']));
-    return { image, ip: raw.ip, adapters: raw.adapters, cmd: raw.cmd, ...(raw.env ? { env } : {}), ...(files.length ? { files } : {}) };
+    return { image, ...(raw.env ? { env } : {}), ...(files.length ? { files } : {}) };
   }
 
   /** Every port of a switch: the ones listed with their settings, the others access ports in VLAN 1. */
@@ -211,7 +174,8 @@ class LabReader {
     return ports.sort((a, b) => a.port - b.port);
   }
 
-  private addresses(path: YamlPath, raw: RawNode): Pick<NodeSpec, 'ip' | 'gateway' | 'dns'> {
+  /** ip: is an IPv4 CIDR, gateway: and dns: IPv4 addresses, and a gateway needs an ip. */
+  private checkAddresses(path: YamlPath, raw: RawNode): void {
     if (raw.ip !== undefined) {
       const [address, length] = raw.ip.split('/');
       if (!isIpv4(address) || Number(length) < 1 || Number(length) > 32) {
@@ -222,7 +186,6 @@ class LabReader {
       if (raw[key] !== undefined && !isIpv4(raw[key]!)) throw this.where.error([...path, key], `bad ${key} "${raw[key]}": expected an IPv4 address`);
     }
     if (raw.gateway !== undefined && raw.ip === undefined) throw this.where.keyError(path, 'gateway', 'gateway: needs ip:');
-    return { ip: raw.ip, gateway: raw.gateway, dns: raw.dns };
   }
 
   private link(raw: string[] | RawLink, index: number): LinkSpec {

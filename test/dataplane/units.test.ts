@@ -81,24 +81,20 @@ describe('dataplane building blocks', () => {
     assert.equal(parsePortConfigs('hub', [{ port: 1, type: 'qinq', vlan: 0 }]).size, 1, 'a hub ignores VLAN settings');
   });
 
-  it('normalises filters: 0 or empty is off, ranges are checked', () => {
+  it('normalises filters: 0 or empty is off', () => {
     assert.ok(isPassThrough(parseFilters({ delay: [0, 30], packet_loss: [], bpf: ['  '] })));
     const s = parseFilters({ delay: [100, 5], bpf: ['icmp\n\narp', 'udp'], rate: [512], frequency_drop: [-1] });
     assert.deepEqual([s.delayMs, s.jitterMs, s.bpf, s.rateKbps, s.frequencyDrop], [100, 5, ['icmp', 'arp', 'udp'], 512, -1]);
-    assert.throws(() => parseFilters({ corrupt: [101] }), InvalidError);
-    assert.throws(() => parseFilters({ delay: ['5' as unknown as number] }), InvalidError);
-    assert.throws(() => parseFilters({ frequency_drop: [1.5] }), InvalidError);
   });
 
-  it('checks filters against the same catalogue the API lists and checks (one set of ranges)', () => {
+  it('checks filters once, against the catalogue the API lists; the dataplane takes the checked value as it is', () => {
     for (const def of AVAILABLE_FILTERS) {
       def.parameters.forEach((param, i) => {
         if (param.type !== 'int') return;
         const at = (value: number) => Array.from({ length: i + 1 }, (_, k) => (k === i ? value : param.maximum!));
-        assert.doesNotThrow(() => parseFilters({ [def.type]: at(param.maximum!) }), `${def.type}[${i}] at its maximum`);
-        assert.doesNotThrow(() => validateFilters({ [def.type]: at(param.maximum!) }), `${def.type}[${i}] at its maximum (API)`);
-        assert.throws(() => parseFilters({ [def.type]: at(param.maximum! + 1) }), InvalidError, `${def.type}[${i}] over its maximum`);
-        assert.throws(() => validateFilters({ [def.type]: at(param.maximum! + 1) }), InvalidError, `${def.type}[${i}] over its maximum (API)`);
+        const checked = validateFilters({ [def.type]: at(param.maximum!) });
+        assert.ok(!isPassThrough(parseFilters(checked)) || param.maximum === 0, `${def.type}[${i}] at its maximum reaches the dataplane`);
+        assert.throws(() => validateFilters({ [def.type]: at(param.maximum! + 1) }), InvalidError, `${def.type}[${i}] over its maximum`);
       });
     }
   });

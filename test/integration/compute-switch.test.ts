@@ -124,6 +124,26 @@ describe('compute: ethernet switch, NIOs and captures', () => {
     assert.equal((await d.api('POST', nioPath(2), '{not json')).status, 400);
   });
 
+  it('the compute checks NIO filters where they enter (POST and PUT): 400 naming the filter, and the port stays free', async () => {
+    const lport = await allocate();
+    for (const [filters, message] of [[{ packet_loss: [150] }, /packet_loss: Chance 150 is out of range 0\.\.100/], [{ bogus: [1] }, /Unknown filter 'bogus'/]] as const) {
+      const r = await d.api('POST', nioPath(3), { ...nio(lport, 9), filters });
+      assert.equal(r.status, 400, r.text);
+      assert.match(r.body.message, message);
+    }
+    assert.equal((await d.api('DELETE', nioPath(3))).status, 404, 'no NIO was added');
+    const added = await d.api('POST', nioPath(3), { ...nio(lport, 9), filters: { delay: [20, 5] } });
+    assert.equal(added.status, 201, added.text);
+    assert.deepEqual(added.body.filters, { delay: [20, 5] });
+    const bad = await d.api('PUT', nioPath(3), { filters: { corrupt: [101] } });
+    assert.equal(bad.status, 400, bad.text);
+    assert.match(bad.body.message, /corrupt/);
+    const changed = await d.api('PUT', nioPath(3), { filters: { corrupt: [5] } });
+    assert.equal(changed.status, 201, changed.text);
+    assert.deepEqual(changed.body.filters, { corrupt: [5] });
+    assert.equal((await d.api('DELETE', nioPath(3))).status, 204);
+  });
+
   it('404 for unknown project, node, adapter or port; non-digit segments do not match', async () => {
     const body = nio(30160, 30161);
     assert.equal((await d.api('POST', `/v2/compute/projects/${randomUUID()}/ethernet_switch/nodes/${switchId}/adapters/0/ports/0/nio`, body)).status, 404);

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { startTestDaemon, removeHome, type TestDaemon } from '../helpers/daemon.js';
 import { createLink, createNode, createProject } from '../helpers/lab.js';
@@ -187,6 +187,26 @@ describe('controller: nodes, links, captures, filters', () => {
     assert.equal(links[0].suspend, true);
     const stats = await d.api('GET', `/v2/compute/projects/${pid}/ethernet_switch/nodes/${sw.node_id}/stats`);
     assert.equal(stats.body.find((p: any) => p.port_number === 1).nio.type, 'nio_udp');
+  });
+
+  it('filters in a topology file are checked where they enter: normalised when good, the link left out when bad', async () => {
+    const other = await createProject(d, 'restore');
+    const [a, b] = [await createNode(d, other, 'RA', 'ethernet_switch'), await createNode(d, other, 'RB', 'ethernet_switch')];
+    const kept = await createLink(d, other, [a.node_id, 0], [b.node_id, 0]);
+    const refused = await createLink(d, other, [a.node_id, 1], [b.node_id, 1]);
+    assert.equal((await d.api('POST', `/v2/projects/${other}/close`)).status, 204);
+    // The file, changed by hand, loaded as a project of its own.
+    const saved = JSON.parse(readFileSync(`${d.home}/projects/${other}/restore.gns3`, 'utf8'));
+    for (const entry of saved.topology.links) entry.filters = entry.link_id === kept.link_id ? { delay: ['20', 5], packet_loss: [0] } : { packet_loss: [150] };
+    const edited = randomUUID();
+    mkdirSync(`${d.home}/projects/${edited}`);
+    writeFileSync(`${d.home}/projects/${edited}/edited.gns3`, JSON.stringify({ ...saved, project_id: edited, name: 'edited' }));
+    const loaded = await d.api('POST', '/v2/projects/load', { path: `${d.home}/projects/${edited}/edited.gns3` });
+    assert.equal(loaded.status, 201, loaded.text);
+    const links = (await d.api('GET', `/v2/projects/${edited}/links`)).body;
+    assert.deepEqual(links.map((l: any) => [l.link_id, l.filters]), [[kept.link_id, { delay: [20, 5] }]]);
+    assert.notEqual(kept.link_id, refused.link_id);
+    for (const id of [edited, other]) assert.equal((await d.api('DELETE', `/v2/projects/${id}`)).status, 204);
   });
 
   it('deleting a node removes its links; deleting a link frees both ports', async () => {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
+import { isPlainCaptureFileName } from '../../util/capture-file-name.js';
 import { InvalidError } from '../errors.js';
 import { failpoint } from '../failpoints.js';
 import { openForRead, relativeBelow } from '../safe-fs.js';
@@ -7,19 +8,26 @@ import { openForRead, relativeBelow } from '../safe-fs.js';
 /** The longest file name Linux file systems take, in bytes (NAME_MAX). */
 export const MAX_FILE_NAME_BYTES = 255;
 
-/** A capture file name is a file name, never a path: no separators, no `..`, no NUL, at most MAX_FILE_NAME_BYTES. */
-export function checkCaptureFileName(name: string): string {
-  if (!name || name.includes('/') || name.includes('\\') || name.includes('\0') || name === '.' || name.includes('..')) {
+declare const checked: unique symbol;
+/** A capture file name that checkCaptureFileName let through; only it makes one. */
+export type CaptureFileName = string & { readonly [checked]: true };
+
+/**
+ * Checks a capture file name once, where it enters (the controller's start_capture, the compute's
+ * start_capture route): a file name, never a path, at most MAX_FILE_NAME_BYTES. What is inside trusts it.
+ */
+export function checkCaptureFileName(name: string): CaptureFileName {
+  if (!isPlainCaptureFileName(name)) {
     throw new InvalidError(`capture_file_name '${name.replace(/\0/g, '\\0')}' must be a plain file name (no path separator, '..' or NUL)`);
   }
   const bytes = Buffer.byteLength(name);
   if (bytes > MAX_FILE_NAME_BYTES) throw new InvalidError(`capture_file_name is too long (${bytes} bytes): the limit is ${MAX_FILE_NAME_BYTES} bytes`);
-  return name;
+  return name as CaptureFileName;
 }
 
-/** The path of a capture file inside a project's captures directory. */
-export function captureFilePath(capturesDir: string, name: string): string {
-  return join(capturesDir, checkCaptureFileName(name));
+/** The path of a (checked) capture file inside a project's captures directory. */
+export function captureFilePath(capturesDir: string, name: CaptureFileName): string {
+  return join(capturesDir, name);
 }
 
 const POLL_MS = 100;

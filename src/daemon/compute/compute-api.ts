@@ -1,5 +1,6 @@
 import type { Duplex, Readable } from 'node:stream';
-import type { NioJson } from './node-context.js';
+import type { CaptureFileName } from './capture-files.js';
+import type { NioChange, NioJson } from './node-context.js';
 import type { CreateOptions } from './node-types.js';
 import type { ProjectFile } from './project-files.js';
 import type { NodePortStats } from './project-stats.js';
@@ -8,8 +9,8 @@ import type { FromSchema } from '../schemas/validation.js';
 
 export type NodeAction = 'start' | 'stop' | 'suspend' | 'reload';
 export type Json = Record<string, unknown>;
-/** A port's start_capture body, as NODE_CAPTURE_SCHEMA accepts it. */
-export type CaptureStart = FromSchema<typeof NODE_CAPTURE_SCHEMA>;
+/** A port's start_capture body, as NODE_CAPTURE_SCHEMA accepts it, its file name checked where it entered. */
+export type CaptureStart = Omit<FromSchema<typeof NODE_CAPTURE_SCHEMA>, 'capture_file_name'> & { capture_file_name: CaptureFileName };
 
 /** Where a port is: project, node type, node, adapter, port. */
 export interface PortAddress {
@@ -49,7 +50,7 @@ export interface ComputeApi {
   writeFile(projectId: string, path: string, data: Readable): Promise<void>;
 
   addNio(at: PortAddress, nio: NioJson): Promise<NioJson>;
-  updateNio(at: PortAddress, change: { filters?: Record<string, unknown[]>; suspend?: boolean }): Promise<NioJson>;
+  updateNio(at: PortAddress, change: NioChange): Promise<NioJson>;
   removeNio(at: PortAddress): Promise<void>;
 
   startCapture(at: PortAddress, body: CaptureStart): Promise<{ pcap_file_path: string }>;

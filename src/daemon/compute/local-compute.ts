@@ -3,7 +3,8 @@ import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Duplex, Readable } from 'node:stream';
-import { PCAP_LINK_TYPES, type CaptureFailure, type DataLinkType, type DataplaneApi } from '../dataplane/types.js';
+import type { CaptureFailure, DataplaneApi } from '../dataplane/types.js';
+import { pcapLinkType } from '../../util/data-link-types.js';
 import { ConflictError, diskProblem, ForbiddenError, InvalidError, NotFoundError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { validate } from '../schemas/validation.js';
@@ -14,7 +15,7 @@ import { connectNodeConsole } from './console-connection.js';
 import { ComputeProject } from './compute-project.js';
 import { HostInterfacePolicy } from './host-interface-policy.js';
 import { checkProjectDirectory } from './project-directory.js';
-import type { NioJson } from './node-context.js';
+import type { NioChange, NioJson } from './node-context.js';
 import type { CreateOptions, NodeTypeRegistry } from './node-types.js';
 import { nodeOwner, projectOwner } from './ownership.js';
 import { makeDirs, relativeBelow, withDir } from '../safe-fs.js';
@@ -251,7 +252,7 @@ export class LocalCompute implements ComputeApi {
     return this.nodeAt(at).addNio(at.adapter, at.port, nio);
   }
 
-  updateNio(at: PortAddress, change: { filters?: Record<string, unknown[]>; suspend?: boolean }): Promise<NioJson> {
+  updateNio(at: PortAddress, change: NioChange): Promise<NioJson> {
     return this.nodeAt(at).updateNio(at.adapter, at.port, change);
   }
 
@@ -262,8 +263,7 @@ export class LocalCompute implements ComputeApi {
   async startCapture(at: PortAddress, body: CaptureStart): Promise<{ pcap_file_path: string }> {
     const node = this.nodeAt(at);
     const path = captureFilePath(this.project(at.projectId).capturesDir, body.capture_file_name);
-    const linkType = PCAP_LINK_TYPES[(body.data_link_type ?? 'DLT_EN10MB') as DataLinkType];
-    if (linkType === undefined) throw new InvalidError(`Unknown data_link_type '${body.data_link_type}'`);
+    const linkType = pcapLinkType(body.data_link_type);
     this.forgetCapture(at);
     await node.startCapture(at.adapter, at.port, path, linkType, this.deps.projectsDir);
     this.captures.set(path, at);

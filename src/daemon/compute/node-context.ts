@@ -1,4 +1,4 @@
-import type { DataplaneApi } from '../dataplane/types.js';
+import type { DataplaneApi, LinkFilters } from '../dataplane/types.js';
 import type { Logger } from '../logger.js';
 import type { NIO_ETHERNET_SCHEMA, NIO_NULL_SCHEMA, NIO_TAP_SCHEMA, NIO_UDP_SCHEMA } from '../schemas/nio.js';
 import type { FromSchema } from '../schemas/validation.js';
@@ -23,7 +23,14 @@ export interface NodeContext {
   events: ComputeEvents;
 }
 
-/** A NIO as GNS3 sends and returns it. */
-export type NioJson = FromSchema<typeof NIO_UDP_SCHEMA> | FromSchema<typeof NIO_NULL_SCHEMA> | FromSchema<typeof NIO_TAP_SCHEMA> | FromSchema<typeof NIO_ETHERNET_SCHEMA>;
+/** A NIO as GNS3 sends and returns it, its filters checked where it entered (the compute's NIO route or the controller). */
+export type NioJson = WithCheckedFilters<FromSchema<typeof NIO_UDP_SCHEMA> | FromSchema<typeof NIO_NULL_SCHEMA> | FromSchema<typeof NIO_TAP_SCHEMA> | FromSchema<typeof NIO_ETHERNET_SCHEMA>>;
+type WithCheckedFilters<T> = T extends unknown ? Omit<T, 'filters'> & { filters?: LinkFilters } : never;
+
+/** A change of a NIO's filters (checked where they entered) and suspend flag. */
+export interface NioChange {
+  filters?: LinkFilters;
+  suspend?: boolean;
+}
 
 export type NodeStatus = 'started' | 'stopped' | 'suspended';

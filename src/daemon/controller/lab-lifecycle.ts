@@ -1,3 +1,4 @@
+import { validateFilters } from '../dataplane/filters/catalog.js';
 import type { Logger } from '../logger.js';
 import { restoreDrawing } from './drawings.js';
 import { LOCAL_COMPUTE_ID, type ComputeRegistry } from './computes.js';
@@ -36,7 +37,7 @@ export class LabLifecycle implements ProjectLifecycle {
           (e): LinkEnd => ({ node: lab.node(e.node_id), adapter_number: e.adapter_number, port_number: e.port_number, label: e.label }),
         ) as [LinkEnd, LinkEnd];
         const link = new ControllerLink(String(entry.link_id), project.id, ends);
-        link.filters = (entry.filters as Record<string, unknown[]>) ?? {};
+        link.filters = validateFilters((entry.filters as Record<string, unknown>) ?? {});
         link.suspend = entry.suspend === true;
         link.linkStyle = (entry.link_style as Record<string, unknown>) ?? {};
         await links.wire(lab, link);

@@ -10,14 +10,7 @@ import type { Drawing } from './drawing.js';
 import type { ControllerLink } from './link.js';
 import type { ControllerNode } from './node.js';
 import type { Project, Topology } from './project.js';
-
-/** Something kept in the topology file as one entry whose JSON is cached until it changes. */
-export interface TopologyEntry {
-  /** Marks the entry as changed: the next write serialises it again. */
-  touch(): void;
-  /** `,` and the entry's JSON, UTF-8 (a list drops the first comma). */
-  topologyBytes(): Buffer;
-}
+import type { TopologyEntry } from './topology-entry.js';
 
 /**
  * The live nodes, links and drawings of one opened project, and the one place that coordinates

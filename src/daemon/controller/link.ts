@@ -1,7 +1,8 @@
 import { MAX_FILE_NAME_BYTES } from '../compute/capture-files.js';
-import type { LinkFilters } from '../dataplane/types.js';
+import type { LinkFilters } from '../../util/link-filters.js';
 import { AsyncLock } from '../../util/async-lock.js';
 import type { ControllerNode } from './node.js';
+import { CachedTopologyEntry } from './topology-entry.js';
 
 /** One end of a link. */
 export interface LinkEnd {
@@ -33,14 +34,14 @@ export interface LinkCapture {
   end: LinkEnd;
   fileName: string;
   path: string;
-  dataLinkType: string;
 }
 
 /** A link between two node ports, as the controller keeps it. */
-export class ControllerLink {
+export class ControllerLink extends CachedTopologyEntry {
   /** Serialises the link's own changes (filters, suspend, capture, removal). */
   readonly lock = new AsyncLock();
-  filters: Record<string, unknown[]> = {};
+  /** Checked where they entered (API body or topology file): the dataplane takes them as they are. */
+  filters: LinkFilters = {};
   suspend = false;
   linkStyle: Record<string, unknown> = {};
   capture: LinkCapture | null = null;
@@ -48,6 +49,7 @@ export class ControllerLink {
   lastCapture: LinkCapture | null = null;
 
   constructor(readonly id: string, readonly projectId: string, readonly ends: [LinkEnd, LinkEnd], readonly linkType: 'ethernet' | 'serial' = 'ethernet') {
+    super();
     // Ends from a client or a topology file without a label (null included) get GNS3's default one.
     for (const end of ends) end.label ??= defaultLinkLabel(end.adapter_number, end.port_number);
   }
@@ -76,20 +78,8 @@ export class ControllerLink {
     };
   }
 
-  private topologyCache?: Buffer;
-
-  /** Marks the entry as changed: the next topology write serialises it again. */
-  touch(): void {
-    this.topologyCache = undefined;
-  }
-
-  /** `,` and the topology entry as JSON, kept until the next change. */
-  topologyBytes(): Buffer {
-    return (this.topologyCache ??= Buffer.from(`,${JSON.stringify(this.toTopology())}`));
-  }
-
   /** The link as the .gns3 topology file keeps it. */
-  toTopology(): Record<string, unknown> {
+  override toTopology(): Record<string, unknown> {
     return {
       link_id: this.id,
       nodes: this.ends.map((e) => ({ node_id: e.node.id, adapter_number: e.adapter_number, port_number: e.port_number, label: e.label })),
@@ -97,10 +87,5 @@ export class ControllerLink {
       link_style: this.linkStyle,
       suspend: this.suspend,
     };
-  }
-
-  /** Filters as the dataplane takes them. */
-  get activeFilters(): LinkFilters {
-    return this.filters as LinkFilters;
   }
 }

@@ -39,7 +39,7 @@ export class LinkManager {
       if (typeA !== typeB) throw new ConflictError(`Cannot connect an ${typeA} port to a ${typeB} port`);
       const made = new ControllerLink(body.link_id ?? randomUUID(), lab.project.id, ends, typeA);
       if (lab.links.has(made.id)) throw new ConflictError(`Link ID ${made.id} already exists`);
-      made.filters = body.filters ? (validateFilters(body.filters) as Record<string, unknown[]>) : {};
+      made.filters = body.filters ? validateFilters(body.filters) : {};
       made.suspend = body.suspend ?? false;
       made.linkStyle = body.link_style ?? {};
       return made;
@@ -104,7 +104,7 @@ export class LinkManager {
     return link.lock.run(async () => {
       const before = { filters: link.filters, suspend: link.suspend, linkStyle: link.linkStyle, labels: link.ends.map((e) => e.label) };
       if (body.filters !== undefined) {
-        const filters = validateFilters(body.filters) as Record<string, unknown[]>;
+        const filters = validateFilters(body.filters);
         for (const end of link.ends) await end.node.compute.updateNio(this.at(lab, end), { filters });
         link.filters = filters;
       }
@@ -180,11 +180,10 @@ export class LinkManager {
   startCapture(lab: Lab, link: ControllerLink, body: LinkCapture): Promise<ControllerLink> {
     return link.lock.run(async () => {
       const fileName = checkCaptureFileName(body.capture_file_name ?? link.defaultCaptureFileName());
-      const dataLinkType = body.data_link_type ?? 'DLT_EN10MB';
       const end = this.captureEnd(link);
       if (link.capture && link.capture.end !== end) await link.capture.end.node.compute.stopCapture(this.at(lab, link.capture.end)).catch(() => {});
-      const { pcap_file_path } = await end.node.compute.startCapture(this.at(lab, end), { capture_file_name: fileName, data_link_type: dataLinkType });
-      link.capture = link.lastCapture = { end, fileName, path: pcap_file_path, dataLinkType };
+      const { pcap_file_path } = await end.node.compute.startCapture(this.at(lab, end), { capture_file_name: fileName, data_link_type: body.data_link_type });
+      link.capture = link.lastCapture = { end, fileName, path: pcap_file_path };
       this.deps.events.publish('link.updated', link.toJSON(), lab.project.id);
       return link;
     });

@@ -5,6 +5,7 @@ import type { NODE_CREATE_SCHEMA } from '../schemas/lab.js';
 import type { FromSchema } from '../schemas/validation.js';
 import type { NodePort } from './node-ports.js';
 import { findNodeType, type NodeView } from './node-types.js';
+import { CachedTopologyEntry } from './topology-entry.js';
 
 /** Layout and presentation fields the controller keeps for the GUI (GNS3 names). */
 export const NODE_LAYOUT_DEFAULTS = {
@@ -35,7 +36,7 @@ const CONSOLELESS_TYPES = ['cloud', 'nat', 'ethernet_hub', 'frame_relay_switch',
 const NOT_PROPERTIES = ['node_id', 'project_id', 'name', 'status', 'console', 'console_type', 'node_directory', 'command_line'];
 
 /** A node as the controller knows it: where it runs, its properties and the compute's last answer. */
-export class ControllerNode {
+export class ControllerNode extends CachedTopologyEntry {
   readonly lock = new AsyncLock();
   /** The compute's node JSON, refreshed on every change. */
   computeState: Record<string, unknown> = {};
@@ -55,7 +56,9 @@ export class ControllerNode {
     public consoleType: ConsoleType,
     readonly compute: ComputeApi,
     readonly consoleHost: string,
-  ) {}
+  ) {
+    super();
+  }
 
   get status(): string {
     return this.onCompute ? String(this.computeState.status ?? 'stopped') : 'stopped';
@@ -130,20 +133,8 @@ export class ControllerNode {
     };
   }
 
-  private topologyCache?: Buffer;
-
-  /** Marks the entry as changed: the next topology write serialises it again. */
-  touch(): void {
-    this.topologyCache = undefined;
-  }
-
-  /** `,` and the topology entry as JSON, kept until the next change. */
-  topologyBytes(): Buffer {
-    return (this.topologyCache ??= Buffer.from(`,${JSON.stringify(this.toTopology())}`));
-  }
-
   /** The node as the .gns3 topology file keeps it (GNS3's topology dump: no live state). */
-  toTopology(): Record<string, unknown> {
+  override toTopology(): Record<string, unknown> {
     const { status: _s, ports: _p, console_host: _h, project_id: _pid, command_line: _c, node_directory: _d, ...kept } = this.toJSON();
     return kept;
   }

@@ -1,6 +1,6 @@
 import type { Duplex, Readable } from 'node:stream';
 import type { CaptureStart, ComputeApi, ExecCommand, ExecOutcome, Json, NodeAction, PortAddress } from '../compute/compute-api.js';
-import type { NioJson } from '../compute/node-context.js';
+import type { NioChange, NioJson } from '../compute/node-context.js';
 import type { ProjectFile } from '../compute/project-files.js';
 import type { NodePortStats } from '../compute/project-stats.js';
 import { BadGatewayError, UpstreamError } from '../errors.js';
@@ -84,7 +84,7 @@ export class RemoteCompute implements ComputeApi {
   addNio(at: PortAddress, nio: NioJson): Promise<NioJson> {
     return this.call('POST', `${portPath(at)}/nio`, nio);
   }
-  updateNio(at: PortAddress, change: { filters?: Record<string, unknown[]>; suspend?: boolean }): Promise<NioJson> {
+  updateNio(at: PortAddress, change: NioChange): Promise<NioJson> {
     return this.call('PUT', `${portPath(at)}/nio`, change);
   }
   async removeNio(at: PortAddress): Promise<void> {

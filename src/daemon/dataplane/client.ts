@@ -148,7 +148,7 @@ export class DataplaneClient implements DataplaneApi {
     return this.closing;
   }
 
-  /** Validates filters and compiles their bpf expressions here, so the worker never waits on tcpdump. */
+  /** Normalises (already checked) filters and compiles their bpf expressions here, so the worker never waits on tcpdump. */
   private async compile(filters: LinkFilters | undefined): Promise<CompiledFilters | undefined> {
     if (filters === undefined) return undefined;
     const spec = parseFilters(filters);

@@ -54,36 +54,9 @@ export interface HostNioSpec {
 /** What a port's NIO connects to: a UDP tunnel (GNS3 nio_udp) or a host interface. */
 export type NioSpec = UdpTunnel | HostNioSpec;
 
-/**
- * GNS3 link filters. Each value is the GNS3 parameter list; a missing filter,
- * an empty list or a first value of 0 means off.
- *  - frequency_drop [N]: -1 drops all, N drops every Nth frame
- *  - packet_loss [percent 0-100]
- *  - delay [latency_ms, jitter_ms]
- *  - corrupt [percent 0-100]
- *  - bpf [expressions separated by newlines]: drop frames matching any
- *  - rate [kbit/s]: shape to that bandwidth (emuctl extension)
- *  - duplicate [percent 0-100] (emuctl extension)
- */
-export interface LinkFilters {
-  frequency_drop?: number[];
-  packet_loss?: number[];
-  delay?: number[];
-  corrupt?: number[];
-  bpf?: string[];
-  rate?: number[];
-  duplicate?: number[];
-}
-
-/** Libpcap link-layer header type numbers for GNS3's data_link_type names. */
-export const PCAP_LINK_TYPES = {
-  DLT_EN10MB: 1,
-  DLT_ATM_RFC1483: 11,
-  DLT_PPP_SERIAL: 50,
-  DLT_C_HDLC: 104,
-  DLT_FRELAY: 107,
-} as const;
-export type DataLinkType = keyof typeof PCAP_LINK_TYPES;
+import type { LinkFilters } from '../../util/link-filters.js';
+export type { LinkFilters };
+export { PCAP_LINK_TYPES, type DataLinkType } from '../../util/data-link-types.js';
 
 export interface PortCounters {
   port: number;

@@ -1,4 +1,5 @@
 import { schema, UUID_SCHEMA, updateSchemaOf } from './validation.js';
+import { DATA_LINK_TYPES } from '../../util/data-link-types.js';
 
 const UUID = UUID_SCHEMA;
 
@@ -91,7 +92,7 @@ export const LINK_CAPTURE_SCHEMA = schema({
   type: 'object',
   properties: {
     capture_file_name: { type: 'string', minLength: 1 },
-    data_link_type: { enum: ['DLT_ATM_RFC1483', 'DLT_EN10MB', 'DLT_FRELAY', 'DLT_C_HDLC', 'DLT_PPP_SERIAL'] },
+    data_link_type: { enum: DATA_LINK_TYPES },
   },
   additionalProperties: false,
 });

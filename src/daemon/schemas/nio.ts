@@ -1,4 +1,5 @@
 import { schema } from './validation.js';
+import { DATA_LINK_TYPES } from '../../util/data-link-types.js';
 
 const PORT = { type: 'integer', minimum: 1, maximum: 65535 } as const;
 const FILTERS = { type: 'object', additionalProperties: { type: 'array' } } as const;
@@ -59,7 +60,7 @@ export const NODE_CAPTURE_SCHEMA = schema({
   type: 'object',
   properties: {
     capture_file_name: { type: 'string', minLength: 1 },
-    data_link_type: { enum: ['DLT_ATM_RFC1483', 'DLT_EN10MB', 'DLT_FRELAY', 'DLT_C_HDLC', 'DLT_PPP_SERIAL'] },
+    data_link_type: { enum: DATA_LINK_TYPES },
   },
   required: ['capture_file_name'],
   additionalProperties: false,

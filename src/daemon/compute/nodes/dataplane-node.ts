@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { CaptureInfo, MacTableEntry, PortCounters, SwitchPortConfig } from '../../dataplane/types.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { AsyncLock } from '../../../util/async-lock.js';
-import { validateFilters } from '../../dataplane/filters/catalog.js';
 import type { NioSpec } from '../../dataplane/types.js';
 import { nodeOwner, type Owner } from '../ownership.js';
-import type { NioJson, NodeContext, NodeStatus } from '../node-context.js';
+import type { NioChange, NioJson, NodeContext, NodeStatus } from '../node-context.js';
 
 /** Per-port view for `stats`: the NIO, the capture and the counters. */
 export interface PortStats extends Partial<PortCounters> {
@@ -81,13 +80,12 @@ export abstract class DataplaneNode {
     return this.lock.run(async () => {
       const dp = this.dataplanePort(adapter, port);
       if (this.nios.has(dp)) throw new ConflictError(`Port ${port} of ${this.name} already has a NIO`);
-      const filters = validateFilters(nio.filters ?? {});
       const spec = this.dataplaneNio(nio);
       if (spec) {
         const t = this.dataplaneTarget(dp);
         if (nio.type === 'nio_udp') this.ctx.resources.udpPorts.reserve(nio.lport, this.owner);
         try {
-          await this.ctx.dataplane.addNio(t.node, t.port, spec, { filters, suspend: nio.suspend ?? false });
+          await this.ctx.dataplane.addNio(t.node, t.port, spec, { filters: nio.filters ?? {}, suspend: nio.suspend ?? false });
         } catch (err) {
           if (nio.type === 'nio_udp') this.ctx.resources.udpPorts.release(nio.lport, this.owner);
           throw err;
@@ -100,13 +98,12 @@ export abstract class DataplaneNode {
   }
 
   /** Changes a NIO's filters and suspend flag. */
-  updateNio(adapter: number, port: number, change: { filters?: Record<string, unknown[]>; suspend?: boolean }): Promise<NioJson> {
+  updateNio(adapter: number, port: number, change: NioChange): Promise<NioJson> {
     return this.lock.run(async () => {
       const dp = this.dataplanePort(adapter, port);
       const nio = this.nioOn(dp, port);
-      const filters = change.filters ? validateFilters(change.filters) : undefined;
       const t = this.dataplaneTarget(dp);
-      if (nio.type !== 'nio_null') await this.ctx.dataplane.updateNio(t.node, t.port, { filters, suspend: change.suspend });
+      if (nio.type !== 'nio_null') await this.ctx.dataplane.updateNio(t.node, t.port, { filters: change.filters, suspend: change.suspend });
       const updated = { ...nio, ...(change.filters ? { filters: change.filters } : {}), ...(change.suspend !== undefined ? { suspend: change.suspend } : {}) } as NioJson;
       this.nios.set(dp, updated);
       return updated;

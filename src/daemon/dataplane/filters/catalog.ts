@@ -16,7 +16,7 @@ interface FilterDefinition {
   parameters: FilterParameter[];
 }
 
-/** The filters a link supports: GNS3's five, plus rate and duplicate (emuctl extensions). The one catalogue: the API lists it (available_filters), and both the API and the dataplane check against its ranges. */
+/** The filters a link supports: GNS3's five, plus rate and duplicate (emuctl extensions). The one catalogue: the API lists it (available_filters), and validateFilters checks against its ranges where filters enter the daemon. */
 export const AVAILABLE_FILTERS: FilterDefinition[] = [
   {
     type: 'frequency_drop',
@@ -91,11 +91,4 @@ function checkParameter(type: string, param: FilterParameter, value: unknown): n
   if (typeof n !== 'number' || !Number.isInteger(n)) throw new InvalidError(`filters.${type}: ${param.name} must be an integer`);
   if (n < param.minimum! || n > param.maximum!) throw new InvalidError(`filters.${type}: ${param.name} ${n} is out of range ${param.minimum}..${param.maximum}`);
   return n;
-}
-
-/** The range of a filter's numeric parameter, from the catalogue. */
-export function parameterRange(type: keyof LinkFilters, index: number): { minimum: number; maximum: number } {
-  const param = AVAILABLE_FILTERS.find((f) => f.type === type)?.parameters[index];
-  if (param?.minimum === undefined || param.maximum === undefined) throw new Error(`filter ${type} has no numeric parameter ${index}`);
-  return { minimum: param.minimum, maximum: param.maximum };
 }

@@ -1,8 +1,11 @@
 import type { Router } from 'express';
+import { checkCaptureFileName } from '../../compute/capture-files.js';
 import type { PortAddress } from '../../compute/compute-api.js';
 import type { LocalCompute } from '../../compute/local-compute.js';
 import type { NioJson } from '../../compute/node-context.js';
 import type { NodeTypeDefinition } from '../../compute/node-types.js';
+import { validateFilters } from '../../dataplane/filters/catalog.js';
+import type { LinkFilters } from '../../dataplane/types.js';
 import { ConflictError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { route } from '../route.js';
@@ -52,20 +55,25 @@ function nodeTypeRoutes(router: Router, { compute, streams, log }: { compute: Lo
     return true;
   });
   route(router, { method: 'post', template: t.nio, body: NIO_TYPE_SCHEMA, status: 201 }, ({ params, body }) => compute.addNio(at(params), checkNio(body)));
-  route(router, { method: 'put', template: t.nio, body: NIO_FILTERS_SCHEMA, status: 201 }, ({ params, body }) => compute.updateNio(at(params), body));
+  route(router, { method: 'put', template: t.nio, body: NIO_FILTERS_SCHEMA, status: 201 }, ({ params, body }) => compute.updateNio(at(params), checkFilters(body)));
   route(router, { method: 'delete', template: t.nio, status: 204 }, ({ params }) => compute.removeNio(at(params)));
-  route(router, { method: 'post', template: t.startCapture, body: NODE_CAPTURE_SCHEMA }, ({ params, body }) => compute.startCapture(at(params), body));
+  route(router, { method: 'post', template: t.startCapture, body: NODE_CAPTURE_SCHEMA }, ({ params, body }) => compute.startCapture(at(params), { ...body, capture_file_name: checkCaptureFileName(body.capture_file_name) }));
   route(router, { method: 'post', template: t.stopCapture, body: EMPTY_SCHEMA, status: 204 }, ({ params }) => compute.stopCapture(at(params)));
   route(router, { method: 'get', template: t.pcap, raw: true }, ({ params, res }) => sendPcap(res, streams, () => compute.pcapStream(at(params)), log));
   route(router, { method: 'get', template: `${t.node}/mac_table` }, ({ params }) => nodeOf(params).macTable());
   route(router, { method: 'get', template: `${t.node}/stats` }, ({ params }) => nodeOf(params).stats());
 }
 
-/** Validates a NIO against its type's schema; types this compute cannot run are a 409, not a fake success. */
+/** Validates a NIO against its type's schema, and its filters against the catalogue; types this compute cannot run are a 409, not a fake success. */
 function checkNio(body: { type: string }): NioJson {
-  if (body.type === 'nio_udp') return validate(NIO_UDP_SCHEMA, body);
-  if (body.type === 'nio_null') return validate(NIO_NULL_SCHEMA, body);
-  if (body.type === 'nio_tap') return validate(NIO_TAP_SCHEMA, body);
-  if (body.type === 'nio_ethernet') return validate(NIO_ETHERNET_SCHEMA, body);
+  if (body.type === 'nio_udp') return checkFilters(validate(NIO_UDP_SCHEMA, body));
+  if (body.type === 'nio_null') return checkFilters(validate(NIO_NULL_SCHEMA, body));
+  if (body.type === 'nio_tap') return checkFilters(validate(NIO_TAP_SCHEMA, body));
+  if (body.type === 'nio_ethernet') return checkFilters(validate(NIO_ETHERNET_SCHEMA, body));
   throw new ConflictError(`NIO type ${body.type} is not supported on this compute (supported: nio_udp, nio_null, nio_tap, nio_ethernet)`);
+}
+
+/** The body with its filters checked once, here at the compute's edge: the node and the dataplane take them as they are. */
+function checkFilters<T extends { filters?: Record<string, unknown[]> }>(body: T): Omit<T, 'filters'> & { filters?: LinkFilters } {
+  return body.filters === undefined ? (body as Omit<T, 'filters'>) : { ...body, filters: validateFilters(body.filters) };
 }
