@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { describe, test } from 'node:test';
-import { ConsolePortAllocator, isTcpPortFree } from '../../src/daemon/compute/vpcs/console-ports.js';
+import { ConsolePortAllocator, isTcpPortFree } from '../../src/daemon/compute/console-ports.js';
 import { ConflictError } from '../../src/daemon/errors.js';
 import { freeTcpPorts } from './vpcs-helpers.js';
 

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { after, afterEach, describe, test } from 'node:test';
 import { identityOf, isRunning, readProcStat } from '../../src/util/proc-info.js';
 import { ProcessRegistry, cleanupDeadDaemons, daemonRegistry, type ProcessRecord } from '../../src/daemon/compute/process/process-registry.js';
-import { VPCS_CONSOLE_SOCKET_FILE, type VpcsProcessOptions } from '../../src/daemon/compute/vpcs/vpcs-process.js';
+import { VPCS_CONSOLE_SOCKET_FILE, type VpcsProcessOptions } from '../../src/daemon/kinds/vpcs/vpcs-process.js';
 import { processListensOnUnix } from '../../src/daemon/compute/process/proc-sockets.js';
 import { PidJanitor, canBindTcp, canBindUdp, eventually, freeTcpPorts, freeUdpPorts, tempDir } from './vpcs-helpers.js';
 

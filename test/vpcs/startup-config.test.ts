@@ -8,7 +8,7 @@ import {
   renderStartupConfig,
   startupConfigPath,
   writeStartupConfig,
-} from '../../src/daemon/compute/vpcs/startup-config.js';
+} from '../../src/daemon/kinds/vpcs/startup-config.js';
 import { tempDir } from './vpcs-helpers.js';
 
 describe('startup.vpc', () => {

@@ -8,9 +8,9 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, afterEach, describe, test } from 'node:test';
 import { connectVpcsConsole } from '../../src/client/vpcs-console.js';
-import { consoleBindAddress, VPCS_CONFINE_SHIM_PATH } from '../../src/daemon/compute/vpcs/confinement.js';
+import { consoleBindAddress, VPCS_CONFINE_SHIM_PATH } from '../../src/daemon/kinds/vpcs/confinement.js';
 import { ConflictError } from '../../src/daemon/errors.js';
-import { VpcsProcess, type VpcsProcessOptions } from '../../src/daemon/compute/vpcs/vpcs-process.js';
+import { VpcsProcess, type VpcsProcessOptions } from '../../src/daemon/kinds/vpcs/vpcs-process.js';
 import { PidJanitor, VpcsStarter, boundAddresses, eventually, freeTcpPorts, freeUdpPorts, processesIn, tempDir } from './vpcs-helpers.js';
 
 /**

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { socketInodesOf } from '../../src/daemon/compute/process/proc-sockets.js';
-import { VpcsProcess, type VpcsProcessOptions } from '../../src/daemon/compute/vpcs/vpcs-process.js';
+import { VpcsProcess, type VpcsProcessOptions } from '../../src/daemon/kinds/vpcs/vpcs-process.js';
 import { childrenOf, isRunning, listProcesses, readCmdline, readCwd, readProcStat } from '../../src/util/proc-info.js';
 
 /** `count` distinct UDP ports the kernel handed out on 0.0.0.0 (all held until the last is chosen, then freed). */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { connectVpcsConsole, ping, setIp, type VpcsConsole } from '../../src/client/vpcs-console.js';
-import { VpcsProcess } from '../../src/daemon/compute/vpcs/vpcs-process.js';
+import { VpcsProcess } from '../../src/daemon/kinds/vpcs/vpcs-process.js';
 import { PidJanitor, freeTcpPorts, freeUdpPorts, tempDir } from './vpcs-helpers.js';
 
 describe('two VPCS wired back to back over UDP on 127.0.0.1', () => {

@@ -7,8 +7,8 @@ import { after, afterEach, describe, test } from 'node:test';
 import { connectVpcsConsole } from '../../src/client/vpcs-console.js';
 import { ConflictError } from '../../src/daemon/errors.js';
 import { isRunning } from '../../src/util/proc-info.js';
-import { writeStartupConfig } from '../../src/daemon/compute/vpcs/startup-config.js';
-import { VpcsProcess, type VpcsExit, type VpcsProcessOptions } from '../../src/daemon/compute/vpcs/vpcs-process.js';
+import { writeStartupConfig } from '../../src/daemon/kinds/vpcs/startup-config.js';
+import { VpcsProcess, type VpcsExit, type VpcsProcessOptions } from '../../src/daemon/kinds/vpcs/vpcs-process.js';
 import { PidJanitor, canBindTcp, canBindUdp, eventually, freeTcpPorts, freeUdpPorts, psLine, tempDir } from './vpcs-helpers.js';
 
 describe('VpcsProcess', () => {

@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { readlinkSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { after, afterEach, describe, test } from 'node:test';
-import { VPCS_CONFINE_SHIM_PATH } from '../../src/daemon/compute/vpcs/confinement.js';
-import { VpcsProcess, type VpcsProcessOptions } from '../../src/daemon/compute/vpcs/vpcs-process.js';
+import { VPCS_CONFINE_SHIM_PATH } from '../../src/daemon/kinds/vpcs/confinement.js';
+import { VpcsProcess, type VpcsProcessOptions } from '../../src/daemon/kinds/vpcs/vpcs-process.js';
 import { PidJanitor, VpcsStarter, eventually, tempDir } from './vpcs-helpers.js';
 
 /** A raw TCP client of a VPCS console that remembers everything it received. */

@@ -13,7 +13,7 @@ import type { ProjectManager } from '../controller/projects.js';
 import type { SnapshotManager } from '../controller/snapshots.js';
 import type { TemplateManager } from '../controller/templates.js';
 import type { LocalCompute } from '../compute/local-compute.js';
-import type { ImageStore } from '../compute/qemu/images.js';
+import type { ImageStore } from '../kinds/qemu/images.js';
 import type { Logger } from '../logger.js';
 import type { NotificationHub } from '../notifications/hub.js';
 import { computeHostRoutes } from './compute/host.js';

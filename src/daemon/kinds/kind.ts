@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import type { ImageStore } from '../compute/qemu/images.js';
+import type { ImageStore } from './qemu/images.js';
 import type { LocalCompute } from '../compute/local-compute.js';
 import type { NodeContext } from '../compute/node-context.js';
 import type { ComputeNode, CreateOptions } from '../compute/node-types.js';

@@ -3,11 +3,11 @@ import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { checkCommandLineValues, startCommand } from '../../../src/daemon/compute/qemu/command-line-values.js';
-import { ImageStore } from '../../../src/daemon/compute/qemu/images.js';
-import { splitOptions } from '../../../src/daemon/compute/qemu/qemu-command.js';
-import { checkQemuOptions, parseQemuOptions, parseSubOptions, relativeImageName } from '../../../src/daemon/compute/qemu/qemu-options.js';
-import { defaultSettings } from '../../../src/daemon/compute/qemu/qemu-settings.js';
+import { checkCommandLineValues, startCommand } from '../../../src/daemon/kinds/qemu/command-line-values.js';
+import { ImageStore } from '../../../src/daemon/kinds/qemu/images.js';
+import { splitOptions } from '../../../src/daemon/kinds/qemu/qemu-command.js';
+import { checkQemuOptions, parseQemuOptions, parseSubOptions, relativeImageName } from '../../../src/daemon/kinds/qemu/qemu-options.js';
+import { defaultSettings } from '../../../src/daemon/kinds/qemu/qemu-settings.js';
 import { ConflictError, InvalidError } from '../../../src/daemon/errors.js';
 
 const IMAGES = '/srv/images';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkStartupScript, refusedScriptLine } from '../../../src/daemon/compute/vpcs/script-commands.js';
+import { checkStartupScript, refusedScriptLine } from '../../../src/daemon/kinds/vpcs/script-commands.js';
 import { InvalidError } from '../../../src/daemon/errors.js';
 
 describe('VPCS startup script commands', () => {

@@ -3,7 +3,7 @@ import { chmod, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type Docker from 'dockerode';
-import { AdapterWires } from '../../compute/qemu/adapter-wires.js';
+import { AdapterWires } from '../../compute/adapter-wires.js';
 import { DataplaneNode, nodeIdOr } from '../../compute/nodes/dataplane-node.js';
 import type { NodeContext } from '../../compute/node-context.js';
 import type { CreateOptions, TelnetConsole } from '../../compute/node-types.js';

@@ -1,4 +1,4 @@
-import { EthernetHubNode } from '../../compute/nodes/ethernet-hub.js';
+import { EthernetHubNode } from './ethernet-hub-node.js';
 import { computeKind } from '../../compute/node-types.js';
 import { mappedPorts } from '../../controller/node-ports.js';
 import type { TemplateSpec } from '../../controller/template-types.js';

@@ -1,4 +1,4 @@
-import { EthernetSwitchNode } from '../../compute/nodes/ethernet-switch.js';
+import { EthernetSwitchNode } from './ethernet-switch-node.js';
 import { computeKind } from '../../compute/node-types.js';
 import { mappedPorts } from '../../controller/node-ports.js';
 import type { TemplateSpec } from '../../controller/template-types.js';

@@ -1,8 +1,8 @@
 import { findExecutables } from '../../../util/which.js';
 import { computeKind } from '../../compute/node-types.js';
-import { QemuNode, type QemuShared } from '../../compute/nodes/qemu-node.js';
-import { AccelChooser } from '../../compute/qemu/qemu-accel.js';
-import { checkQemuOptions, relativeImageName } from '../../compute/qemu/qemu-options.js';
+import { QemuNode, type QemuShared } from './qemu-node.js';
+import { AccelChooser } from './qemu-accel.js';
+import { checkQemuOptions, relativeImageName } from './qemu-options.js';
 import { standardPorts } from '../../controller/node-ports.js';
 import type { NodeKind } from '../kind.js';
 import { computeQemuRoutes, QEMU_IMAGE_ROUTE } from './routes.js';

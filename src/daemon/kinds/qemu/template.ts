@@ -1,4 +1,4 @@
-import { checkQemuOptions, relativeImageName } from '../../compute/qemu/qemu-options.js';
+import { checkQemuOptions, relativeImageName } from './qemu-options.js';
 import type { TemplateField, TemplateSpec } from '../../controller/template-types.js';
 import { CUSTOM_ADAPTERS_SCHEMA, QEMU_DISK_INTERFACES, QEMU_NIC_MODELS, QEMU_PLATFORMS } from './schemas.js';
 

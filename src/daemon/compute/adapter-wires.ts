@@ -1,9 +1,9 @@
-import type { NioSpec } from '../../dataplane/types.js';
-import { NotFoundError } from '../../errors.js';
-import { failpoint } from '../../failpoints.js';
-import type { NodeContext } from '../node-context.js';
-import { nodeOwner, type Owner } from '../ownership.js';
-import { TUNNEL_HOST } from './qemu-command.js';
+import type { NioSpec } from '../dataplane/types.js';
+import { NotFoundError } from '../errors.js';
+import { failpoint } from '../failpoints.js';
+import type { NodeContext } from './node-context.js';
+import { nodeOwner, type Owner } from './ownership.js';
+import { TUNNEL_HOST } from '../kinds/qemu/qemu-command.js';
 
 /** Port numbers of a wire: the emulator's side (QEMU's tunnel, a container's TAP) and the link's side. */
 export const QEMU_SIDE = 0;

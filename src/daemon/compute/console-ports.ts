@@ -1,8 +1,8 @@
-import { ConflictError } from '../../errors.js';
-import { Ownership, type Owner } from '../ownership.js';
-import { ANY_ADDRESS, isTcpPortFree } from '../port-probe.js';
+import { ConflictError } from '../errors.js';
+import { Ownership, type Owner } from './ownership.js';
+import { ANY_ADDRESS, isTcpPortFree } from './port-probe.js';
 
-export { isTcpPortFree, isUdpPortFree } from '../port-probe.js';
+export { isTcpPortFree, isUdpPortFree } from './port-probe.js';
 
 /** Range and bind address of a console port allocator. */
 export interface ConsolePortRange {

@@ -5,10 +5,10 @@ import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConflictError } from '../../errors.js';
-import { launchRecorded, logTail } from '../process/launch.js';
+import { launchRecorded, logTail } from '../../compute/process/launch.js';
 import type { ProcessIdentity } from '../../../util/proc-info.js';
-import { processListensOnUnix } from '../process/proc-sockets.js';
-import type { ProcessRegistry } from '../process/process-registry.js';
+import { processListensOnUnix } from '../../compute/process/proc-sockets.js';
+import type { ProcessRegistry } from '../../compute/process/process-registry.js';
 import { DEFAULT_GRACE_MS, terminateProcessTree } from '../../../util/process-termination.js';
 import { QmpClient } from './qmp.js';
 

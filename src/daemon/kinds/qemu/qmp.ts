@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConflictError } from '../../errors.js';
-import { connectUnix } from '../unix-socket.js';
+import { connectUnix } from '../../compute/unix-socket.js';
 
 /** How long one QMP command may take before the call fails. */
 const COMMAND_TIMEOUT_MS = 10_000;

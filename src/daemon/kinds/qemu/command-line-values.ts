@@ -1,5 +1,5 @@
 import { ConflictError, InvalidError } from '../../errors.js';
-import { QEMU_DISK_INTERFACES, QEMU_DRIVES, QEMU_NIC_MODELS } from '../../kinds/qemu/schemas.js';
+import { QEMU_DISK_INTERFACES, QEMU_DRIVES, QEMU_NIC_MODELS } from './schemas.js';
 import type { ImageStore } from './images.js';
 import { platformOf, resolveQemuBinary } from './qemu-binaries.js';
 import { splitOptions } from './qemu-command.js';

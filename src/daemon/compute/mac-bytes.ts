@@ -1,5 +1,5 @@
-import { ConflictError } from '../../errors.js';
-import { Ownership, type Owner } from '../ownership.js';
+import { ConflictError } from '../errors.js';
+import { Ownership, type Owner } from './ownership.js';
 
 /** The MAC address of a VPCS from its last byte: VPCS MACs are 00:50:79:66:68:XX. */
 export function vpcsMac(byte: number): string {

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { ConflictError } from '../../errors.js';
 import { isLoopbackHost } from '../../exposure.js';
 
-/** Where build-native.mjs puts the shim (dist/src/daemon/compute/vpcs → the repository root). */
+/** Where build-native.mjs puts the shim (dist/src/daemon/kinds/vpcs → the repository root). */
 export const VPCS_CONFINE_SHIM_PATH = fileURLToPath(new URL('../../../../../build/Release/vpcs-confine.so', import.meta.url));
 
 /** How a VPCS is confined (native/vpcs-confine.c): the preloaded shim and the address its console binds. */

@@ -1,4 +1,4 @@
-import { QEMU_DRIVES, type QemuDrive } from '../../kinds/qemu/schemas.js';
+import { QEMU_DRIVES, type QemuDrive } from './schemas.js';
 import { defaultBaseMac, macPlus } from './qemu-command.js';
 
 /** GNS3 custom_adapters entry: per-adapter port name, device model or MAC. */

@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { promisify } from 'node:util';
 import { ConflictError, InvalidError } from '../../errors.js';
 import { findExecutable, findExecutables } from '../../../util/which.js';
-import { childEnvironment } from '../process/launch.js';
+import { childEnvironment } from '../../compute/process/launch.js';
 
 const run = promisify(execFile);
 

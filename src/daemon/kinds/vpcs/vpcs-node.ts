@@ -1,20 +1,20 @@
 import { join } from 'node:path';
 import { failpoint } from '../../failpoints.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
-import type { NodeContext } from '../node-context.js';
-import type { TelnetConsole } from '../node-types.js';
-import type { VPCS_CREATE_SCHEMA, VPCS_UPDATE_SCHEMA } from '../../kinds/vpcs/schemas.js';
+import type { NodeContext } from '../../compute/node-context.js';
+import type { TelnetConsole } from '../../compute/node-types.js';
+import type { VPCS_CREATE_SCHEMA, VPCS_UPDATE_SCHEMA } from './schemas.js';
 import type { FromSchema } from '../../schemas/validation.js';
-import { nodeOwner } from '../ownership.js';
-import { ANY_ADDRESS } from '../port-probe.js';
-import { vpcsMac } from '../vpcs/mac-bytes.js';
-import type { ProcessRegistry } from '../process/process-registry.js';
-import { checkStartupScript, refusedScriptLine } from '../vpcs/script-commands.js';
-import { applyStartupSettings, readStartupConfig, writeStartupConfig } from '../vpcs/startup-config.js';
-import { resolveVpcsBinary } from '../vpcs/vpcs-binary.js';
-import { consoleBindAddress, type VpcsConfinement } from '../vpcs/confinement.js';
-import { VpcsProcess } from '../vpcs/vpcs-process.js';
-import { DataplaneNode, nodeIdOr } from './dataplane-node.js';
+import { nodeOwner } from '../../compute/ownership.js';
+import { ANY_ADDRESS } from '../../compute/port-probe.js';
+import { vpcsMac } from '../../compute/mac-bytes.js';
+import type { ProcessRegistry } from '../../compute/process/process-registry.js';
+import { checkStartupScript, refusedScriptLine } from './script-commands.js';
+import { applyStartupSettings, readStartupConfig, writeStartupConfig } from './startup-config.js';
+import { resolveVpcsBinary } from './vpcs-binary.js';
+import { consoleBindAddress, type VpcsConfinement } from './confinement.js';
+import { VpcsProcess } from './vpcs-process.js';
+import { DataplaneNode, nodeIdOr } from '../../compute/nodes/dataplane-node.js';
 
 /** What every VPCS of a compute shares: the PID registry, the executable and the daemon's environment to find it in. */
 export interface VpcsShared {

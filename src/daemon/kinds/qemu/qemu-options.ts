@@ -1,6 +1,6 @@
 import { isAbsolute } from 'node:path';
 import { InvalidError } from '../../errors.js';
-import { QEMU_NIC_MODELS } from '../../kinds/qemu/schemas.js';
+import { QEMU_NIC_MODELS } from './schemas.js';
 import { splitOptions } from './qemu-command.js';
 
 /** One option of a QEMU command line as QEMU reads it: `-name value` (value undefined for a flag). */

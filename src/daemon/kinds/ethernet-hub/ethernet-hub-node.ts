@@ -1,9 +1,9 @@
 import type { SwitchPortConfig } from '../../dataplane/types.js';
 import { InvalidError, NotFoundError } from '../../errors.js';
-import type { NodeContext } from '../node-context.js';
-import type { ETHERNET_HUB_CREATE_SCHEMA, ETHERNET_HUB_UPDATE_SCHEMA } from '../../kinds/ethernet-hub/schemas.js';
+import type { NodeContext } from '../../compute/node-context.js';
+import type { ETHERNET_HUB_CREATE_SCHEMA, ETHERNET_HUB_UPDATE_SCHEMA } from './schemas.js';
 import type { FromSchema } from '../../schemas/validation.js';
-import { DataplaneNode, nodeIdOr } from './dataplane-node.js';
+import { DataplaneNode, nodeIdOr } from '../../compute/nodes/dataplane-node.js';
 
 /** A hub create body, as ETHERNET_HUB_CREATE_SCHEMA accepts it. */
 export type HubCreate = FromSchema<typeof ETHERNET_HUB_CREATE_SCHEMA>;

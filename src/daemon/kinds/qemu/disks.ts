@@ -5,9 +5,9 @@ import { promisify } from 'node:util';
 import { existsSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { ConflictError, diskProblem, InsufficientStorageError } from '../../errors.js';
-import { childEnvironment } from '../process/launch.js';
+import { childEnvironment } from '../../compute/process/launch.js';
 import type { FromSchema } from '../../schemas/validation.js';
-import type { QEMU_IMAGE_CREATE_SCHEMA } from '../../kinds/qemu/schemas.js';
+import type { QEMU_IMAGE_CREATE_SCHEMA } from './schemas.js';
 
 const run = promisify(execFile);
 

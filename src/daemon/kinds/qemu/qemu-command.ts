@@ -1,5 +1,5 @@
 import { InvalidError } from '../../errors.js';
-import type { QemuDrive } from '../../kinds/qemu/schemas.js';
+import type { QemuDrive } from './schemas.js';
 import { ShellWordsError, splitShellWords } from '../../../util/shell-words.js';
 
 /** One network adapter of a VM: its device model and MAC, and the local UDP tunnel to its wire. */

@@ -1,10 +1,10 @@
 import type { SwitchPortConfig } from '../../dataplane/types.js';
 import { InvalidError, NotFoundError } from '../../errors.js';
-import type { NodeContext } from '../node-context.js';
-import type { ETHERNET_SWITCH_CREATE_SCHEMA, ETHERNET_SWITCH_UPDATE_SCHEMA } from '../../kinds/ethernet-switch/schemas.js';
+import type { NodeContext } from '../../compute/node-context.js';
+import type { ETHERNET_SWITCH_CREATE_SCHEMA, ETHERNET_SWITCH_UPDATE_SCHEMA } from './schemas.js';
 import type { FromSchema } from '../../schemas/validation.js';
-import { nodeOwner } from '../ownership.js';
-import { DataplaneNode, nodeIdOr } from './dataplane-node.js';
+import { nodeOwner } from '../../compute/ownership.js';
+import { DataplaneNode, nodeIdOr } from '../../compute/nodes/dataplane-node.js';
 
 /** A switch create body, as ETHERNET_SWITCH_CREATE_SCHEMA accepts it. */
 export type SwitchCreate = FromSchema<typeof ETHERNET_SWITCH_CREATE_SCHEMA>;

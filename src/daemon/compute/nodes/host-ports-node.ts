@@ -1,6 +1,6 @@
-import type { NodeContext, NioJson } from '../../compute/node-context.js';
-import { DataplaneNode } from '../../compute/nodes/dataplane-node.js';
-import { createWires, LINK_SIDE, QEMU_SIDE } from '../../compute/qemu/adapter-wires.js';
+import type { NodeContext, NioJson } from '../node-context.js';
+import { DataplaneNode } from './dataplane-node.js';
+import { createWires, LINK_SIDE, QEMU_SIDE } from '../adapter-wires.js';
 import type { HostNioSpec, MacTableEntry } from '../../dataplane/types.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 
