@@ -9,7 +9,6 @@ import { computeCapabilities } from './compute/capabilities.js';
 import { LocalCompute } from './compute/local-compute.js';
 import { HostInterfacePolicy } from './compute/host-interface-policy.js';
 import { cleanupDeadDaemons, daemonRegistry } from './compute/process/process-registry.js';
-import { ImageStore } from './kinds/qemu/images.js';
 import { ComputeResources } from './compute/resources.js';
 import { UdpPortAllocator } from './compute/udp-ports.js';
 import { ConsolePortAllocator } from './compute/console-ports.js';
@@ -95,8 +94,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const processRegistry = daemonRegistry(settings.paths.runDir, settings.port);
   if (isCompute) await cleanupLeftovers(settings, log);
   const [consoleMin, consoleMax] = settings.consolePortRange;
-  const images = new ImageStore(settings.imagesDir, settings.maxImageBytes);
-  const nodeTypes = computeNodeTypes({ settings, env, log, registry: processRegistry, images });
+  const nodeTypes = computeNodeTypes({ settings, env, log, registry: processRegistry });
   if (isCompute) {
     for (const kind of nodeTypes.all()) await kind.cleanupLeftovers?.().catch((err: Error) => log.error(`cleaning up what a previous run left (${kind.type}): ${err.message}`));
   }
@@ -157,7 +155,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     webUi: settings.webUi,
     loginBackoff: { maxFailures: settings.authMaxFailures, backoffMs: settings.authBackoffMs },
     controller: isController ? { projects, computes, labs, nodes, links, templates, drawings, snapshots, archives, gui, symbols, appliances, forwardTimeoutMs: settings.forwardTimeoutMs, self: () => selfEndpoint(settings, port, tls) } : undefined,
-    compute: compute ? { compute, capabilities, images, env, udpPortRange: settings.udpPortRange, consolePortRange: settings.consolePortRange } : undefined,
+    compute: compute ? { compute, capabilities, env, udpPortRange: settings.udpPortRange, consolePortRange: settings.consolePortRange } : undefined,
     notifications,
     consoles,
   });

@@ -1,5 +1,4 @@
 import type { Router } from 'express';
-import type { ImageStore } from './qemu/images.js';
 import type { LocalCompute } from '../compute/local-compute.js';
 import type { NodeContext } from '../compute/node-context.js';
 import type { ComputeNode, CreateOptions } from '../compute/node-types.js';
@@ -21,8 +20,6 @@ export interface KindDeps {
   log: Logger;
   /** The daemon's record of the processes it runs (a restarted daemon ends what a dead one left). */
   registry?: ProcessRegistry;
-  /** The compute's images directory (QEMU disks, kernels). */
-  images: ImageStore;
 }
 
 /** A kind as one compute runs it. */

@@ -4,6 +4,7 @@ import type { NodeContext } from '../../compute/node-context.js';
 import type { ETHERNET_HUB_CREATE_SCHEMA, ETHERNET_HUB_UPDATE_SCHEMA } from './schemas.js';
 import type { FromSchema } from '../../schemas/validation.js';
 import { DataplaneNode, nodeIdOr } from '../../compute/nodes/dataplane-node.js';
+import { HUB_PORTS } from './template.js';
 
 /** A hub create body, as ETHERNET_HUB_CREATE_SCHEMA accepts it. */
 export type HubCreate = FromSchema<typeof ETHERNET_HUB_CREATE_SCHEMA>;
@@ -21,7 +22,7 @@ export class EthernetHubNode extends DataplaneNode {
 
   /** Creates the hub (default 8 ports Ethernet0..7) and its dataplane node. */
   static async create(body: HubCreate, ctx: NodeContext): Promise<EthernetHubNode> {
-    const ports = checkPorts(body.ports_mapping ?? Array.from({ length: 8 }, (_, i) => ({ name: `Ethernet${i}`, port_number: i })));
+    const ports = checkPorts(body.ports_mapping ?? HUB_PORTS);
     const node = new EthernetHubNode(nodeIdOr(body.node_id), body.name, ports, ctx);
     await ctx.dataplane.createNode(node.id, 'hub', ports.map(hubPort));
     return node;

@@ -5,6 +5,7 @@ import type { ETHERNET_SWITCH_CREATE_SCHEMA, ETHERNET_SWITCH_UPDATE_SCHEMA } fro
 import type { FromSchema } from '../../schemas/validation.js';
 import { nodeOwner } from '../../compute/ownership.js';
 import { DataplaneNode, nodeIdOr } from '../../compute/nodes/dataplane-node.js';
+import { SWITCH_PORTS } from './template.js';
 
 /** A switch create body, as ETHERNET_SWITCH_CREATE_SCHEMA accepts it. */
 export type SwitchCreate = FromSchema<typeof ETHERNET_SWITCH_CREATE_SCHEMA>;
@@ -13,11 +14,6 @@ type PortMappingBody = NonNullable<SwitchCreate['ports_mapping']>[number];
 
 /** One entry of GNS3's ports_mapping for a switch, as the switch keeps it (the VLAN filled in). */
 export type SwitchPortMapping = Omit<PortMappingBody, 'vlan'> & { vlan: number };
-
-/** GNS3's default switch: 8 access ports Ethernet0..7 in VLAN 1. */
-export function defaultSwitchPorts(count = 8): SwitchPortMapping[] {
-  return Array.from({ length: count }, (_, i) => ({ name: `Ethernet${i}`, port_number: i, type: 'access' as const, vlan: 1, ethertype: '' }));
-}
 
 /** An Ethernet switch: MAC learning per VLAN over UDP-tunnel ports. */
 export class EthernetSwitchNode extends DataplaneNode {
@@ -34,7 +30,7 @@ export class EthernetSwitchNode extends DataplaneNode {
    * for, else a free one) with console_type none: nothing listens there, but clients expect the number.
    */
   static async create(body: SwitchCreate, ctx: NodeContext): Promise<EthernetSwitchNode> {
-    const ports = normalisePorts(body.ports_mapping ?? defaultSwitchPorts());
+    const ports = normalisePorts(body.ports_mapping ?? SWITCH_PORTS);
     const id = nodeIdOr(body.node_id);
     const consolePort = await ctx.resources.consolePorts.allocate(nodeOwner(ctx.projectId, id), body.console ?? undefined);
     const node = new EthernetSwitchNode(id, body.name, ports, ctx, consolePort);
