@@ -13,6 +13,7 @@ import { ComputeResources } from './compute/resources.js';
 import { UdpPortAllocator } from './compute/udp-ports.js';
 import { ConsolePortAllocator } from './compute/console-ports.js';
 import { MacByteAllocator } from './compute/mac-bytes.js';
+import { vpcsMac } from './kinds/vpcs/mac-address.js';
 import { readCmdline } from '../util/proc-info.js';
 import { reachableHost, type ComputeEndpoint } from './controller/compute-http.js';
 import { ComputeRegistry } from './controller/computes.js';
@@ -101,7 +102,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const resources = new ComputeResources(
     new UdpPortAllocator(settings.udpPortRange, settings.host),
     new ConsolePortAllocator({ min: consoleMin, max: consoleMax }),
-    new MacByteAllocator(),
+    new MacByteAllocator(vpcsMac),
   );
   const dataplane = isCompute ? await createDataplane({ engine: settings.dataplane, offload: settings.tapOffload, log }) : undefined;
   const stopMemoryLog = settings.memoryLogSeconds > 0 ? startMemoryLog({ seconds: settings.memoryLogSeconds, log, workerHeap: dataplane?.heap?.bind(dataplane) }) : undefined;

@@ -3,11 +3,13 @@ import { NotFoundError } from '../errors.js';
 import { failpoint } from '../failpoints.js';
 import type { NodeContext } from './node-context.js';
 import { nodeOwner, type Owner } from './ownership.js';
-import { TUNNEL_HOST } from '../kinds/qemu/qemu-command.js';
 
-/** Port numbers of a wire: the emulator's side (QEMU's tunnel, a container's TAP) and the link's side. */
-export const QEMU_SIDE = 0;
+/** Port numbers of a wire: the device's side (QEMU's tunnel, a container's TAP, a host interface) and the link's side. */
+export const DEVICE_SIDE = 0;
 export const LINK_SIDE = 1;
+
+/** The address both ends of a local UDP tunnel between an emulator and its wire use. */
+export const TUNNEL_HOST = '127.0.0.1';
 
 /**
  * Creates one 2-port wire (a dataplane hub: emulator or host side, link side) per id; `afterEach`
@@ -17,7 +19,7 @@ export async function createWires(ctx: Pick<NodeContext, 'dataplane'>, ids: stri
   const made: string[] = [];
   try {
     for (const id of ids) {
-      await ctx.dataplane.createNode(id, 'hub', [QEMU_SIDE, LINK_SIDE].map((port) => ({ port, type: 'access' as const, vlan: 1 })));
+      await ctx.dataplane.createNode(id, 'hub', [DEVICE_SIDE, LINK_SIDE].map((port) => ({ port, type: 'access' as const, vlan: 1 })));
       made.push(id);
       afterEach();
     }
@@ -86,12 +88,12 @@ export class AdapterWires {
 
   /** Connects adapter N's wire to the emulator's end of it. */
   async connect(adapter: number, nio: NioSpec): Promise<void> {
-    await this.ctx.dataplane.addNio(this.id(adapter), QEMU_SIDE, nio);
+    await this.ctx.dataplane.addNio(this.id(adapter), DEVICE_SIDE, nio);
   }
 
   /** Disconnects adapter N's wire from the emulator (nothing when it was not connected). */
   async disconnect(adapter: number): Promise<void> {
-    await this.ctx.dataplane.removeNio(this.id(adapter), QEMU_SIDE).catch(() => undefined);
+    await this.ctx.dataplane.removeNio(this.id(adapter), DEVICE_SIDE).catch(() => undefined);
   }
 
   /** Allocates each adapter's tunnel ports and connects the wires' QEMU side to them (before QEMU starts). */

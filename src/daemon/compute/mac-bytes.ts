@@ -1,21 +1,19 @@
 import { ConflictError } from '../errors.js';
 import { Ownership, type Owner } from './ownership.js';
 
-/** The MAC address of a VPCS from its last byte: VPCS MACs are 00:50:79:66:68:XX. */
-export function vpcsMac(byte: number): string {
-  return `00:50:79:66:68:${byte.toString(16).padStart(2, '0')}`;
-}
-
 /** Gives each VPCS of a project its own last MAC byte; projects are separate labs, so bytes repeat across them. */
 export class MacByteAllocator {
   private readonly owners = new Ownership<string>();
+
+  /** `macOf` writes the whole address of a byte, for messages. */
+  constructor(private readonly macOf: (byte: number) => string) {}
 
   /** The byte wanted (ConflictError if another VPCS of the project has it), or the lowest free one. */
   allocate(owner: Owner, wanted?: number): number {
     const key = (b: number) => `${owner.projectId}/${b}`;
     if (wanted !== undefined) {
       const holder = this.owners.holder(key(wanted));
-      if (holder && holder.id !== owner.id) throw new ConflictError(`MAC address ${vpcsMac(wanted)} is already used by another VPCS of this project`);
+      if (holder && holder.id !== owner.id) throw new ConflictError(`MAC address ${this.macOf(wanted)} is already used by another VPCS of this project`);
       this.owners.take(key(wanted), owner);
       return wanted;
     }

@@ -1,4 +1,4 @@
-import { macPlus } from '../kinds/qemu/qemu-command.js';
+import { macPlus } from '../../util/mac-address.js';
 import { ConflictError } from '../errors.js';
 import type { NodeView } from '../kinds/kind.js';
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { defaultBaseMac, macPlus, qemuArguments, splitOptions, type QemuCommandSpec } from '../../../src/daemon/kinds/qemu/qemu-command.js';
+import { defaultBaseMac, qemuArguments, splitOptions, type QemuCommandSpec } from '../../../src/daemon/kinds/qemu/qemu-command.js';
+import { macPlus } from '../../../src/util/mac-address.js';
 import { standardPorts } from '../../../src/daemon/controller/node-ports.js';
 
 describe('QEMU command line', () => {

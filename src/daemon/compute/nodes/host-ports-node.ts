@@ -1,6 +1,6 @@
 import type { NodeContext, NioJson } from '../node-context.js';
 import { DataplaneNode } from './dataplane-node.js';
-import { createWires, LINK_SIDE, QEMU_SIDE } from '../adapter-wires.js';
+import { createWires, DEVICE_SIDE, LINK_SIDE } from '../adapter-wires.js';
 import type { HostNioSpec, MacTableEntry } from '../../dataplane/types.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 
@@ -13,7 +13,7 @@ export interface HostPort {
 }
 
 /** The host interface's side of a port's wire. */
-const HOST_SIDE = QEMU_SIDE;
+const HOST_SIDE = DEVICE_SIDE;
 
 /**
  * A node whose ports lead to host interfaces (GNS3's cloud and NAT, ubridge's role): each port is a

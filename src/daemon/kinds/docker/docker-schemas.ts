@@ -1,4 +1,4 @@
-import { CUSTOM_ADAPTERS_SCHEMA } from '../qemu/schemas.js';
+import { CUSTOM_ADAPTERS_SCHEMA } from '../../schemas/adapters.js';
 import { schema, UUID_SCHEMA, updateSchemaOf } from '../../schemas/validation.js';
 import { ALL_CAPABILITIES } from './containment.js';
 

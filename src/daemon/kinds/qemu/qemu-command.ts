@@ -1,3 +1,4 @@
+import { TUNNEL_HOST } from '../../compute/adapter-wires.js';
 import { InvalidError } from '../../errors.js';
 import type { QemuDrive } from './schemas.js';
 import { ShellWordsError, splitShellWords } from '../../../util/shell-words.js';
@@ -40,8 +41,6 @@ export interface QemuCommandSpec {
 /** The chardev id of the serial console. */
 const SERIAL_CHARDEV = 'emuctl-serial';
 
-/** Host of the VMs' local UDP tunnels: QEMU and the dataplane wire talk over loopback. */
-export const TUNNEL_HOST = '127.0.0.1';
 
 /** The netdev id of adapter N (GNS3 names them so; QMP set_link uses it). */
 export function netdevId(adapter: number): string {
@@ -94,11 +93,4 @@ export function splitOptions(options: string | null | undefined): string[] {
 /** GNS3's base MAC of a QEMU VM: 0c:XX:XX:XX:00:00 from the node id's hex digits. */
 export function defaultBaseMac(nodeId: string): string {
   return `0c:${nodeId.slice(2, 4)}:${nodeId.slice(4, 6)}:${nodeId.slice(6, 8)}:00:00`;
-}
-
-/** The MAC `offset` addresses after `mac` (adapter N gets base + N, as GNS3 numbers them). */
-export function macPlus(mac: string, offset: number): string {
-  const value = BigInt(`0x${mac.replace(/:/g, '')}`) + BigInt(offset);
-  const hex = (value & 0xffffffffffffn).toString(16).padStart(12, '0');
-  return hex.match(/../g)!.join(':');
 }

@@ -16,13 +16,13 @@ import { checkDiskFiles, createLinkedClone, extendDisk } from './disks.js';
 import type { ImageStore } from './images.js';
 import type { AccelChooser } from './qemu-accel.js';
 import { resolveQemuImg } from './qemu-binaries.js';
-import { AdapterWires } from '../../compute/adapter-wires.js';
+import { AdapterWiresNode } from '../../compute/nodes/adapter-wires-node.js';
 import { checkCommandLineValues, refusedAtStart, startCommand, type CommandLinePolicy } from './command-line-values.js';
 import { netdevId, qemuArguments } from './qemu-command.js';
 import { CONSOLE_SOCKET_FILE, QemuProcess, QMP_SOCKET_FILE, SAVED_STATE } from './qemu-process.js';
 import { ConsoleRelay } from '../../compute/console-relay.js';
 import { adapterOf, applySettings, defaultSettings, drivesOf, IMAGE_SETTINGS, md5Key, type QemuSettings } from './qemu-settings.js';
-import { DataplaneNode, nodeIdOr } from '../../compute/nodes/dataplane-node.js';
+import { nodeIdOr } from '../../compute/nodes/dataplane-node.js';
 
 /** A QEMU node create body, as QEMU_CREATE_SCHEMA accepts it. */
 export type QemuCreate = FromSchema<typeof QEMU_CREATE_SCHEMA>;
@@ -46,10 +46,9 @@ const SAVED_STATE_MARK = 'saved-vm-state';
  * A QEMU VM: a supervised qemu process whose adapters are UDP tunnels into dataplane wires, so
  * captures, filters and NIO changes on a running VM are dataplane operations, as for any node.
  */
-export class QemuNode extends DataplaneNode {
+export class QemuNode extends AdapterWiresNode {
   readonly nodeType = 'qemu';
   private process?: QemuProcess;
-  private readonly wires: AdapterWires;
   private md5s: Record<string, string | null> = {};
   private accel: 'kvm' | 'tcg' | null = null;
   private monitorStatus: string | null = null;
@@ -58,8 +57,7 @@ export class QemuNode extends DataplaneNode {
   private relay?: ConsoleRelay;
 
   private constructor(id: string, name: string, ctx: NodeContext, private readonly shared: QemuShared, public settings: QemuSettings, public consolePort: number | null) {
-    super(id, name, ctx, 'stopped');
-    this.wires = new AdapterWires(id, ctx);
+    super(id, name, ctx, 'stopped', 'QEMU VM');
   }
 
   /**
@@ -114,18 +112,6 @@ export class QemuNode extends DataplaneNode {
       this.settings = next;
       await this.refreshMd5s();
     });
-  }
-
-  protected dataplanePort(adapter: number, port: number): number {
-    return this.wires.port(adapter, port, `QEMU VM ${this.name}`);
-  }
-
-  protected override dataplaneTarget(adapter: number): { node: string; port: number } {
-    return this.wires.target(adapter);
-  }
-
-  protected portList() {
-    return this.wires.portList();
   }
 
   /** A running VM sees the adapter's link come up. */

@@ -1,5 +1,6 @@
 import { QEMU_DRIVES, type QemuDrive } from './schemas.js';
-import { defaultBaseMac, macPlus } from './qemu-command.js';
+import { macPlus } from '../../../util/mac-address.js';
+import { defaultBaseMac } from './qemu-command.js';
 
 /** GNS3 custom_adapters entry: per-adapter port name, device model or MAC. */
 export interface CustomAdapter {

@@ -7,7 +7,7 @@ import type { VPCS_CREATE_SCHEMA, VPCS_UPDATE_SCHEMA } from './schemas.js';
 import type { FromSchema } from '../../schemas/validation.js';
 import { nodeOwner } from '../../compute/ownership.js';
 import { ANY_ADDRESS } from '../../compute/port-probe.js';
-import { vpcsMac } from '../../compute/mac-bytes.js';
+import { vpcsMac } from './mac-address.js';
 import type { ProcessRegistry } from '../../compute/process/process-registry.js';
 import { checkStartupScript, refusedScriptLine } from './script-commands.js';
 import { applyStartupSettings, readStartupConfig, writeStartupConfig } from './startup-config.js';
