@@ -35,14 +35,3 @@ export const DOCKER_CREATE_SCHEMA = schema({
   additionalProperties: false,
 });
 export const DOCKER_UPDATE_SCHEMA = updateSchemaOf(DOCKER_CREATE_SCHEMA);
-
-/** `POST .../docker/nodes/{node_id}/exec` (emuctl): a command as argv, run without a shell. */
-export const DOCKER_EXEC_SCHEMA = schema({
-  type: 'object',
-  properties: {
-    command: { type: 'array', items: { type: 'string' }, minItems: 1 },
-    timeout: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
-  },
-  required: ['command'],
-  additionalProperties: false,
-});

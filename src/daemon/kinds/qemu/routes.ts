@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { pipeline } from 'node:stream/promises';
-import type { LocalCompute } from '../../compute/local-compute.js';
+import type { KindRouteHost } from '../../compute/node-types.js';
 import { QemuNode } from './qemu-node.js';
 import { createDisk, extendDisk } from './disks.js';
 import type { ImageStore } from './images.js';
@@ -18,7 +18,7 @@ export const QEMU_IMAGES_ROUTE = '/v2/compute/qemu/images';
 export const QEMU_IMAGE_ROUTE = '/v2/compute/qemu/images/{filename:.+}';
 
 export interface QemuRouteDeps {
-  compute: LocalCompute;
+  compute: KindRouteHost;
   images: ImageStore;
   /** The daemon's environment, where qemu binaries are looked up. */
   env: NodeJS.ProcessEnv;
