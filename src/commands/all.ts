@@ -1,4 +1,4 @@
-import type { NounCommand } from './index.js';
+import type { NounCommand } from './noun-command.js';
 import { applianceCommand } from './appliance/index.js';
 import { captureCommand } from './capture/index.js';
 import { completionCommand } from './completion/index.js';

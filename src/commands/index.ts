@@ -1,8 +1,6 @@
-import type { Command } from 'commander';
-import type { Factory } from '../cli/context.js';
+import type { NounCommand } from './noun-command.js';
 
-/** Builds one noun's command subtree. */
-export type NounCommand = (f: Factory) => Command;
+export type { NounCommand } from './noun-command.js';
 
 /** A noun of `emuctl <noun> <verb>`, loaded only when a command line needs it. */
 export interface Noun {

@@ -9,11 +9,11 @@ import { computeCapabilities } from './compute/capabilities.js';
 import { LocalCompute } from './compute/local-compute.js';
 import { HostInterfacePolicy } from './compute/host-interface-policy.js';
 import { cleanupDeadDaemons, daemonRegistry } from './compute/process/process-registry.js';
-import { ImageStore } from './compute/qemu/images.js';
 import { ComputeResources } from './compute/resources.js';
 import { UdpPortAllocator } from './compute/udp-ports.js';
-import { ConsolePortAllocator } from './compute/vpcs/console-ports.js';
-import { MacByteAllocator } from './compute/vpcs/mac-bytes.js';
+import { ConsolePortAllocator } from './compute/console-ports.js';
+import { MacByteAllocator } from './compute/mac-bytes.js';
+import { vpcsMac } from './kinds/vpcs/mac-address.js';
 import { readCmdline } from '../util/proc-info.js';
 import { reachableHost, type ComputeEndpoint } from './controller/compute-http.js';
 import { ComputeRegistry } from './controller/computes.js';
@@ -95,15 +95,14 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const processRegistry = daemonRegistry(settings.paths.runDir, settings.port);
   if (isCompute) await cleanupLeftovers(settings, log);
   const [consoleMin, consoleMax] = settings.consolePortRange;
-  const images = new ImageStore(settings.imagesDir, settings.maxImageBytes);
-  const nodeTypes = computeNodeTypes({ settings, env, log, registry: processRegistry, images });
+  const nodeTypes = computeNodeTypes({ settings, env, log, registry: processRegistry });
   if (isCompute) {
     for (const kind of nodeTypes.all()) await kind.cleanupLeftovers?.().catch((err: Error) => log.error(`cleaning up what a previous run left (${kind.type}): ${err.message}`));
   }
   const resources = new ComputeResources(
     new UdpPortAllocator(settings.udpPortRange, settings.host),
     new ConsolePortAllocator({ min: consoleMin, max: consoleMax }),
-    new MacByteAllocator(),
+    new MacByteAllocator(vpcsMac),
   );
   const dataplane = isCompute ? await createDataplane({ engine: settings.dataplane, offload: settings.tapOffload, log }) : undefined;
   const stopMemoryLog = settings.memoryLogSeconds > 0 ? startMemoryLog({ seconds: settings.memoryLogSeconds, log, workerHeap: dataplane?.heap?.bind(dataplane) }) : undefined;
@@ -157,7 +156,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     webUi: settings.webUi,
     loginBackoff: { maxFailures: settings.authMaxFailures, backoffMs: settings.authBackoffMs },
     controller: isController ? { projects, computes, labs, nodes, links, templates, drawings, snapshots, archives, gui, symbols, appliances, forwardTimeoutMs: settings.forwardTimeoutMs, self: () => selfEndpoint(settings, port, tls) } : undefined,
-    compute: compute ? { compute, capabilities, images, env, udpPortRange: settings.udpPortRange, consolePortRange: settings.consolePortRange } : undefined,
+    compute: compute ? { compute, capabilities, env, udpPortRange: settings.udpPortRange, consolePortRange: settings.consolePortRange } : undefined,
     notifications,
     consoles,
   });

@@ -2,7 +2,7 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { emuctlPaths, type EmuctlPaths } from '../config/paths.js';
 import { join } from 'node:path';
-import { QEMU_ACCEL_SETTINGS, type QemuAccelSetting } from './compute/qemu/qemu-accel.js';
+import { QEMU_ACCEL_SETTINGS, type QemuAccelSetting } from './kinds/qemu/qemu-accel.js';
 import { InvalidError } from './errors.js';
 import { checkCloudInterfaces } from './compute/host-interface-policy.js';
 import { parseSubnet } from './kinds/nat/subnet.js';

@@ -9,7 +9,7 @@ import { after, describe, it } from 'node:test';
 import { isRunning } from '../../src/util/proc-info.js';
 import { cliEnv, runBin, tempHome } from '../cli/helpers/cli.js';
 import { callApi, removeHome, startTestDaemon, type ApiAnswer } from '../helpers/daemon.js';
-import { eventually, processesIn } from '../vpcs/vpcs-helpers.js';
+import { eventually, processesIn } from '../kinds/vpcs/vpcs-helpers.js';
 
 const PORTS = { EMUCTL_UDP_PORT_RANGE: '23000-23049', EMUCTL_CONSOLE_PORT_RANGE: '29000-29019' };
 const MISSING = '/v2/projects/00000000-0000-4000-8000-000000000000';

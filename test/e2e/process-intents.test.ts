@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { isRunning, readCmdline } from '../../src/util/proc-info.js';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { guestCmdline, testGuest, type TestGuest } from '../helpers/qemu-guest.js';
-import { canBindTcp, eventually, processesIn } from '../vpcs/vpcs-helpers.js';
+import { canBindTcp, eventually, processesIn } from '../kinds/vpcs/vpcs-helpers.js';
 
 const PORTS = { EMUCTL_UDP_PORT_RANGE: '19800-19899', EMUCTL_CONSOLE_PORT_RANGE: '28350-28399', EMUCTL_QEMU_ACCEL: 'tcg' };
 

@@ -29,7 +29,7 @@ function inert(): never {
 export function daemonRouteTable(): MountedTemplate[] {
   const router = Router();
   // Kinds read their settings when the daemon builds them: plain values, the rest inert.
-  const nodeTypes = computeNodeTypes({ settings: { qemuAccel: 'auto', vpcsUnconfined: false, qemuUnsafeOptions: false, maxImageBytes: 1, natSubnet: '192.168.122.0/24', paths: { runDir: 'route-table' } } as never, env: {}, log: inert(), images: inert() });
+  const nodeTypes = computeNodeTypes({ settings: { qemuAccel: 'auto', vpcsUnconfined: false, qemuUnsafeOptions: false, maxImageBytes: 1, imagesDir: 'route-table-images', natSubnet: '192.168.122.0/24', paths: { runDir: 'route-table' } } as never, env: {}, log: inert() });
   const mounts: Array<(r: Router) => void> = [
     (r) => versionRoutes(r, inert()),
     ...nodeTypes.all().map((kind) => (r: Router) => kind.routes?.(r, inert())),

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestDaemon, removeHome, type ApiAnswer, type TestDaemon } from '../helpers/daemon.js';
 import { createLink, createNode, createProject } from '../helpers/lab.js';
-import { eventually } from '../vpcs/vpcs-helpers.js';
+import { eventually } from '../kinds/vpcs/vpcs-helpers.js';
 
 const CONTROLLER_ENV = { EMUCTL_UDP_PORT_RANGE: '21600-21699', EMUCTL_CONSOLE_PORT_RANGE: '27700-27719' };
 const COMPUTE_ENV = { EMUCTL_UDP_PORT_RANGE: '21700-21749', EMUCTL_CONSOLE_PORT_RANGE: '27720-27739' };

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { startTestDaemon, removeHome, type TestDaemon } from '../helpers/daemon.js';
 import { createLink, createNode, createProject } from '../helpers/lab.js';
 import { ethernetFrame, udpEndpoint, type UdpEndpoint } from '../helpers/udp.js';
-import { eventually } from '../vpcs/vpcs-helpers.js';
+import { eventually } from '../kinds/vpcs/vpcs-helpers.js';
 
 const ENV = { EMUCTL_UDP_PORT_RANGE: '21500-21599' };
 

@@ -1,7 +1,9 @@
 import type { Duplex, Readable } from 'node:stream';
 import type { CaptureFileName } from './capture-files.js';
 import type { NioChange, NioJson } from './node-context.js';
-import type { CreateOptions } from './node-types.js';
+import type { CreateOptions, ExecCommand, ExecOutcome } from './node-types.js';
+
+export type { ExecCommand, ExecOutcome } from './node-types.js';
 import type { ProjectFile } from './project-files.js';
 import type { NodePortStats } from './project-stats.js';
 import type { NODE_CAPTURE_SCHEMA } from '../schemas/nio.js';
@@ -70,14 +72,4 @@ export interface ComputeApi {
   execInNode(projectId: string, nodeType: string, nodeId: string, command: ExecCommand): Promise<ExecOutcome>;
 }
 
-/** A command to run in a node (argv, no shell) and how long it may take, in seconds. */
-export interface ExecCommand {
-  command: string[];
-  timeout?: number;
-}
 
-/** What a command run in a node gave: stdout and stderr as they came, and its exit status. */
-export interface ExecOutcome {
-  output: string;
-  exit_code: number;
-}

@@ -1,4 +1,4 @@
-import type { ComputeKind } from '../kinds/kind.js';
+import type { Router } from 'express';
 import type { TypedSchema } from '../schemas/validation.js';
 import type { NodeContext } from './node-context.js';
 import type { DataplaneNode } from './nodes/dataplane-node.js';
@@ -14,6 +14,18 @@ export interface ComputeNode extends DataplaneNode {
   exec?(command: string[], timeoutSeconds?: number): Promise<{ output: string; exit_code: number }>;
 }
 
+/** A command to run in a node (argv, no shell) and how long it may take, in seconds. */
+export interface ExecCommand {
+  command: string[];
+  timeout?: number;
+}
+
+/** What a command run in a node gave: stdout and stderr as they came, and its exit status. */
+export interface ExecOutcome {
+  output: string;
+  exit_code: number;
+}
+
 /** A telnet console's listening address, as the compute itself reaches it. */
 export interface TelnetConsole {
   host: string;
@@ -25,6 +37,34 @@ type NodeBody = Record<string, unknown>;
 /** How a node is created: `restoring` when the controller rebuilds a saved project (opened or imported), not a client's request. */
 export interface CreateOptions {
   restoring?: boolean;
+}
+
+/** What a kind's own routes may ask of the compute they are mounted on (the compute itself answers them). */
+export interface KindRouteHost {
+  project(projectId: string): { node(nodeType: string, nodeId: string): ComputeNode };
+  execInNode(projectId: string, nodeType: string, nodeId: string, command: ExecCommand): Promise<ExecOutcome>;
+}
+
+/** A kind as one compute runs it. */
+export interface ComputeKind {
+  /** The compute validates a create body against it before create() sees the body. */
+  createSchema: TypedSchema<NodeBody>;
+  updateSchema: TypedSchema<NodeBody>;
+  create(body: NodeBody, ctx: NodeContext, opts?: CreateOptions): Promise<ComputeNode>;
+  /** Whether this machine can run it (e.g. the vpcs binary is installed). */
+  available(): boolean;
+  /** GNS3's `start` answers 200 with the node for emulators (VPCS, QEMU, docker) and 204 for built-in devices. */
+  startAnswersNode?: boolean;
+  /** The kind's own compute routes besides the common node routes (QEMU's disks and binaries, docker's images). */
+  routes?(router: Router, compute: KindRouteHost): void;
+  /** Templates of the kind's routes whose request bodies they read as streams (uploads), never parsed as JSON. */
+  streamedRoutes?: string[];
+  /** Templates of the kind's routes that send back a file a client stored: downloaded, never shown as a page. */
+  downloadRoutes?: string[];
+  /** Removes what a dead predecessor of this daemon left behind (run once at start, before any node is made). */
+  cleanupLeftovers?(): Promise<void>;
+  /** Releases what the kind holds daemon-wide (a client connection) when the daemon stops. */
+  close?(): Promise<void>;
 }
 
 /** One kind of node the compute can run, in the registry: its GNS3 type name (also the URL segment) and its compute side. */

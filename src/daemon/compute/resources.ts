@@ -1,7 +1,7 @@
 import type { Owner } from './ownership.js';
 import type { UdpPortAllocator } from './udp-ports.js';
-import type { ConsolePortAllocator } from './vpcs/console-ports.js';
-import type { MacByteAllocator } from './vpcs/mac-bytes.js';
+import type { ConsolePortAllocator } from './console-ports.js';
+import type { MacByteAllocator } from './mac-bytes.js';
 
 /** Everything a compute hands out to nodes, each allocation held by an owner and released with it. */
 export class ComputeResources {

@@ -1,7 +1,7 @@
 import { chmod, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
-import type { ComputeCreate } from './computes.js';
+import type { ComputeCreate } from './compute-record.js';
 
 /** The saved remote computes: a JSON file readable by its owner only (it holds passwords). */
 export class ComputeStore {

@@ -2,7 +2,7 @@ import WebSocket from 'ws';
 import type { Logger } from '../logger.js';
 import type { Notification } from '../notifications/notification.js';
 import { authorizationOf, computeAgent, computeRequest, connectionFailure, endpointUrl, errorMessageOf } from './compute-http.js';
-import type { ComputeRecord } from './computes.js';
+import type { ComputeRecord } from './compute-record.js';
 
 /** What a compute's stream reports to the registry. */
 export interface ComputeStreamHandlers {

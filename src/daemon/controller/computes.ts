@@ -1,5 +1,3 @@
-import type { FromSchema } from '../schemas/validation.js';
-import type { COMPUTE_CREATE_SCHEMA } from '../schemas/compute.js';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ComputeApi } from '../compute/compute-api.js';
@@ -17,18 +15,9 @@ import type { ControllerEvents } from './events.js';
 import { GroupCommit } from './group-commit.js';
 import { RemoteCompute } from './remote-compute.js';
 import { takeOut } from '../../util/take-out.js';
+import type { ComputeCreate, ComputeRecord } from './compute-record.js';
 
-/** A compute as the controller knows it (the password never leaves the registry). */
-export interface ComputeRecord extends ComputeEndpoint {
-  connected: boolean;
-  last_error: string | null;
-  capabilities: Record<string, unknown>;
-  cpu_usage_percent: number | null;
-  memory_usage_percent: number | null;
-}
-
-/** A compute as `POST /v2/computes` takes it. */
-export type ComputeCreate = FromSchema<typeof COMPUTE_CREATE_SCHEMA>;
+export type { ComputeCreate, ComputeRecord } from './compute-record.js';
 
 export const LOCAL_COMPUTE_ID = 'local';
 

@@ -1,6 +1,14 @@
-import { macPlus } from '../compute/qemu/qemu-command.js';
+import { macPlus } from '../../util/mac-address.js';
 import { ConflictError } from '../errors.js';
-import type { NodeView } from '../kinds/kind.js';
+
+/** What a node type's controller rules may read of a node. */
+export interface NodeView {
+  properties: Record<string, unknown>;
+  /** The compute's last node JSON. */
+  computeState: Record<string, unknown>;
+  /** Controller-side port naming (GNS3 node fields). */
+  layout: { port_name_format: string; port_segment_size: number; first_port_name: string | null; custom_adapters: unknown[] };
+}
 
 /** A node port as the GNS3 controller lists it. */
 export interface NodePort {

@@ -1,9 +1,9 @@
 import { InvalidError } from '../errors.js';
 import { NODE_KINDS } from '../kinds/index.js';
-import type { ControllerRules } from '../kinds/kind.js';
+import type { ControllerRules } from './node-rules.js';
 import type { TemplateSpec, TemplateType } from './template-types.js';
 
-export type { NodeView } from '../kinds/kind.js';
+export type { NodeView } from './node-ports.js';
 
 /** One node type as the controller knows it: its rules and its template. */
 export type ControllerNodeType = ControllerRules & { type: string; template: TemplateSpec };

@@ -13,7 +13,6 @@ import type { ProjectManager } from '../controller/projects.js';
 import type { SnapshotManager } from '../controller/snapshots.js';
 import type { TemplateManager } from '../controller/templates.js';
 import type { LocalCompute } from '../compute/local-compute.js';
-import type { ImageStore } from '../compute/qemu/images.js';
 import type { Logger } from '../logger.js';
 import type { NotificationHub } from '../notifications/hub.js';
 import { computeHostRoutes } from './compute/host.js';
@@ -72,7 +71,6 @@ export interface ComputeDeps {
   compute: LocalCompute;
   /** GET /v2/compute/capabilities. */
   capabilities: () => Record<string, unknown>;
-  images: ImageStore;
   /** The daemon's environment, where emulator binaries are looked up. */
   env: NodeJS.ProcessEnv;
   udpPortRange: [number, number];

@@ -26,3 +26,14 @@ export const COMPUTE_NODE_DUPLICATE_SCHEMA = schema({
   required: ['destination_node_id'],
   additionalProperties: false,
 });
+
+/** `POST .../nodes/{node_id}/exec` (emuctl; the controller's and docker's compute route): a command as argv, run without a shell. */
+export const EXEC_SCHEMA = schema({
+  type: 'object',
+  properties: {
+    command: { type: 'array', items: { type: 'string' }, minItems: 1 },
+    timeout: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
+  },
+  required: ['command'],
+  additionalProperties: false,
+});

@@ -6,7 +6,7 @@ import type { ProjectManager } from '../../controller/projects.js';
 import { savedNodesJSON } from '../../controller/saved-topology.js';
 import { findNodeType } from '../../controller/node-types.js';
 import { ConflictError } from '../../errors.js';
-import { DOCKER_EXEC_SCHEMA } from '../../kinds/docker/docker-schemas.js';
+import { EXEC_SCHEMA } from '../../schemas/nodes.js';
 import { route } from '../route.js';
 import { NODE_CREATE_SCHEMA, NODE_UPDATE_SCHEMA } from '../../schemas/lab.js';
 import { EMPTY_SCHEMA } from '../../schemas/project.js';
@@ -56,7 +56,7 @@ export function nodeRoutes(router: Router, deps: { projects: ProjectManager; lab
     return (await nodes.duplicate(lab, lab.node(params.node_id), body)).toJSON();
   });
   // emuctl: runs a command in a docker node on its compute (local or remote); other kinds answer 409.
-  route(router, { method: 'post', template: `${NODE_ROUTE}/exec`, body: DOCKER_EXEC_SCHEMA }, ({ params, body }) => {
+  route(router, { method: 'post', template: `${NODE_ROUTE}/exec`, body: EXEC_SCHEMA }, ({ params, body }) => {
     const lab = labOf(params.project_id);
     const node = lab.node(params.node_id);
     // Refused here, not by the compute: a GNS3 compute would answer 404 for a route it does not have.

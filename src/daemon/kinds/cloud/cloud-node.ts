@@ -7,7 +7,7 @@ import { checkIfname } from '../../dataplane/nio-host.js';
 import { ConflictError, InvalidError } from '../../errors.js';
 import type { FromSchema } from '../../schemas/validation.js';
 import { hostInterfaceList } from './host-interface-list.js';
-import { HostPortsNode, type HostPort } from './host-ports-node.js';
+import { HostPortsNode, type HostPort } from '../../compute/nodes/host-ports-node.js';
 import type { CLOUD_CREATE_SCHEMA, CLOUD_UPDATE_SCHEMA } from './schemas.js';
 
 type CloudCreate = FromSchema<typeof CLOUD_CREATE_SCHEMA>;

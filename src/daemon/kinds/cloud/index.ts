@@ -4,7 +4,8 @@ import type { TemplateSpec } from '../../controller/template-types.js';
 import type { NodeKind } from '../kind.js';
 import { missingHostAccess } from '../../compute/host-access.js';
 import { CloudNode } from './cloud-node.js';
-import { CLOUD_CREATE_SCHEMA, CLOUD_UPDATE_SCHEMA, HOST_PORT_SCHEMA } from './schemas.js';
+import { HOST_PORT_SCHEMA } from '../../schemas/adapters.js';
+import { CLOUD_CREATE_SCHEMA, CLOUD_UPDATE_SCHEMA } from './schemas.js';
 
 const TEMPLATE: TemplateSpec = {
   category: 'guest',

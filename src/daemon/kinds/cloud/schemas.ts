@@ -1,17 +1,5 @@
+import { HOST_PORT_SCHEMA } from '../../schemas/adapters.js';
 import { NAME_SCHEMA as NAME, schema, UUID_SCHEMA as UUID, updateSchemaOf } from '../../schemas/validation.js';
-
-/** A host interface port of a cloud (GNS3 PORT_OBJECT_SCHEMA's ethernet and tap entries). */
-export const HOST_PORT_SCHEMA = {
-  type: 'object',
-  properties: {
-    name: NAME,
-    port_number: { type: 'integer', minimum: 0 },
-    type: { enum: ['ethernet', 'tap'] },
-    interface: { type: 'string', minLength: 1 },
-  },
-  required: ['name', 'port_number', 'type', 'interface'],
-  additionalProperties: false,
-} as const;
 
 /** GNS3 HOST_INTERFACE_SCHEMA (what the compute reports; a client may send it back). */
 const HOST_INTERFACE_SCHEMA = {

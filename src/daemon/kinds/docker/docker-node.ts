@@ -3,8 +3,8 @@ import { chmod, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type Docker from 'dockerode';
-import { AdapterWires } from '../../compute/qemu/adapter-wires.js';
-import { DataplaneNode, nodeIdOr } from '../../compute/nodes/dataplane-node.js';
+import { AdapterWiresNode } from '../../compute/nodes/adapter-wires-node.js';
+import { nodeIdOr } from '../../compute/nodes/dataplane-node.js';
 import type { NodeContext } from '../../compute/node-context.js';
 import type { CreateOptions, TelnetConsole } from '../../compute/node-types.js';
 import { nodeOwner } from '../../compute/ownership.js';
@@ -46,9 +46,8 @@ const CONTAINER_SETTINGS: (keyof DockerSettings)[] = ['image', 'adapters', 'star
  * adapter is a 2-port dataplane wire whose emulator side is a TAP moved into the container as ethN,
  * so captures, filters and suspend on its ports are the dataplane's, as on any node.
  */
-export class DockerNode extends DataplaneNode {
+export class DockerNode extends AdapterWiresNode {
   readonly nodeType = 'docker';
-  private readonly wires: AdapterWires;
   private console?: TelnetServer;
   private auxServer?: TelnetServer;
   /** Counts the container's runs: an exit seen late (after a reload's new start) is not taken for the new run's. */
@@ -59,8 +58,7 @@ export class DockerNode extends DataplaneNode {
 
   private constructor(id: string, name: string, ctx: NodeContext, private readonly shared: DockerShared, public settings: DockerSettings,
     public consolePort: number | null, public auxPort: number | null, public containerId = '') {
-    super(id, name, ctx, 'stopped');
-    this.wires = new AdapterWires(id, ctx);
+    super(id, name, ctx, 'stopped', 'docker node');
   }
 
   /**
@@ -132,18 +130,6 @@ export class DockerNode extends DataplaneNode {
       if (body.name !== undefined) this.name = body.name;
       this.settings = next;
     });
-  }
-
-  protected dataplanePort(adapter: number, port: number): number {
-    return this.wires.port(adapter, port, `docker node ${this.name}`);
-  }
-
-  protected override dataplaneTarget(adapter: number): { node: string; port: number } {
-    return this.wires.target(adapter);
-  }
-
-  protected portList() {
-    return this.wires.portList();
   }
 
   /** Starts the container (a paused one resumes, as GNS3 does), its console, and moves its interfaces in. */

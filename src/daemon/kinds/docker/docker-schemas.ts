@@ -1,4 +1,4 @@
-import { CUSTOM_ADAPTERS_SCHEMA } from '../qemu/schemas.js';
+import { CUSTOM_ADAPTERS_SCHEMA } from '../../schemas/adapters.js';
 import { schema, UUID_SCHEMA, updateSchemaOf } from '../../schemas/validation.js';
 import { ALL_CAPABILITIES } from './containment.js';
 
@@ -35,14 +35,3 @@ export const DOCKER_CREATE_SCHEMA = schema({
   additionalProperties: false,
 });
 export const DOCKER_UPDATE_SCHEMA = updateSchemaOf(DOCKER_CREATE_SCHEMA);
-
-/** `POST .../docker/nodes/{node_id}/exec` (emuctl): a command as argv, run without a shell. */
-export const DOCKER_EXEC_SCHEMA = schema({
-  type: 'object',
-  properties: {
-    command: { type: 'array', items: { type: 'string' }, minItems: 1 },
-    timeout: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
-  },
-  required: ['command'],
-  additionalProperties: false,
-});

@@ -6,7 +6,7 @@ import type { NodeContext } from '../../compute/node-context.js';
 import type { HostNioSpec } from '../../dataplane/types.js';
 import { ConflictError } from '../../errors.js';
 import type { FromSchema } from '../../schemas/validation.js';
-import { HostPortsNode, type HostPort } from '../cloud/host-ports-node.js';
+import { HostPortsNode, type HostPort } from '../../compute/nodes/host-ports-node.js';
 import type { NatHost } from './nat-host.js';
 import type { NAT_CREATE_SCHEMA, NAT_UPDATE_SCHEMA } from './schemas.js';
 

@@ -1,4 +1,4 @@
-import { HOST_PORT_SCHEMA } from '../cloud/schemas.js';
+import { HOST_PORT_SCHEMA } from '../../schemas/adapters.js';
 import { NAME_SCHEMA as NAME, schema, UUID_SCHEMA as UUID, updateSchemaOf } from '../../schemas/validation.js';
 
 /** GNS3 NAT_CREATE_SCHEMA: ports_mapping is accepted and ignored, as GNS3 does (a NAT node has its one port). */

@@ -1,8 +1,9 @@
 import { findExecutables } from '../../../util/which.js';
 import { computeKind } from '../../compute/node-types.js';
-import { QemuNode, type QemuShared } from '../../compute/nodes/qemu-node.js';
-import { AccelChooser } from '../../compute/qemu/qemu-accel.js';
-import { checkQemuOptions, relativeImageName } from '../../compute/qemu/qemu-options.js';
+import { QemuNode, type QemuShared } from './qemu-node.js';
+import { ImageStore } from './images.js';
+import { AccelChooser } from './qemu-accel.js';
+import { checkQemuOptions, relativeImageName } from './qemu-options.js';
 import { standardPorts } from '../../controller/node-ports.js';
 import type { NodeKind } from '../kind.js';
 import { computeQemuRoutes, QEMU_IMAGE_ROUTE } from './routes.js';
@@ -19,7 +20,9 @@ export const QEMU_KIND: NodeKind = {
     checkProperties: (p, { qemuUnsafeOptions }) => void (!qemuUnsafeOptions && typeof p.options === 'string' && checkQemuOptions(p.options, relativeImageName)),
   },
   template: QEMU_TEMPLATE,
-  compute: ({ settings, env, registry, images, log }) => {
+  compute: ({ settings, env, registry, log }) => {
+    // The compute's images directory (QEMU disks, kernels): only QEMU reads and serves it.
+    const images = new ImageStore(settings.imagesDir, settings.maxImageBytes);
     const shared: QemuShared = { images, accel: new AccelChooser(settings.qemuAccel, log), registry, env, unsafeOptions: settings.qemuUnsafeOptions };
     if (settings.qemuUnsafeOptions) log.warn('qemu_unsafe_options is on: QEMU nodes\' options pass to QEMU unchecked, so anyone who can create or import a node runs what they name (files, plugins, sockets) as this user');
     return computeKind({

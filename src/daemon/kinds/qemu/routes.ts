@@ -1,11 +1,11 @@
 import type { Router } from 'express';
 import { pipeline } from 'node:stream/promises';
-import type { LocalCompute } from '../../compute/local-compute.js';
-import { QemuNode } from '../../compute/nodes/qemu-node.js';
-import { createDisk, extendDisk } from '../../compute/qemu/disks.js';
-import type { ImageStore } from '../../compute/qemu/images.js';
-import type { AccelChooser } from '../../compute/qemu/qemu-accel.js';
-import { listQemuBinaries, listQemuImgBinaries, resolveQemuImg } from '../../compute/qemu/qemu-binaries.js';
+import type { KindRouteHost } from '../../compute/node-types.js';
+import { QemuNode } from './qemu-node.js';
+import { createDisk, extendDisk } from './disks.js';
+import type { ImageStore } from './images.js';
+import type { AccelChooser } from './qemu-accel.js';
+import { listQemuBinaries, listQemuImgBinaries, resolveQemuImg } from './qemu-binaries.js';
 import { PayloadTooLargeError } from '../../errors.js';
 import { quoteName } from '../../file-names.js';
 import { EMPTY_SCHEMA } from '../../schemas/project.js';
@@ -18,7 +18,7 @@ export const QEMU_IMAGES_ROUTE = '/v2/compute/qemu/images';
 export const QEMU_IMAGE_ROUTE = '/v2/compute/qemu/images/{filename:.+}';
 
 export interface QemuRouteDeps {
-  compute: LocalCompute;
+  compute: KindRouteHost;
   images: ImageStore;
   /** The daemon's environment, where qemu binaries are looked up. */
   env: NodeJS.ProcessEnv;

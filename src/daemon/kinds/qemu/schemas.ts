@@ -1,7 +1,7 @@
+import { CUSTOM_ADAPTERS_SCHEMA, MAC_ADDRESS_SCHEMA as MAC } from '../../schemas/adapters.js';
 import { schema, updateSchemaOf, UUID_SCHEMA } from '../../schemas/validation.js';
 
 const UUID = UUID_SCHEMA;
-const MAC = { type: 'string', minLength: 1, pattern: '^([0-9a-fA-F]{2}[:]){5}([0-9a-fA-F]{2})$' } as const;
 const IMAGE = { type: 'string' } as const;
 const MD5 = { type: ['string', 'null'] } as const;
 
@@ -21,22 +21,6 @@ export const QEMU_NIC_MODELS = [
 /** The disks of a QEMU VM, as GNS3 names them. */
 export const QEMU_DRIVES = ['hda', 'hdb', 'hdc', 'hdd'] as const;
 export type QemuDrive = (typeof QEMU_DRIVES)[number];
-
-/** GNS3 CUSTOM_ADAPTERS_ARRAY_SCHEMA. */
-export const CUSTOM_ADAPTERS_SCHEMA = schema({
-  type: 'array',
-  items: {
-    type: 'object',
-    properties: {
-      adapter_number: { type: 'integer' },
-      port_name: { type: 'string', minLength: 1 },
-      adapter_type: { type: 'string', minLength: 1 },
-      mac_address: MAC,
-    },
-    required: ['adapter_number'],
-    additionalProperties: false,
-  },
-});
 
 type DriveProperties = { [D in QemuDrive as `${D}_disk_image` | `${D}_disk_interface`]: typeof IMAGE } & { [D in QemuDrive as `${D}_disk_image_md5sum`]: typeof MD5 };
 const drives = {} as DriveProperties;

@@ -1,6 +1,7 @@
-import { checkQemuOptions, relativeImageName } from '../../compute/qemu/qemu-options.js';
+import { checkQemuOptions, relativeImageName } from './qemu-options.js';
 import type { TemplateField, TemplateSpec } from '../../controller/template-types.js';
-import { CUSTOM_ADAPTERS_SCHEMA, QEMU_DISK_INTERFACES, QEMU_NIC_MODELS, QEMU_PLATFORMS } from './schemas.js';
+import { CUSTOM_ADAPTERS_SCHEMA } from '../../schemas/adapters.js';
+import { QEMU_DISK_INTERFACES, QEMU_NIC_MODELS, QEMU_PLATFORMS } from './schemas.js';
 
 const DISK_INTERFACE = { enum: QEMU_DISK_INTERFACES, default: 'none' };
 const text = (value = ''): TemplateField => ({ type: 'string', default: value });

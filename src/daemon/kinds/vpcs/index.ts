@@ -1,7 +1,7 @@
 import { findExecutable } from '../../../util/which.js';
 import { computeKind } from '../../compute/node-types.js';
-import { VpcsNode, type VpcsShared } from '../../compute/nodes/vpcs-node.js';
-import { checkStartupScript } from '../../compute/vpcs/script-commands.js';
+import { VpcsNode, type VpcsShared } from './vpcs-node.js';
+import { checkStartupScript } from './script-commands.js';
 import { ethernetPort } from '../../controller/node-ports.js';
 import type { TemplateSpec } from '../../controller/template-types.js';
 import { ConflictError } from '../../errors.js';
