@@ -17,8 +17,6 @@ export type LabGenerateOptions = GenerateKind & {
   hostImage?: string;
   /** Where to write the file; stdout when absent. */
   output?: string;
-  /** The command line, for the file's head. */
-  command: string;
 };
 
 interface CommonFlags { routing: Routing; image?: string; hostImage?: string; output?: string }
@@ -38,10 +36,7 @@ function kindCommand(name: string, description: string, f: Factory, run: (o: Lab
     .option('--host-image <image>', 'docker image of the hosts (default: emuctl/host:latest, or $HOST_IMAGE)')
     .option('-o, --output <file>', 'write the lab file here (default: stdout)')
     .action(async (flags: CommonFlags & Record<string, number>, c: Command) => {
-      const argv = process.argv.slice(2);
-      const at = argv.indexOf('generate');
-      const command = `emuctl lab ${(at >= 0 ? argv.slice(at) : ['generate', name]).filter((a, i, all) => a !== '-o' && a !== '--output' && all[i - 1] !== '-o' && all[i - 1] !== '--output' && !a.startsWith('--output=')).join(' ')}`;
-      await run({ ...build(flags), routing: flags.routing, image: flags.image, hostImage: flags.hostImage, output: flags.output, command }, await f.context(c));
+      await run({ ...build(flags), routing: flags.routing, image: flags.image, hostImage: flags.hostImage, output: flags.output }, await f.context(c));
     });
 }
 

@@ -8,6 +8,17 @@ export type GenerateRequest = RenderOptions & (
   | { kind: 'ring' | 'star'; options: RoutersOptions }
   | { kind: 'tree'; options: TreeOptions });
 
+const FLAGS: Record<string, string> = { spines: 'spines', leaves: 'leaves', hostsPerLeaf: 'hosts-per-leaf', routers: 'routers', hostsPerRouter: 'hosts-per-router', depth: 'depth', fanout: 'fanout' };
+
+/** The command line that makes this request (every option spelled out, in a fixed order), for the file's head. */
+export function commandLine(req: GenerateRequest): string {
+  const quote = (s: string) => (/^[\w./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  const parts = ['emuctl lab generate', req.kind, ...Object.entries(req.options).map(([k, v]) => `--${FLAGS[k]} ${v}`), `--routing ${req.routing}`];
+  if (req.image !== undefined) parts.push(`--image ${quote(req.image)}`);
+  if (req.hostImage !== undefined) parts.push(`--host-image ${quote(req.hostImage)}`);
+  return parts.join(' ');
+}
+
 /** The topology of a request. */
 export function topologyOf(req: GenerateRequest): GenTopology {
   switch (req.kind) {
@@ -24,7 +35,7 @@ export function topologyOf(req: GenerateRequest): GenTopology {
  * naming the reason (too many links on one router, say).
  */
 export function generateLab(req: GenerateRequest, file: string, env: Readonly<Record<string, string | undefined>> = process.env): string {
-  const text = renderLab(topologyOf(req), req);
+  const text = renderLab(topologyOf(req), { ...req, command: commandLine(req) });
   try {
     parseLab(text, file, env);
   } catch (err) {

@@ -8,7 +8,11 @@ export interface RenderOptions {
   /** devices.frr.image / devices.linux.image; absent: emuctl's defaults, overridable by FRR_IMAGE / HOST_IMAGE. */
   image?: string;
   hostImage?: string;
-  /** The command line that made it, for the file's head. */
+}
+
+/** What render writes at the head: the topology's options as a command line. */
+export interface Provenance extends RenderOptions {
+  /** `emuctl lab generate …` with the options that made it. */
   command: string;
 }
 
@@ -26,7 +30,7 @@ function scalar(s: string): string {
 }
 
 /** The lab file's text; the same topology and options give the same bytes. */
-export function renderLab(t: GenTopology, o: RenderOptions): string {
+export function renderLab(t: GenTopology, o: Provenance): string {
   const routers = t.nodes.filter((n) => n.device === 'frr');
   const hosts = t.nodes.length - routers.length;
   const asn = new Map(routers.map((r, i) => [r.name, asOf(i + 1, routers.length)]));

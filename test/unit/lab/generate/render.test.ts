@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
-import { asOf, renderLab, type RenderOptions } from '../../../../src/lab/generate/render.js';
+import { asOf, renderLab, type Provenance } from '../../../../src/lab/generate/render.js';
 import { clos, ring, star, tree } from '../../../../src/lab/generate/topologies.js';
 
 const GOLDEN = fileURLToPath(new URL('../../../../../test/fixtures/lab-generate/', import.meta.url));
@@ -27,7 +27,7 @@ describe('generated lab files', () => {
   }
 
   it('gives the same bytes twice, for a large fabric too', () => {
-    const opts: RenderOptions = { routing: 'bgp', command: 'x' };
+    const opts: Provenance = { routing: 'bgp', command: 'x' };
     const a = renderLab(clos({ spines: 4, leaves: 96, hostsPerLeaf: 2 }), opts);
     const b = renderLab(clos({ spines: 4, leaves: 96, hostsPerLeaf: 2 }), opts);
     assert.equal(a, b);
