@@ -18,7 +18,7 @@ import { eventually } from '../helpers/retry.js';
 
 const run = promisify(execFile);
 // This file's own ranges (28600-28999): 10 docker nodes at most, a console and an aux port each.
-const ENV = { EMUCTL_UDP_PORT_RANGE: '28600-28899', EMUCTL_CONSOLE_PORT_RANGE: '28900-28999' };
+const ENV = { EMUCTL_UDP_PORT_RANGE: '28600-28849', EMUCTL_CONSOLE_PORT_RANGE: '28850-28949' };
 
 describe('end to end: generated labs (lab generate, lab up, lab wait --ping all)', () => {
   let d: TestDaemon;
@@ -63,7 +63,8 @@ describe('end to end: generated labs (lab generate, lab up, lab wait --ping all)
     d = await startTestDaemon({ env: ENV });
     home = tempHome();
     dir = mkdtempSync(join(tmpdir(), 'emuctl-lab-generated-'));
-    env = cliEnv(home, { EMUCTL_URL: d.url, FRR_IMAGE: frr, HOST_IMAGE: host });
+    // EMUCTL_TIMEOUT: starting ten containers answers slowly on a loaded 2-core machine.
+    env = cliEnv(home, { EMUCTL_URL: d.url, FRR_IMAGE: frr, HOST_IMAGE: host, EMUCTL_TIMEOUT: '120' });
   });
   after(async () => {
     if (d) {
