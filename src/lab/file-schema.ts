@@ -2,6 +2,7 @@
 // (a unit test keeps them equal), for editors: `# yaml-language-server: $schema=…` at the top
 // of a lab file makes them check and complete it.
 import { LAB_TEST_SCHEMA } from './lab-tests/schema.js';
+import { GENERATED_NODE_PROPERTIES, GENERATED_TOP_PROPERTIES, generatedLinks } from './generated/schema.js';
 
 const NODE_NAME = '^[^\\s:,]+$';
 const ENDPOINT = {
@@ -91,6 +92,7 @@ const NODE = {
       additionalProperties: { type: 'string', minLength: 1 },
     },
     properties: { type: 'object', description: 'other GNS3 node properties, sent as they are when the node is created' },
+    ...GENERATED_NODE_PROPERTIES,
   },
   additionalProperties: false,
 };
@@ -109,6 +111,7 @@ const LINK = {
       required: ['endpoints'],
       additionalProperties: false,
     },
+    ...generatedLinks(FILTERS),
   ],
 };
 
@@ -129,6 +132,7 @@ export const LAB_FILE_SCHEMA = {
     links: { type: 'array', items: LINK },
     captures: { type: 'array', items: { type: 'string', pattern: '^\\S+$', description: 'a link by its ends: END-END' } },
     tests: { type: 'array', items: LAB_TEST_SCHEMA, description: 'tests `emuctl lab test` runs, in this order' },
+    ...GENERATED_TOP_PROPERTIES,
   },
   required: ['name'],
   additionalProperties: false,

@@ -4,6 +4,7 @@ import { LAB_FILE_SCHEMA } from './file-schema.js';
 import { LabFileError, Locator, type YamlPath } from './locate.js';
 import { schemaError } from './schema-errors.js';
 import { readTests, type RawTest } from './lab-tests/parse.js';
+import { GeneratedLab } from './generated/read.js';
 import { DEFAULT_SWITCH_PORTS, endLabel, linkKey, portsOf, type CloudPortSpec, type EndSpec, type LabSpec, type LinkSpec, type NodeSpec, type StartupFile, type SwitchPortSpec } from './model.js';
 
 /** The lab file's content as JSON (what the schema checks). */
@@ -110,12 +111,15 @@ class LabReader {
 
   read(): LabSpec {
     const defaultCompute = this.raw.defaults?.compute ?? 'local';
-    for (const name of this.where.keys(['nodes'])) this.nodes.set(name, this.node(name, this.raw.nodes![name], defaultCompute));
-    const links = (this.raw.links ?? []).map((link, i) => this.link(link, i));
+    const gen = new GeneratedLab(this.raw, this.where, this.env);
+    for (const name of this.where.keys(['nodes'])) this.nodes.set(name, gen.isDevice(name) ? gen.nodeSpec(name, defaultCompute) : this.node(name, this.raw.nodes![name], defaultCompute));
+    const owned = new Set((this.raw.links ?? []).flatMap((link, i) => (gen.owns(link) ? [i] : [])));
+    const links = (this.raw.links ?? []).flatMap((link, i) => (owned.has(i) ? [] : [this.link(link as string[] | RawLink, i)]));
+    const generated = gen.complete(this.nodes, links, owned, defaultCompute);
     this.checkPortsUsedOnce(links);
     this.markCaptures(links);
     const tests = readTests(this.raw.tests ?? [], this.where, this.nodes);
-    return { file: this.where.file, name: this.raw.name, namePos: this.where.at(['name']), nodes: [...this.nodes.values()], links, tests };
+    return { file: this.where.file, name: this.raw.name, namePos: this.where.at(['name']), nodes: [...this.nodes.values()], links, tests, ...(generated ? { generated } : {}) };
   }
 
   private node(name: string, raw: RawNode, defaultCompute: string): NodeSpec {
