@@ -2,7 +2,7 @@
 // modules) into a LabPlan, and turns it into what the planner knows: docker nodes with their
 // generated startup files, ethernet switches for LANs, and links between numbered ports.
 // parse.ts calls it; every mistake is a LabFileError at its line and column.
-import { expandVariables, gns3Filters } from '../parse.js';
+import { expandVariables, gns3Filters } from '../file-values.js';
 import { LabFileError, type Locator, type YamlPath } from '../locate.js';
 import type { EndSpec, LinkSpec, NodeSpec, Pos } from '../model.js';
 import { allocateAddresses } from './addressing.js';
