@@ -2,7 +2,7 @@
 // (a unit test keeps them equal), for editors: `# yaml-language-server: $schema=…` at the top
 // of a lab file makes them check and complete it.
 import { LAB_TEST_SCHEMA } from './lab-tests/schema.js';
-import { GENERATED_NODE_PROPERTIES, GENERATED_TOP_PROPERTIES, generatedLinks } from './generated/schema.js';
+import { GENERATED_LINK_ARRAY, GENERATED_LINK_PROPERTIES, GENERATED_NODE_PROPERTIES, GENERATED_TOP_PROPERTIES } from './generated/schema.js';
 
 const NODE_NAME = '^[^\\s:,]+$';
 const ENDPOINT = {
@@ -100,6 +100,7 @@ const NODE = {
 const LINK = {
   anyOf: [
     { type: 'array', items: ENDPOINT, minItems: 2, maxItems: 2, description: '[END, END]' },
+    GENERATED_LINK_ARRAY,
     {
       type: 'object',
       properties: {
@@ -107,14 +108,14 @@ const LINK = {
         filters: FILTERS,
         suspend: { type: 'boolean', description: 'the link drops everything' },
         capture: { type: 'boolean', description: 'capture its frames (as listing it in captures)' },
+        ...GENERATED_LINK_PROPERTIES,
       },
-      required: ['endpoints'],
+      // One of endpoints (ports named), ends or lan (device nodes, generated/).
+      oneOf: [{ required: ['endpoints'] }, { required: ['ends'] }, { required: ['lan'] }],
       additionalProperties: false,
     },
-    ...generatedLinks(FILTERS),
   ],
 };
-
 /** The lab file's JSON Schema (draft-07). */
 export const LAB_FILE_SCHEMA = {
   $schema: 'http://json-schema.org/draft-07/schema#',

@@ -80,6 +80,12 @@ export class GeneratedLab {
         if (this.rawNodes[name][key] !== undefined) throw this.where.keyError(['nodes', name], key, `${key}: is for device nodes (device: frr or linux)`);
       }
     }
+    (this.raw.links ?? []).forEach((link: Raw, index: number) => {
+      if (ownedLinks.has(index) || Array.isArray(link)) return;
+      for (const key of ['ospf', 'p2p_prefix', 'addresses']) {
+        if (link[key] !== undefined) throw this.where.keyError(['links', index], key, `${key}: is for links written with ends: or lan: (device nodes), not endpoints:`);
+      }
+    });
     const deviceNames = this.where.keys(['nodes']).filter((n) => this.isDevice(n));
     const uses = ['modules', 'addressing', 'ospf', 'bgp', 'devices'].filter((k) => this.raw[k] !== undefined);
     if (!deviceNames.length && !ownedLinks.size && !uses.length) return undefined;

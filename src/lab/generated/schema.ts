@@ -81,22 +81,19 @@ export const GENERATED_NODE_PROPERTIES = {
   bgp: BGP_NODE,
 };
 
-/** The link forms of generated labs (after the `[END, END]` and `{endpoints}` ones); `filters` is file-schema's. */
-export const generatedLinks = (filters: object) => [
-  { type: 'array', items: NODE_REF, minItems: 2, description: '[R1, R2]: next free interface on each side; [R1, R2, R3]: a LAN on one switch' },
-  {
-    type: 'object',
-    properties: {
-      ends: { type: 'array', items: NODE_REF, minItems: 2, description: 'the device nodes it joins (more than two: a LAN)' },
-      lan: { type: 'array', items: NODE_REF, minItems: 2, description: 'the device nodes of a LAN (/24 from the lan pool)' },
-      ospf: OSPF_LINK,
-      p2p_prefix: { enum: [30, 31], description: 'prefix length of this point-to-point link' },
-      addresses: { type: 'array', items: CIDR, minItems: 1, description: 'pinned addresses, one per end in order (IPv4, then IPv6 if any)' },
-      filters,
-      suspend: { type: 'boolean', description: 'the link drops everything (two ends only)' },
-      capture: { type: 'boolean', description: 'capture its frames (two ends only)' },
-    },
-    oneOf: [{ required: ['ends'] }, { required: ['lan'] }],
-    additionalProperties: false,
-  },
-];
+/** `[R1, R2]`, `[R1, R2, R3]`: links without ports (the `[END, END]` form names ports). */
+export const GENERATED_LINK_ARRAY = {
+  type: 'array',
+  items: NODE_REF,
+  minItems: 2,
+  description: '[R1, R2]: next free interface on each side; [R1, R2, R3]: a LAN on one switch',
+};
+
+/** Keys of a link object beside endpoints/filters/suspend/capture: `{ends: …}` or `{lan: …}` and their settings. */
+export const GENERATED_LINK_PROPERTIES = {
+  ends: { type: 'array', items: NODE_REF, minItems: 2, description: 'device nodes it joins, next free interface each (more than two: a LAN)' },
+  lan: { type: 'array', items: NODE_REF, minItems: 2, description: 'device nodes of a LAN (/24 from the lan pool; a switch when more than two)' },
+  ospf: OSPF_LINK,
+  p2p_prefix: { enum: [30, 31], description: 'prefix length of this point-to-point link' },
+  addresses: { type: 'array', items: CIDR, minItems: 1, description: 'pinned addresses, one per end in order (IPv4, then IPv6 if any)' },
+};
