@@ -23,6 +23,8 @@ export function frrDaemons(daemons: readonly string[]): string {
   for (const d of daemons) lines.push(`${d}=yes`);
   lines.push('vtysh_enable=yes');
   for (const d of ['zebra', 'staticd', ...daemons]) lines.push(`${d}_options="${DAEMON_OPTIONS[d]}"`);
+  // watchfrr starts the daemons and loads frr.conf in jobs it kills after -T seconds (20 by default): under load they need longer (branch scale ships the same).
+  lines.push('watchfrr_options="-T 600"');
   return lines.join('\n') + '\n';
 }
 
