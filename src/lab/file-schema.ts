@@ -3,6 +3,7 @@
 // of a lab file makes them check and complete it.
 import { LAB_TEST_SCHEMA } from './lab-tests/schema.js';
 import { NODE_FIELD_SCHEMAS } from './node-fields.js';
+import { GENERATED_LINK_ARRAY, GENERATED_LINK_PROPERTIES, GENERATED_NODE_PROPERTIES, GENERATED_TOP_PROPERTIES } from './generated/schema.js';
 
 const NODE_NAME = '^[^\\s:,]+$';
 const ENDPOINT = {
@@ -44,6 +45,7 @@ const NODE = {
     y: { type: 'integer' },
     ...NODE_FIELD_SCHEMAS,
     properties: { type: 'object', description: 'other GNS3 node properties, sent as they are when the node is created' },
+    ...GENERATED_NODE_PROPERTIES,
   },
   additionalProperties: false,
 };
@@ -51,6 +53,7 @@ const NODE = {
 const LINK = {
   anyOf: [
     { type: 'array', items: ENDPOINT, minItems: 2, maxItems: 2, description: '[END, END]' },
+    GENERATED_LINK_ARRAY,
     {
       type: 'object',
       properties: {
@@ -58,13 +61,14 @@ const LINK = {
         filters: FILTERS,
         suspend: { type: 'boolean', description: 'the link drops everything' },
         capture: { type: 'boolean', description: 'capture its frames (as listing it in captures)' },
+        ...GENERATED_LINK_PROPERTIES,
       },
-      required: ['endpoints'],
+      // One of endpoints (ports named), ends or lan (device nodes, generated/).
+      oneOf: [{ required: ['endpoints'] }, { required: ['ends'] }, { required: ['lan'] }],
       additionalProperties: false,
     },
   ],
 };
-
 /** The lab file's JSON Schema (draft-07). */
 export const LAB_FILE_SCHEMA = {
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -82,6 +86,7 @@ export const LAB_FILE_SCHEMA = {
     links: { type: 'array', items: LINK },
     captures: { type: 'array', items: { type: 'string', pattern: '^\\S+$', description: 'a link by its ends: END-END' } },
     tests: { type: 'array', items: LAB_TEST_SCHEMA, description: 'tests `emuctl lab test` runs, in this order' },
+    ...GENERATED_TOP_PROPERTIES,
   },
   required: ['name'],
   additionalProperties: false,

@@ -3,6 +3,7 @@
 // GNS3's terms.
 import type { LabTest } from './lab-tests/model.js';
 import type { KeptNodeFields } from './node-fields.js';
+import type { LabPlan } from './generated/model.js';
 
 /** A place in the lab file: 1-based line and column. */
 export interface Pos {
@@ -53,6 +54,8 @@ export interface NodeSpec extends KeptNodeFields {
   pos: Pos;
   /** GNS3 node_type; absent for a node made from a template (the template says). */
   type?: string;
+  /** `device: frr|linux`: a docker node emuctl configures itself (generated/). */
+  device?: string;
   /** Template name or id (issue 9's templates). */
   template?: string;
   /** Compute name or id, as written (default: the file's defaults.compute, else local). */
@@ -103,6 +106,8 @@ export interface LabSpec {
   links: LinkSpec[];
   /** `tests:`, in file order (emuctl lab test). */
   tests: LabTest[];
+  /** The addressing and routing plan of device nodes and links without ports, when the file has them. */
+  generated?: LabPlan;
 }
 
 /** `PC1:0/0`. */

@@ -5,6 +5,11 @@ import { LabFileError, Locator, type YamlPath } from './locate.js';
 import { KEPT_NODE_FIELDS, NODE_FIELDS, type RawNodeFields } from './node-fields.js';
 import { schemaError } from './schema-errors.js';
 import { readTests, type RawTest } from './lab-tests/parse.js';
+import { GeneratedLab } from './generated/read.js';
+import { expandVariables, gns3Filters } from './file-values.js';
+
+// Kept importable from here; they live apart so that generated/read.ts need not import this module (a cycle).
+export { expandVariables, gns3Filters };
 import { DEFAULT_SWITCH_PORTS, endLabel, linkKey, portsOf, type CloudPortSpec, type EndSpec, type LabSpec, type LinkSpec, type NodeSpec, type StartupFile, type SwitchPortSpec } from './model.js';
 
 /** The lab file's content as JSON (what the schema checks). */
@@ -75,12 +80,15 @@ class LabReader {
 
   read(): LabSpec {
     const defaultCompute = this.raw.defaults?.compute ?? 'local';
-    for (const name of this.where.keys(['nodes'])) this.nodes.set(name, this.node(name, this.raw.nodes![name], defaultCompute));
-    const links = (this.raw.links ?? []).map((link, i) => this.link(link, i));
+    const gen = new GeneratedLab(this.raw, this.where, this.env);
+    for (const name of this.where.keys(['nodes'])) this.nodes.set(name, gen.isDevice(name) ? gen.nodeSpec(name, defaultCompute) : this.node(name, this.raw.nodes![name], defaultCompute));
+    const owned = new Set((this.raw.links ?? []).flatMap((link, i) => (gen.owns(link) ? [i] : [])));
+    const links = (this.raw.links ?? []).flatMap((link, i) => (owned.has(i) ? [] : [this.link(link as string[] | RawLink, i)]));
+    const generated = gen.complete(this.nodes, links, owned, defaultCompute);
     this.checkPortsUsedOnce(links);
     this.markCaptures(links);
     const tests = readTests(this.raw.tests ?? [], this.where, this.nodes);
-    return { file: this.where.file, name: this.raw.name, namePos: this.where.at(['name']), nodes: [...this.nodes.values()], links, tests };
+    return { file: this.where.file, name: this.raw.name, namePos: this.where.at(['name']), nodes: [...this.nodes.values()], links, tests, ...(generated ? { generated } : {}) };
   }
 
   private node(name: string, raw: RawNode, defaultCompute: string): NodeSpec {
@@ -271,32 +279,6 @@ function captureReadings(text: string): { node: string; adapter: number; port: n
   const single = end(text);
   if (single) readings.push([single]);
   return readings;
-}
-
-/** The file's filters in GNS3's form: `delay: 20` → `delay: [20, 0]`; a 0 turns a filter off (left out). */
-export function gns3Filters(filters: Record<string, unknown>): Record<string, unknown[]> {
-  const out: Record<string, unknown[]> = {};
-  for (const [type, value] of Object.entries(filters)) {
-    if (type === 'delay') {
-      const [latency, jitter = 0] = Array.isArray(value) ? (value as number[]) : [value as number];
-      if (latency !== 0) out.delay = [latency, jitter];
-    } else if (type === 'bpf') {
-      const text = String(value).split('\n').map((line) => line.trim()).filter(Boolean).join('\n');
-      if (text) out.bpf = [text];
-    } else if (value !== 0) {
-      out[type] = [value];
-    }
-  }
-  return out;
-}
-
-/** `${NAME}` and `${NAME:-default}` replaced by the environment's values; an unset one without a default is an error. */
-export function expandVariables(text: string, env: Readonly<Record<string, string | undefined>>, error: (reason: string) => Error): string {
-  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, name: string, fallback: string | undefined) => {
-    const value = env[name] || fallback;
-    if (value === undefined) throw error(`\${${name}} is not set in the environment and has no default (write \${${name}:-DEFAULT})`);
-    return value;
-  });
 }
 
 /**

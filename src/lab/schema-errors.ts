@@ -21,6 +21,8 @@ export function schemaError(errors: ErrorObject[], where: Locator): LabFileError
       return where.keyError(path, p.propertyName, `bad name "${p.propertyName}" in ${field}`);
     case 'pattern': {
       const value = String(where.value(path));
+      // A plain node name passes the generated-lab form, so only a link of one end gets here with one.
+      if (/^links\.\d+\.\d+$/.test(field) && /^[^\s:,]+$/.test(value)) return where.error(path.slice(0, -1), `a link has at least two ends: device nodes ([R1, R2]) or ports ([PC1:0/0, SW1:0])`);
       if (/endpoints|^links/.test(field)) return where.error(path, `bad endpoint "${value}": expected NODE:ADAPTER/PORT, NODE:PORT or NODE:PORT-NAME (e.g. PC1:0/0)`);
       if (path.at(-1) === 'ip') return where.error(path, `bad CIDR "${value}": expected an IPv4 address/prefix length, e.g. 10.0.0.1/24`);
       if (/^nodes\.[^.]+\.ports$/.test(field)) return where.error(path, `bad port "${value}": expected a port number or a range like 0-3`);
@@ -43,9 +45,9 @@ function schemaAt(path: (string | number)[]): Record<string, unknown> | undefine
   if (path[0] === 'defaults') return s.properties.defaults.properties;
   if (path[0] === 'nodes' && path.length === 2) return s.properties.nodes.additionalProperties.properties;
   if (path[0] === 'nodes' && path.length === 4) return s.properties.nodes.additionalProperties.properties.ports.additionalProperties.properties;
-  if (path[0] === 'links' && path.length === 2) return s.properties.links.items.anyOf[1].properties;
+  if (path[0] === 'links' && path.length === 2) return s.properties.links.items.anyOf[2].properties;
   if (path[0] === 'tests' && path.length === 2) return s.properties.tests.items.properties;
   if (path[0] === 'tests' && path.length === 3) return s.properties.tests.items.properties[path[2]]?.properties;
-  if (path[0] === 'links' && path[2] === 'filters') return s.properties.links.items.anyOf[1].properties.filters.properties;
+  if (path[0] === 'links' && path[2] === 'filters') return s.properties.links.items.anyOf[2].properties.filters.properties;
   return undefined;
 }

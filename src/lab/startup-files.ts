@@ -16,7 +16,8 @@ export const MAX_STARTUP_FILES_BYTES = 16 * 1024 * 1024;
  * limit, or is not UTF-8 text, is a LabFileError at its line. Fills in `text` and returns the spec.
  */
 export async function readStartupFiles(spec: LabSpec): Promise<LabSpec> {
-  const files = spec.nodes.flatMap((n) => n.files ?? []);
+  // Generated files (device nodes) come with their text.
+  const files = spec.nodes.flatMap((n) => n.files ?? []).filter((f) => f.text === undefined);
   if (!files.length) return spec;
   const root = await realpath(dirname(resolve(spec.file)));
   const total = new ByteCount(MAX_STARTUP_FILES_BYTES, () => new LabFileError(spec.file, files[0].pos, `the startup files are over ${MAX_STARTUP_FILES_BYTES} bytes together`));

@@ -59,7 +59,8 @@ export async function waitForPings(nodes: readonly Node[], api: ApiClient, pairs
       const console = await consoleOf(t.from);
       while (Date.now() < deadline) {
         attempts++;
-        const result = await console.ping(t.address, Math.max(5_000, deadline - Date.now()));
+        // One ping that fails to run (an exec that did not end in time on a loaded machine) is one failed attempt, not the end of the wait.
+        const result = await console.ping(t.address, Math.max(5_000, deadline - Date.now())).catch((err: Error) => ({ ok: false, reason: err.message }));
         if (result.ok) return { ...t, ok: true, attempts, elapsed_ms: Date.now() - started };
         reason = result.reason ?? 'no reply';
         if (Date.now() + RETRY_PAUSE_MS < deadline) await new Promise((r) => setTimeout(r, RETRY_PAUSE_MS));

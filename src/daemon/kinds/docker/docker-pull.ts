@@ -1,4 +1,5 @@
 import type Docker from 'dockerode';
+import { buildHint } from '../../../offline-images/names.js';
 import { ConflictError } from '../../errors.js';
 import { dockerReason } from './docker-engine.js';
 
@@ -21,7 +22,9 @@ const PROGRESS_EVERY_MS = 1000;
  */
 export async function pullImage(docker: Docker, image: string, progress: (message: string) => void): Promise<void> {
   progress(`Pulling '${image}' from its registry`);
-  const failure = (reason: string) => new ConflictError(`Docker image ${image} is not on this compute and could not be pulled (${reason}): load it with emuctl image import FILE.tar, or docker load`);
+  const hint = buildHint(image);
+  const remedy = hint ? `build it with ${hint} (offline, on the compute's machine), or load it with emuctl image import FILE.tar` : 'load it with emuctl image import FILE.tar, or docker load';
+  const failure = (reason: string) => new ConflictError(`Docker image ${image} is not on this compute and could not be pulled (${reason}): ${remedy}`);
   let stream: NodeJS.ReadableStream;
   try {
     stream = await docker.pull(image);
