@@ -94,7 +94,11 @@ export class ManagementBridge implements ManagementAccess {
       await runHostTool('ip', ['link', 'set', 'dev', host, 'master', this.bridge, 'up']);
       await runHostTool('ip', ['link', 'set', 'dev', peer, 'netns', String(pid), 'name', name]);
       await nsenter(pid, ['ip', 'addr', 'add', ipv4, 'dev', name]);
-      if (ipv6) await nsenter(pid, ['ip', '-6', 'addr', 'add', ipv6, 'dev', name, 'nodad']);
+      if (ipv6) {
+        // Docker turns IPv6 off for new interfaces of a container without a Docker IPv6 network; /proc/sys/net is the entered namespace's.
+        await nsenter(pid, ['sh', '-c', 'echo 0 > "/proc/sys/net/ipv6/conf/$1/disable_ipv6"', 'sh', name]);
+        await nsenter(pid, ['ip', '-6', 'addr', 'add', ipv6, 'dev', name, 'nodad']);
+      }
       // Up last: the container's init waits for the interface to be up, so its command finds it addressed.
       await nsenter(pid, ['ip', 'link', 'set', 'dev', name, 'up']);
     } catch (err) {
