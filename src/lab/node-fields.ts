@@ -77,6 +77,8 @@ export const NODE_FIELDS = {
     description: 'docker: startup files, absolute container path → file beside the lab file; copied in before the node starts',
     additionalProperties: { type: 'string', minLength: 1 },
   }),
+  mgmt_ip: read<string>(['docker', 'qemu'], { type: 'string', pattern: IPV4, description: 'docker, qemu: the management IPv4 address (with mgmt:; default: the next free one)' }),
+  mgmt_ipv6: read<string>(['docker', 'qemu'], { type: 'string', pattern: '^[0-9A-Fa-f:.]+$', description: 'docker, qemu: the management IPv6 address (with mgmt:; default: the next free one)' }),
 };
 
 type Fields = typeof NODE_FIELDS;

@@ -10,6 +10,7 @@ import { expandVariables, gns3Filters } from './file-values.js';
 
 // Kept importable from here; they live apart so that generated/read.ts need not import this module (a cycle).
 export { expandVariables, gns3Filters };
+import { checkMgmtAddresses, readMgmt } from './mgmt.js';
 import { DEFAULT_SWITCH_PORTS, endLabel, linkKey, portsOf, type CloudPortSpec, type EndSpec, type LabSpec, type LinkSpec, type NodeSpec, type StartupFile, type SwitchPortSpec } from './model.js';
 
 /** The lab file's content as JSON (what the schema checks). */
@@ -20,6 +21,7 @@ interface RawLab {
   links?: (string[] | RawLink)[];
   captures?: string[];
   tests?: RawTest[];
+  mgmt?: { ipv4?: string; ipv6?: string | false; interface?: string; ssh?: boolean };
 }
 interface RawNode extends RawNodeFields {
   type?: string;
@@ -88,7 +90,9 @@ class LabReader {
     this.checkPortsUsedOnce(links);
     this.markCaptures(links);
     const tests = readTests(this.raw.tests ?? [], this.where, this.nodes);
-    return { file: this.where.file, name: this.raw.name, namePos: this.where.at(['name']), nodes: [...this.nodes.values()], links, tests, ...(generated ? { generated } : {}) };
+    const mgmt = this.raw.mgmt === undefined ? undefined : readMgmt(this.raw.mgmt, this.where);
+    checkMgmtAddresses(mgmt, this.raw.nodes ?? {}, this.where);
+    return { file: this.where.file, name: this.raw.name, namePos: this.where.at(['name']), nodes: [...this.nodes.values()], links, tests, ...(generated ? { generated } : {}), ...(mgmt ? { mgmt } : {}) };
   }
 
   private node(name: string, raw: RawNode, defaultCompute: string): NodeSpec {
@@ -111,6 +115,8 @@ class LabReader {
       x: raw.x,
       y: raw.y,
       properties: raw.properties,
+      ...(raw.mgmt_ip !== undefined ? { mgmtIp: raw.mgmt_ip } : {}),
+      ...(raw.mgmt_ipv6 !== undefined ? { mgmtIpv6: raw.mgmt_ipv6 } : {}),
     };
     // The keys kept as written (the check above let through only those of this node's type).
     for (const key of KEPT_NODE_FIELDS) if (raw[key] !== undefined) Object.assign(spec, { [key]: raw[key] });

@@ -7,7 +7,7 @@ import { LabFileError } from '../../../src/lab/locate.js';
 import { KEPT_NODE_FIELDS, NODE_FIELDS } from '../../../src/lab/node-fields.js';
 import { parseLab } from '../../../src/lab/parse.js';
 
-/** A value each kept key takes, as YAML; a key added to the table without one here fails below. */
+/** A value each kept key (and a read key whose schema refuses `{}`) takes, as YAML; a kept key added to the table without one here fails below. */
 const SAMPLES: Record<string, [yaml: string, value: unknown]> = {
   ip: ['10.0.0.1/24', '10.0.0.1/24'],
   gateway: ['10.0.0.254', '10.0.0.254'],
@@ -21,6 +21,8 @@ const SAMPLES: Record<string, [yaml: string, value: unknown]> = {
   kernel_command_line: ['console=ttyS0', 'console=ttyS0'],
   adapter_type: ['e1000', 'e1000'],
   cmd: ['sleep 1', 'sleep 1'],
+  mgmt_ip: ['10.0.0.5', '10.0.0.5'],
+  mgmt_ipv6: ['fd00::5', 'fd00::5'],
 };
 
 const nodeSchema = LAB_FILE_SCHEMA.properties.nodes.additionalProperties.properties as Record<string, unknown>;

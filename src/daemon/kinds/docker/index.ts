@@ -31,7 +31,7 @@ export const DOCKER_KIND: NodeKind = {
     ports: dockerPorts,
     defaultConsoleType: 'telnet',
     exec: true,
-    emuctlOnlyProperties: ['cap_add', 'privileged'],
+    emuctlOnlyProperties: ['cap_add', 'privileged', 'mgmt_ipv4', 'mgmt_ipv6'],
     imageIsReference: true,
     computeFields: (node) => (node.layout.custom_adapters?.length ? { custom_adapters: node.layout.custom_adapters } : {}),
     // A remote compute may be a GNS3 server that checks nothing: what would reach Docker is checked here too.
