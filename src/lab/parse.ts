@@ -82,7 +82,7 @@ class LabReader {
 
   read(): LabSpec {
     const defaultCompute = this.raw.defaults?.compute ?? 'local';
-    const gen = new GeneratedLab(this.raw, this.where, this.env);
+    const gen = new GeneratedLab(this.raw, this.where, this.env, { expandVariables, gns3Filters });
     for (const name of this.where.keys(['nodes'])) this.nodes.set(name, gen.isDevice(name) ? gen.nodeSpec(name, defaultCompute) : this.node(name, this.raw.nodes![name], defaultCompute));
     const owned = new Set((this.raw.links ?? []).flatMap((link, i) => (gen.owns(link) ? [i] : [])));
     const links = (this.raw.links ?? []).flatMap((link, i) => (owned.has(i) ? [] : [this.link(link as string[] | RawLink, i)]));

@@ -1,6 +1,6 @@
 // The BGP module: eBGP with every router of another AS on a shared link (over the link's
 // addresses), iBGP within an AS between loopbacks (a full mesh, or with the AS's route
-// reflectors only), the loopback and host LANs advertised. Fast timers (keepalive 1 s, hold
+// reflectors only; without OSPF, iBGP only over shared links), the loopback and host LANs advertised. Fast timers (keepalive 1 s, hold
 // 3 s) so a lost link reroutes within seconds, not FRR's traditional 180 s.
 import { prefixText, type Prefix } from './ip.js';
 import type { LabPlan, PlanNode } from './model.js';
@@ -41,6 +41,17 @@ function neighbors(node: PlanNode, plan: LabPlan, byName: Map<string, PlanNode>)
       for (const f of families) if (peer.address[f]) out.push({ address: addr(peer.address[f]!), family: f, as: other.bgp.as!, description: other.name, internal: false, client: false });
     }
   }
+  if (!plan.settings.modules.includes('ospf')) {
+    // No IGP to reach loopbacks: iBGP only with routers of the AS on a shared link, over it.
+    for (const iface of node.interfaces) {
+      for (const peer of iface.peers) {
+        const other = byName.get(peer.node)!;
+        if (other.role !== 'router' || other.bgp.as !== node.bgp.as) continue;
+        for (const f of families) if (peer.address[f]) out.push({ address: addr(peer.address[f]!), family: f, as: other.bgp.as!, description: `${other.name} (iBGP)`, internal: true, client: false });
+      }
+    }
+    return out;
+  }
   const members = membersOf(plan, node.bgp.as!);
   const reflectors = members.filter((m) => m.bgp.rr);
   const peers = reflectors.length && !node.bgp.rr ? reflectors : members;
@@ -67,7 +78,7 @@ export function bgpSection(node: PlanNode, plan: LabPlan): string[] {
   ];
   for (const n of list) {
     lines.push(` neighbor ${n.address} remote-as ${n.as}`, ` neighbor ${n.address} description ${n.description}`);
-    if (n.internal) lines.push(` neighbor ${n.address} update-source lo`);
+    if (n.internal && plan.settings.modules.includes('ospf')) lines.push(` neighbor ${n.address} update-source lo`);
   }
   for (const family of plan.pools[6] ? ([4, 6] as const) : ([4] as const)) {
     lines.push(' !', ` address-family ${family === 4 ? 'ipv4' : 'ipv6'} unicast`);

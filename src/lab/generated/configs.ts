@@ -1,6 +1,8 @@
 // What `emuctl lab config` shows: the generated startup files of a lab's device nodes, and the
 // file names they get when written out (DIR/NODE/frr.conf …). Pure: the command does the I/O.
 import type { LabSpec } from '../model.js';
+import { prefixText } from './ip.js';
+import type { LabPlan } from './model.js';
 
 /** One generated file of one node. */
 export interface GeneratedFile {
@@ -26,4 +28,21 @@ export function generatedFiles(spec: LabSpec, node?: string): GeneratedFile[] {
 /** All of them as one text: each file under a `### NODE PATH` line. */
 export function renderGeneratedFiles(files: readonly GeneratedFile[]): string {
   return files.map((f) => `### ${f.node} ${f.path}\n${f.text}`).join('\n');
+}
+
+/** The addressing plan as text, one line per loopback and interface, in file order. */
+export function renderAddressing(plan: LabPlan): string {
+  const lines: string[] = [];
+  for (const node of plan.nodes) {
+    const loopbacks = [node.loopback[4], node.loopback[6]].filter((p) => p !== undefined).map((p) => prefixText(p!));
+    if (loopbacks.length) lines.push(`${node.name} lo ${loopbacks.join(' ')} router-id ${node.routerId}`);
+    for (const i of node.interfaces) {
+      const addresses = [i.address[4], i.address[6]].filter((p) => p !== undefined).map((p) => prefixText(p!));
+      const where = i.link.switchName ? `lan ${i.link.switchName}` : i.link.kind;
+      lines.push(`${node.name} ${i.name} ${addresses.join(' ')} ${where} with ${i.peers.map((p) => p.node).join(' ')}`);
+    }
+    const gateways = [node.gateway[4], node.gateway[6]].filter((p) => p !== undefined).map((p) => prefixText(p!).split('/')[0]);
+    if (gateways.length) lines.push(`${node.name} gateway ${gateways.join(' ')}`);
+  }
+  return lines.join('\n') + '\n';
 }

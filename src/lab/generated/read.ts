@@ -2,7 +2,6 @@
 // modules) into a LabPlan, and turns it into what the planner knows: docker nodes with their
 // generated startup files, ethernet switches for LANs, and links between numbered ports.
 // parse.ts calls it; every mistake is a LabFileError at its line and column.
-import { expandVariables, gns3Filters } from '../file-values.js';
 import { LabFileError, type Locator, type YamlPath } from '../locate.js';
 import type { EndSpec, LinkSpec, NodeSpec, Pos } from '../model.js';
 import { allocateAddresses } from './addressing.js';
@@ -23,11 +22,17 @@ const DEVICE_ONLY_KEYS = ['device', 'loopback', 'ospf', 'bgp'];
 
 type Raw = Record<string, any>;
 
+/** What parse.ts lends (passed in, not imported: an import cycle would deadlock the bundled CLI's lazy chunks). */
+export interface ParseHelpers {
+  expandVariables(text: string, env: Readonly<Record<string, string | undefined>>, error: (reason: string) => Error): string;
+  gns3Filters(filters: Record<string, unknown>): Record<string, unknown[]>;
+}
+
 /** The generated-lab side of one lab file. */
 export class GeneratedLab {
   private readonly rawNodes: Raw;
 
-  constructor(private readonly raw: Raw, private readonly where: Locator, private readonly env: Readonly<Record<string, string | undefined>>) {
+  constructor(private readonly raw: Raw, private readonly where: Locator, private readonly env: Readonly<Record<string, string | undefined>>, private readonly helpers: ParseHelpers) {
     this.rawNodes = raw.nodes ?? {};
   }
 
@@ -53,7 +58,7 @@ export class GeneratedLab {
     const device = DEVICES[raw.device];
     const imagePath = raw.image !== undefined ? [...path, 'image'] : ['devices', raw.device, 'image'];
     const imageText: string = raw.image ?? this.raw.devices?.[raw.device]?.image ?? device.image;
-    const image = expandVariables(imageText, this.env, (reason) => this.where.error(imagePath, reason));
+    const image = this.helpers.expandVariables(imageText, this.env, (reason) => this.where.error(imagePath, reason));
     return {
       name,
       pos: this.where.key(['nodes'], name),
@@ -274,7 +279,7 @@ export class GeneratedLab {
     for (const { link, raw } of written) {
       const end = (m: Member): EndSpec => ({ node: m.node, adapter: m.adapter, port: 0, pos: m.pos });
       if (link.members.length === 2) {
-        links.push({ ends: [end(link.members[0]), end(link.members[1])], filters: raw.filters ? gns3Filters(raw.filters) : {}, suspend: raw.suspend ?? false, capture: raw.capture ?? false, pos: link.pos });
+        links.push({ ends: [end(link.members[0]), end(link.members[1])], filters: raw.filters ? this.helpers.gns3Filters(raw.filters) : {}, suspend: raw.suspend ?? false, capture: raw.capture ?? false, pos: link.pos });
         continue;
       }
       let name: string;
