@@ -12,7 +12,14 @@
 //       /etc/frr/daemons enables and then runs a shell on the console. FRR 8.4 dies without
 //       CAP_SYS_ADMIN, which emuctl no longer grants: docker-images/drop-sys-admin.c, compiled here
 //       (gcc) and listed in /etc/ld.so.preload, clears it from what the daemons ask libcap for.
-// Both are `docker import`ed: a root file system and a command, no registry involved.
+//       It also runs an SSH server (see ssh below), started by docker-start before the daemons.
+// ssh:  a small Debian bookworm root file system (mmdebstrap's essential variant) with openssh-server,
+//       python3 (so that Ansible's own modules run on it) and iproute2; /usr/lib/emuctl/ssh-start
+//       starts sshd and then runs a shell on the console.
+// sshd in the frr and ssh images: no host key ships in the image; each container makes its own
+// ed25519 key at its first start. Root logs in with a key only (`lab up` installs the lab's public
+// key in /root/.ssh/authorized_keys through the node's files).
+// All are `docker import`ed: a root file system and a command, no registry involved.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -20,10 +27,31 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** Starts sshd: a host key made at the first start (none ships in an image), the key files made strict enough for sshd's StrictModes. */
+const SSHD_START = `mkdir -p /run/sshd /root/.ssh && chmod 700 /root/.ssh
+[ -f /root/.ssh/authorized_keys ] && chmod 600 /root/.ssh/authorized_keys
+[ -f /etc/ssh/ssh_host_ed25519_key ] || ssh-keygen -q -t ed25519 -N '' -f /etc/ssh/ssh_host_ed25519_key
+/usr/sbin/sshd
+`;
+
+/** sshd's settings in both images: the one host key made at start, root by key only, no PAM (its loginuid module fails in a container), no DNS lookups. */
+const SSHD_CONFIG = `HostKey /etc/ssh/ssh_host_ed25519_key
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+UseDNS no
+`;
+
 const FRR_START = `#!/bin/sh
-# Starts the FRR daemons that /etc/frr/daemons enables (watchfrr keeps them up), then gives the console a shell.
-/usr/lib/frr/frrinit.sh start
+# Starts sshd and the FRR daemons that /etc/frr/daemons enables (watchfrr keeps them up), then gives the console a shell.
+${SSHD_START}/usr/lib/frr/frrinit.sh start
 exec /bin/bash
+`;
+
+const SSH_START = `#!/bin/sh
+# Starts sshd, then gives the console a shell.
+${SSHD_START}exec /bin/bash
 `;
 
 /** The LD_PRELOAD shim of the FRR image (its source names the recipe too). */
@@ -36,10 +64,17 @@ const RECIPES = {
     cmd: ['/bin/sh'],
   },
   frr: {
-    packages: ['frr', 'iproute2', 'iputils-ping', 'procps', 'tcpdump'],
+    packages: ['frr', 'iproute2', 'iputils-ping', 'procps', 'tcpdump', 'openssh-server'],
     build: buildFrr,
     cmd: ['/usr/lib/frr/docker-start'],
     sources: [DROP_SYS_ADMIN],
+    hashExtra: { sshd: SSHD_CONFIG },
+  },
+  ssh: {
+    packages: ['openssh-server', 'python3', 'iproute2'],
+    build: buildSsh,
+    cmd: ['/usr/lib/emuctl/ssh-start'],
+    hashExtra: { sshd: SSHD_CONFIG, start: SSH_START },
   },
 };
 
@@ -68,7 +103,7 @@ function packageVersions(packages) {
 }
 
 function tagOf(name, recipe) {
-  const hash = createHash('sha256').update(JSON.stringify({ name, versions: packageVersions(recipe.packages), cmd: recipe.cmd, start: FRR_START, build: recipe.build.toString(), sources: (recipe.sources ?? []).map((f) => readFileSync(f, 'utf8')) }));
+  const hash = createHash('sha256').update(JSON.stringify({ name, versions: packageVersions(recipe.packages), cmd: recipe.cmd, start: FRR_START, ...(recipe.hashExtra ?? {}), build: recipe.build.toString(), sources: (recipe.sources ?? []).map((f) => readFileSync(f, 'utf8')) }));
   return `emuctl-test/${name}:${hash.digest('hex').slice(0, 12)}`;
 }
 
@@ -138,11 +173,42 @@ async function buildFrr(tag, recipe) {
     sh('gcc', ['-O2', '-Wall', '-shared', '-fPIC', '-o', shim, DROP_SYS_ADMIN, '-ldl']);
     chmodSync(hook, 0o755);
     const customize = [
+      ...sshdHooks(hook),
       `cp ${start} "$1/usr/lib/frr/docker-start" && chmod 755 "$1/usr/lib/frr/docker-start"`,
       `mkdir -p "$1/usr/lib/emuctl" && cp ${shim} "$1/usr/lib/emuctl/drop-sys-admin.so" && chmod 644 "$1/usr/lib/emuctl/drop-sys-admin.so"`,
       `echo /usr/lib/emuctl/drop-sys-admin.so > "$1/etc/ld.so.preload"`,
     ].join(' && ');
     const producer = ['mmdebstrap', '--quiet', '--variant=apt', `--include=${recipe.packages.join(',')}`, `--customize-hook=${customize}`, '--format=tar', 'bookworm', '-'];
+    await importTar(process.getuid?.() === 0 ? producer : ['sudo', ...producer], tag, recipe.cmd);
+  } finally {
+    rmSync(hook, { recursive: true, force: true });
+  }
+}
+
+/** mmdebstrap hook commands that set sshd up in a root file system: the settings, no host key, root's password field `*` (no password, not locked, so key logins work). */
+function sshdHooks(hook) {
+  const config = join(hook, 'emuctl.conf');
+  writeFileSync(config, SSHD_CONFIG, { mode: 0o644 });
+  return [
+    `cp ${config} "$1/etc/ssh/sshd_config.d/emuctl.conf"`,
+    `rm -f "$1"/etc/ssh/ssh_host_*`,
+    `sed -i 's/^root:[^:]*:/root:*:/' "$1/etc/shadow"`,
+  ];
+}
+
+async function buildSsh(tag, recipe) {
+  const hook = mkdtempSync(join(tmpdir(), 'emuctl-ssh-image-'));
+  try {
+    const start = join(hook, 'ssh-start');
+    writeFileSync(start, SSH_START, { mode: 0o755 });
+    chmodSync(hook, 0o755);
+    const customize = [
+      ...sshdHooks(hook),
+      `mkdir -p "$1/usr/lib/emuctl" && cp ${start} "$1/usr/lib/emuctl/ssh-start" && chmod 755 "$1/usr/lib/emuctl/ssh-start"`,
+      // Documentation and locales are most of a small root file system and nothing here reads them.
+      `rm -rf "$1"/usr/share/doc/* "$1"/usr/share/man/* "$1"/usr/share/locale/* "$1"/var/cache/apt/* "$1"/var/lib/apt/lists/*`,
+    ].join(' && ');
+    const producer = ['mmdebstrap', '--quiet', '--variant=essential', `--include=${recipe.packages.join(',')}`, `--customize-hook=${customize}`, '--format=tar', 'bookworm', '-'];
     await importTar(process.getuid?.() === 0 ? producer : ['sudo', ...producer], tag, recipe.cmd);
   } finally {
     rmSync(hook, { recursive: true, force: true });

@@ -84,6 +84,22 @@ export interface NodeSpec {
   files?: StartupFile[];
   /** Any other GNS3 node properties, sent as they are at creation. */
   properties?: Record<string, unknown>;
+  /** docker, qemu with `mgmt:`: the management address pinned (IPv4 / IPv6 address, no prefix). */
+  mgmtIp?: string;
+  mgmtIpv6?: string;
+}
+
+/** `mgmt:` of a lab file: its management network (defaults filled in). */
+export interface MgmtSpec {
+  /** A CIDR or `auto`. */
+  ipv4: string;
+  /** A CIDR, `auto`, or false for none. */
+  ipv6: string | false;
+  /** The interface's name inside each node. */
+  interface: string;
+  /** Install the lab's SSH key in each docker node. */
+  ssh: boolean;
+  pos: Pos;
 }
 
 /** One end of a link: a node and a numbered port (names are resolved when the file is read). */
@@ -116,6 +132,8 @@ export interface LabSpec {
   links: LinkSpec[];
   /** `tests:`, in file order (emuctl lab test). */
   tests: LabTest[];
+  /** `mgmt:`; absent when the lab has no management network. */
+  mgmt?: MgmtSpec;
 }
 
 /** `PC1:0/0`. */
