@@ -52,7 +52,7 @@ export function nornirInventory(inventory: Inventory): Record<'hosts.yaml' | 'gr
       data: { kind: host.kind, image: host.image, mgmt_ipv4: host.mgmt_ipv4, mgmt_ipv6: host.mgmt_ipv6, ssh_private_key_file: inventory.private_key_file, ssh_known_hosts_file: inventory.known_hosts_file },
       connection_options: {
         paramiko: { extras: { key_filename: inventory.private_key_file, look_for_keys: false, allow_agent: false } },
-        netmiko: { extras: { use_keys: true, key_file: inventory.private_key_file, allow_agent: false, ssh_config_file: null } },
+        netmiko: { extras: { use_keys: true, key_file: inventory.private_key_file, allow_agent: false } },
       },
     };
   }
