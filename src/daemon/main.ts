@@ -48,6 +48,8 @@ import { removeOwnPidFile, writePidFile } from './pid-file.js';
 import { resolveSettings, type DaemonFlags, type DaemonSettings } from './settings.js';
 import { checkExposure, exposureWarnings, looseSecretWarnings } from './exposure.js';
 import { loadTlsIdentity, type TlsIdentity } from './tls-identity.js';
+import { ManagementNetworks } from './controller/management/networks.js';
+import { ComputeManagement } from './compute/management/compute-management.js';
 
 export type { DaemonFlags } from './settings.js';
 
@@ -94,6 +96,8 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   await refuseIfRunning(settings);
   const processRegistry = daemonRegistry(settings.paths.runDir, settings.port);
   if (isCompute) await cleanupLeftovers(settings, log);
+  const computeManagement = isCompute ? new ComputeManagement({ runDir: settings.paths.runDir, log, env }) : undefined;
+  await computeManagement?.cleanupLeftovers().catch((err: Error) => log.error(`cleaning up what a previous run's management networks left: ${err.message}`));
   const [consoleMin, consoleMax] = settings.consolePortRange;
   const images = new ImageStore(settings.imagesDir, settings.maxImageBytes);
   const nodeTypes = computeNodeTypes({ settings, env, log, registry: processRegistry, images });
@@ -108,7 +112,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const dataplane = isCompute ? await createDataplane({ engine: settings.dataplane, offload: settings.tapOffload, log }) : undefined;
   const stopMemoryLog = settings.memoryLogSeconds > 0 ? startMemoryLog({ seconds: settings.memoryLogSeconds, log, workerHeap: dataplane?.heap?.bind(dataplane) }) : undefined;
   const compute = dataplane
-    ? new LocalCompute({ dataplane, nodeTypes, projectsDir: settings.projectsDir, bindHost: settings.host, resources, log, hostInterfaces: new HostInterfacePolicy(settings.cloudInterfaces) })
+    ? new LocalCompute({ dataplane, nodeTypes, projectsDir: settings.projectsDir, bindHost: settings.host, resources, log, hostInterfaces: new HostInterfacePolicy(settings.cloudInterfaces), management: computeManagement })
     : undefined;
   const capabilities = () => computeCapabilities({ gns3Version: settings.gns3Version, nodeTypes });
   const computes = new ComputeRegistry({
@@ -122,11 +126,13 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   if (compute) computes.setApi('local', compute);
   const labs = new Labs();
   const links = new LinkManager({ computes, events });
-  const nodes = new NodeManager({ computes, events, links, policy: settings });
+  const management = new ManagementNetworks({ range4: settings.mgmtRange, range6: settings.mgmtRangeIpv6, computes, log, projects: () => projects.list() });
+  const nodes = new NodeManager({ computes, events, links, policy: settings, management });
   computes.setReports(new LiveState({ labs, nodes, links, events, log }));
   if (compute && isController) computes.followLocal(compute.events);
   wireNotifications(notifications, { controller: isController ? events : undefined, compute: compute?.events });
   projects.addLifecycle(new LabLifecycle({ labs, nodes, links, computes, log }));
+  projects.addLifecycle(management);
   const templates = new TemplateManager({ file: isController ? settings.paths.templatesFile(settings.port) : undefined, events, log, policy: settings });
   const gui = new GuiSettings(isController ? settings.paths.guiSettingsFile(settings.port) : undefined);
   const symbols = new SymbolLibrary(settings.symbolsDir);
@@ -156,7 +162,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
     auth: settings.auth,
     webUi: settings.webUi,
     loginBackoff: { maxFailures: settings.authMaxFailures, backoffMs: settings.authBackoffMs },
-    controller: isController ? { projects, computes, labs, nodes, links, templates, drawings, snapshots, archives, gui, symbols, appliances, forwardTimeoutMs: settings.forwardTimeoutMs, self: () => selfEndpoint(settings, port, tls) } : undefined,
+    controller: isController ? { projects, computes, labs, nodes, links, management, templates, drawings, snapshots, archives, gui, symbols, appliances, forwardTimeoutMs: settings.forwardTimeoutMs, self: () => selfEndpoint(settings, port, tls) } : undefined,
     compute: compute ? { compute, capabilities, images, env, udpPortRange: settings.udpPortRange, consolePortRange: settings.consolePortRange } : undefined,
     notifications,
     consoles,

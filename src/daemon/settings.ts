@@ -7,6 +7,7 @@ import { InvalidError } from './errors.js';
 import { checkCloudInterfaces } from './compute/host-interface-policy.js';
 import { parseSubnet } from './kinds/nat/subnet.js';
 import { allowedHostName, parseOrigin } from './http/own-names.js';
+import { managementSubnet } from './controller/management/addressing.js';
 
 export type DaemonRole = 'both' | 'controller' | 'compute';
 export type PortRange = [number, number];
@@ -65,6 +66,9 @@ export interface DaemonFlags {
   vpcsUnconfined?: boolean;
   // NAT node: the lab subnet behind emuctl's own bridge.
   natSubnet?: string;
+  // Management networks: the ranges `auto` takes each lab's subnets from.
+  mgmtRange?: string;
+  mgmtRangeIpv6?: string;
   // TAP offloads: TCP segments of up to 64 KB cross the native dataplane whole.
   tapOffload?: boolean;
   // Cloud nodes: the host interfaces they may bridge (names or prefix*); unset: all but the loopback and emuctl's own.
@@ -139,6 +143,11 @@ export interface DaemonSettings {
   // NAT node.
   /** nat_subnet: the IPv4 subnet behind NAT nodes (the bridge takes its first address, dnsmasq leases the rest); refused when it overlaps a host route. */
   natSubnet: string;
+  // Management networks.
+  /** mgmt_range: the IPv4 range a lab's `auto` management subnet (a /24 of it) is taken from. */
+  mgmtRange: string;
+  /** mgmt_range_ipv6: the IPv6 range a lab's `auto` management subnet (a /64 of it) is taken from. */
+  mgmtRangeIpv6: string;
   // TAP offloads.
   /** tap_offload: the native dataplane opens TAPs with virtio headers and TCP offloads (native/offload.c); on by default. */
   tapOffload: boolean;
@@ -320,6 +329,9 @@ const SPECS = {
   vpcsUnconfined: { env: 'EMUCTL_VPCS_UNCONFINED', file: 'vpcs_unconfined', kind: BOOLEAN, fallback: false },
   // NAT node: like libvirt's virbr0 by default.
   natSubnet: { env: 'EMUCTL_NAT_SUBNET', file: 'nat_subnet', kind: TEXT, fallback: '192.168.122.0/24', check: checkNatSubnet },
+  // Management networks: a lab's /24 (/64) out of these, chosen free of host routes and other labs.
+  mgmtRange: { env: 'EMUCTL_MGMT_RANGE', file: 'mgmt_range', kind: TEXT, fallback: '10.242.0.0/16', check: (v: string, where: string) => void managementSubnet(v, 4, where) },
+  mgmtRangeIpv6: { env: 'EMUCTL_MGMT_RANGE_IPV6', file: 'mgmt_range_ipv6', kind: TEXT, fallback: 'fd65:6d75:6374::/48', check: (v: string, where: string) => void managementSubnet(v, 6, where) },
   // TAP offloads: on unless turned off (a host whose TAP driver refuses TUNSETOFFLOAD, or a comparison).
   tapOffload: { env: 'EMUCTL_TAP_OFFLOAD', file: 'tap_offload', kind: BOOLEAN, fallback: true },
   // Cloud nodes: unset means every host interface but the loopback and emuctl's own (host-interface-policy.ts).

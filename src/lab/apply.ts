@@ -6,7 +6,9 @@ import { VPCS_STARTUP_FILE, writeNodeFile } from '../client/node-files.js';
 import { createNode, deleteNode, listNodes, nodeAction, updateNode, type Node } from '../client/nodes.js';
 import { createProject, type Project } from '../client/projects.js';
 import { createNodeFromTemplate, findTemplate } from '../client/templates.js';
-import { linkKey, type LinkSpec, type StartupFile } from './model.js';
+import { linkKey, type LinkSpec, type MgmtSpec, type StartupFile } from './model.js';
+import { putManagement } from '../client/management.js';
+import { notEmuctlError, serverKind } from '../client/server-kind.js';
 import { nodeCreateBody, startupNodeFile, vpcsScriptOf } from './node-bodies.js';
 import type { Plan, Step } from './plan.js';
 import { startAndWait } from './start.js';
@@ -33,6 +35,8 @@ export interface ApplyContext {
   /** The lab's project, when it exists already. */
   project?: Project;
   startTimeoutMs?: number;
+  /** The file's `mgmt:`: the project's management network is set before its first node is created. */
+  mgmt?: MgmtSpec;
 }
 
 /**
@@ -40,6 +44,11 @@ export interface ApplyContext {
  * names the step, the server's reason, and how many steps were done before it.
  */
 export async function applyPlan(plan: Plan, ctx: ApplyContext, report: StepReporter): Promise<Project> {
+  // Before anything is made: a server without management networks fails the whole lab in one line.
+  if (ctx.mgmt) {
+    const kind = await serverKind(ctx.api);
+    if (!kind.emuctl) throw notEmuctlError(ctx.api, 'a management network (mgmt:) needs', kind);
+  }
   const run = new Applier(plan, ctx);
   for (const [i, step] of plan.steps.entries()) {
     try {
@@ -57,6 +66,7 @@ class Applier {
   project?: Project;
   private readonly ids: Map<string, string>;
   private readonly links = new Map<string, string>();
+  private mgmtSet = false;
 
   constructor(private readonly plan: Plan, private readonly ctx: ApplyContext) {
     this.project = ctx.project;
@@ -88,6 +98,7 @@ class Applier {
         return;
       case 'create-node': {
         const { spec, computeId } = step;
+        await this.management();
         const node = spec.template !== undefined
           ? await createNodeFromTemplate(api, this.pid, (await findTemplate(api, spec.template)).template_id, { name: spec.name, compute_id: computeId, x: spec.x ?? 0, y: spec.y ?? 0 })
           : await createNode(api, this.pid, nodeCreateBody(spec, computeId));
@@ -121,6 +132,14 @@ class Applier {
         return startAndWait(api, this.ctx.server, this.pid, wanted, this.ctx.startTimeoutMs);
       }
     }
+  }
+
+  /** The project's management network, set once per run before the first node is made (the server keeps one it has). */
+  private async management(): Promise<void> {
+    const mgmt = this.ctx.mgmt;
+    if (!mgmt || this.mgmtSet) return;
+    await putManagement(this.ctx.api, this.pid, { ipv4: mgmt.ipv4, ipv6: mgmt.ipv6, interface: mgmt.interface });
+    this.mgmtSet = true;
   }
 
   private async setFilters(link: Link, filters: LinkFilters): Promise<void> {

@@ -91,6 +91,8 @@ const NODE = {
       additionalProperties: { type: 'string', minLength: 1 },
     },
     properties: { type: 'object', description: 'other GNS3 node properties, sent as they are when the node is created' },
+    mgmt_ip: { type: 'string', pattern: IPV4, description: 'docker, qemu: the management IPv4 address (with mgmt:; default: the next free one)' },
+    mgmt_ipv6: { type: 'string', pattern: '^[0-9A-Fa-f:.]+$', description: 'docker, qemu: the management IPv6 address (with mgmt:; default: the next free one)' },
   },
   additionalProperties: false,
 };
@@ -129,6 +131,17 @@ export const LAB_FILE_SCHEMA = {
     links: { type: 'array', items: LINK },
     captures: { type: 'array', items: { type: 'string', pattern: '^\\S+$', description: 'a link by its ends: END-END' } },
     tests: { type: 'array', items: LAB_TEST_SCHEMA, description: 'tests `emuctl lab test` runs, in this order' },
+    mgmt: {
+      type: 'object',
+      description: 'a management network: every docker and qemu node gets an extra interface on a bridge the host reaches (emuctl daemons only)',
+      properties: {
+        ipv4: { type: 'string', pattern: '^(auto|(\\d{1,3}\\.){3}\\d{1,3}/\\d{1,2})$', description: 'IPv4 subnet (CIDR) or auto (default: a free one)' },
+        ipv6: { anyOf: [{ type: 'string', pattern: '^(auto|[0-9A-Fa-f:]+/\\d{1,3})$' }, { const: false }], description: 'IPv6 subnet (CIDR), auto (default) or false for none' },
+        interface: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_.-]{0,14}$', description: "the interface's name in each node (default mgmt0)" },
+        ssh: { type: 'boolean', description: "install the lab's SSH key in each docker node (default true)" },
+      },
+      additionalProperties: false,
+    },
   },
   required: ['name'],
   additionalProperties: false,

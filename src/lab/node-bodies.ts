@@ -79,7 +79,9 @@ export function startupNodeFile(file: StartupFile): string {
 
 /** POST /v2/projects/{project_id}/nodes for a file node (not a template node). */
 export function nodeCreateBody(spec: NodeSpec, computeId: string): NodeCreate {
-  const body: NodeCreate = { name: spec.name, node_type: spec.type!, compute_id: computeId, properties: nodeCreateProperties(spec) };
+  // A pinned management address goes with the create only: the server's answer holds it with its prefix length.
+  const pins = { ...(spec.mgmtIp !== undefined ? { mgmt_ipv4: spec.mgmtIp } : {}), ...(spec.mgmtIpv6 !== undefined ? { mgmt_ipv6: spec.mgmtIpv6 } : {}) };
+  const body: NodeCreate = { name: spec.name, node_type: spec.type!, compute_id: computeId, properties: { ...nodeCreateProperties(spec), ...pins } };
   if (spec.x !== undefined) body.x = spec.x;
   if (spec.y !== undefined) body.y = spec.y;
   return body;

@@ -4,6 +4,7 @@ import { LAB_FILE_SCHEMA } from './file-schema.js';
 import { LabFileError, Locator, type YamlPath } from './locate.js';
 import { schemaError } from './schema-errors.js';
 import { readTests, type RawTest } from './lab-tests/parse.js';
+import { checkMgmtAddresses, readMgmt } from './mgmt.js';
 import { DEFAULT_SWITCH_PORTS, endLabel, linkKey, portsOf, type CloudPortSpec, type EndSpec, type LabSpec, type LinkSpec, type NodeSpec, type StartupFile, type SwitchPortSpec } from './model.js';
 
 /** The lab file's content as JSON (what the schema checks). */
@@ -14,6 +15,7 @@ interface RawLab {
   links?: (string[] | RawLink)[];
   captures?: string[];
   tests?: RawTest[];
+  mgmt?: { ipv4?: string; ipv6?: string | false; interface?: string; ssh?: boolean };
 }
 interface RawNode {
   type?: string;
@@ -38,6 +40,8 @@ interface RawNode {
   cmd?: string;
   files?: Record<string, string>;
   properties?: Record<string, unknown>;
+  mgmt_ip?: string;
+  mgmt_ipv6?: string;
 }
 interface RawLink {
   endpoints: string[];
@@ -64,6 +68,8 @@ const TYPE_KEYS: Record<string, string[]> = {
   env: ['docker'],
   cmd: ['docker'],
   files: ['docker'],
+  mgmt_ip: ['docker', 'qemu'],
+  mgmt_ipv6: ['docker', 'qemu'],
 };
 
 /** How many aliases (`*name`) a lab file may use: enough for shared settings, too few for an alias bomb ("billion laughs"). */
@@ -115,7 +121,9 @@ class LabReader {
     this.checkPortsUsedOnce(links);
     this.markCaptures(links);
     const tests = readTests(this.raw.tests ?? [], this.where, this.nodes);
-    return { file: this.where.file, name: this.raw.name, namePos: this.where.at(['name']), nodes: [...this.nodes.values()], links, tests };
+    const mgmt = this.raw.mgmt === undefined ? undefined : readMgmt(this.raw.mgmt, this.where);
+    checkMgmtAddresses(mgmt, this.raw.nodes ?? {}, this.where);
+    return { file: this.where.file, name: this.raw.name, namePos: this.where.at(['name']), nodes: [...this.nodes.values()], links, tests, ...(mgmt ? { mgmt } : {}) };
   }
 
   private node(name: string, raw: RawNode, defaultCompute: string): NodeSpec {
@@ -138,6 +146,8 @@ class LabReader {
       x: raw.x,
       y: raw.y,
       properties: raw.properties,
+      ...(raw.mgmt_ip !== undefined ? { mgmtIp: raw.mgmt_ip } : {}),
+      ...(raw.mgmt_ipv6 !== undefined ? { mgmtIpv6: raw.mgmt_ipv6 } : {}),
     };
     if (raw.type === 'ethernet_switch') spec.switchPorts = this.switchPorts(path, raw);
     if (raw.type === 'cloud') spec.cloudPorts = this.cloudPorts(path, raw);

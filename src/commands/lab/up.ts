@@ -93,7 +93,7 @@ export async function runLabUp(opts: LabUpOptions, ctx: Context): Promise<void> 
     return;
   }
   const { applyPlan } = await import('../../lab/apply.js');
-  const project = await applyPlan(plan, { api, server: streamServer(ctx), project: state.project }, {
+  const project = await applyPlan(plan, { api, server: streamServer(ctx), project: state.project, ...(spec.mgmt ? { mgmt: spec.mgmt } : {}) }, {
     async step(text, task) {
       const value = await ctx.out.spin(text, task);
       ctx.out.success(text);

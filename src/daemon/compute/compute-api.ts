@@ -3,6 +3,7 @@ import type { NioJson } from './node-context.js';
 import type { CreateOptions } from './node-types.js';
 import type { ProjectFile } from './project-files.js';
 import type { NodePortStats } from './project-stats.js';
+import type { ManagementNetwork } from './management/types.js';
 import type { NODE_CAPTURE_SCHEMA } from '../schemas/nio.js';
 import type { FromSchema } from '../schemas/validation.js';
 
@@ -65,6 +66,8 @@ export interface ComputeApi {
   pcapStream(at: PortAddress): Promise<Readable>;
   /** emuctl: the port counters of every node of the project on the compute that has some (a GNS3 compute answers 404). */
   projectStats(projectId: string): Promise<NodePortStats[]>;
+  /** emuctl: sets the project's management network on the compute (null: removes it); a GNS3 compute answers 404. */
+  setManagement(projectId: string, network: ManagementNetwork | null): Promise<void>;
   /** Runs a command in a started node that can (docker): its output and exit status. */
   execInNode(projectId: string, nodeType: string, nodeId: string, command: ExecCommand): Promise<ExecOutcome>;
 }

@@ -21,6 +21,8 @@ import { makeDirs, relativeBelow, withDir } from '../safe-fs.js';
 import { checkRelativePath, copyNodeDirectory, listProjectFiles, openProjectFile, pathInside, projectBelow, writeProjectFile, type ProjectFile } from './project-files.js';
 import { projectPortStats, type NodePortStats } from './project-stats.js';
 import type { ComputeResources } from './resources.js';
+import type { ComputeManagement } from './management/compute-management.js';
+import type { ManagementNetwork } from './management/types.js';
 import { SingleFlight } from '../../util/single-flight.js';
 
 export interface LocalComputeDeps {
@@ -34,6 +36,8 @@ export interface LocalComputeDeps {
   log: Logger;
   /** The host interfaces clients may name (cloud ports, nio_tap, nio_ethernet); default: all but the loopback and emuctl's own. */
   hostInterfaces?: HostInterfacePolicy;
+  /** The projects' management networks (none: this compute refuses one with a 409). */
+  management?: ComputeManagement;
 }
 
 /** This daemon's own compute: projects, nodes and their ports, in process. */
@@ -106,6 +110,7 @@ export class LocalCompute implements ComputeApi {
     const project = this.project(projectId);
     for (const node of project.nodes.values()) await node.destroy().catch((err) => this.deps.log.warn(`closing ${node.name}: ${err.message}`));
     project.nodes.clear();
+    await this.deps.management?.set(projectId, null).catch((err: Error) => this.deps.log.error(`removing the management network of ${projectId}: ${err.message}`));
     this.resources.releaseProject(projectId);
     this.projects.delete(projectId);
   }
@@ -171,6 +176,7 @@ export class LocalCompute implements ComputeApi {
         hostInterfaces: this.interfacePolicy,
         log: this.deps.log,
         events: this.events,
+        management: () => this.deps.management?.access(projectId),
       }, opts);
       project.nodes.set(node.id, node);
       return node.toJSON();
@@ -224,6 +230,19 @@ export class LocalCompute implements ComputeApi {
 
   projectStats(projectId: string): Promise<NodePortStats[]> {
     return projectPortStats(this.project(projectId));
+  }
+
+  /** Sets the project's management network; nodes that are started join it at their next start. */
+  async setManagement(projectId: string, network: ManagementNetwork | null): Promise<void> {
+    this.project(projectId);
+    if (!this.deps.management) throw new ConflictError('this compute has no management networks');
+    await this.deps.management.set(projectId, network);
+  }
+
+  /** The project's management network on this compute, or null. */
+  management(projectId: string): ManagementNetwork | null {
+    this.project(projectId);
+    return this.deps.management?.network(projectId) ?? null;
   }
 
   /** A node kind without exec (everything but docker) is a 409 pointing at its console. */

@@ -5,6 +5,7 @@ import type { FromSchema } from '../schemas/validation.js';
 import type { ComputeResources } from './resources.js';
 import type { ComputeEvents } from './compute-events.js';
 import type { HostInterfacePolicy } from './host-interface-policy.js';
+import type { ManagementAccess } from './management/types.js';
 
 /** What a compute node needs from its compute. */
 export interface NodeContext {
@@ -21,6 +22,8 @@ export interface NodeContext {
   log: Logger;
   /** The compute's notifications: a node's status change is published here (DataplaneNode's `status` setter does it). */
   events: ComputeEvents;
+  /** The project's management network on this compute, when it has one (asked at each start: it may be set after the node). */
+  management?: () => ManagementAccess | undefined;
 }
 
 /** A NIO as GNS3 sends and returns it. */

@@ -6,6 +6,7 @@ import { LOCAL_COMPUTE_ID, type ComputeRegistry } from './computes.js';
 import type { ControllerEvents } from './events.js';
 import type { Lab } from './lab.js';
 import type { LinkManager } from './links.js';
+import type { ManagementNetworks } from './management/networks.js';
 import { ControllerNode, NODE_LAYOUT_DEFAULTS, type NodeLayout } from './node.js';
 import { apiSymbolOf, findNodeType, nodeTypeOf } from './node-types.js';
 import { DEFAULT_SYMBOL, symbolSize } from './symbols.js';
@@ -25,7 +26,7 @@ export type NodeDuplicate = FromSchema<typeof NODE_DUPLICATE_SCHEMA>;
 
 /** Creates, changes and runs the nodes of a lab on their computes; the lab coordinates each change. */
 export class NodeManager {
-  constructor(private readonly deps: { computes: ComputeRegistry; events: ControllerEvents; links: LinkManager; policy?: HostPolicy }) {}
+  constructor(private readonly deps: { computes: ComputeRegistry; events: ControllerEvents; links: LinkManager; policy?: HostPolicy; management?: ManagementNetworks }) {}
 
   /**
    * Creates a node on its compute (default `local`) and records it in the project. A taken name
@@ -37,6 +38,7 @@ export class NodeManager {
     this.checkProperties(body.node_type, body.compute_id ?? LOCAL_COMPUTE_ID, body.properties ?? {});
     const node = await lab.lock.run(async () => {
       const built = this.build(lab, { ...body, name: lab.freeName(body.name), node_id: body.node_id ?? randomUUID() });
+      this.deps.management?.assign(lab, built);
       lab.reserveNode(built);
       return built;
     });
@@ -81,6 +83,7 @@ export class NodeManager {
     const path = node.computeId === LOCAL_COMPUTE_ID ? { path: lab.project.path } : {};
     await lab.readyOn(node.computeId, () => node.compute.createProject({ project_id: lab.project.id, name: lab.project.name, ...path }));
     findNodeType(node.nodeType)?.prepare?.(node.properties, lab.otherNodeProperties(node));
+    await this.deps.management?.ready(lab, node);
     try {
       node.absorb(await node.compute.createNode(lab.project.id, node.nodeType, node.computeBody(), { restoring }));
     } catch (err) {
@@ -142,7 +145,7 @@ export class NodeManager {
   async duplicate(lab: Lab, node: ControllerNode, at: NodeDuplicate): Promise<ControllerNode> {
     if (node.status !== 'stopped' && !node.alwaysRunning) throw new ConflictError('Cannot duplicate node data while the node is running');
     // A docker node's aux port and container are its own, like the console port.
-    const { mac_address: _mac, console: _console, aux: _aux, container_id: _container, ...properties } = node.properties;
+    const { mac_address: _mac, console: _console, aux: _aux, container_id: _container, mgmt_ipv4: _m4, mgmt_ipv6: _m6, ...properties } = node.properties;
     const copy = await this.create(lab, {
       ...node.layout,
       name: node.name,

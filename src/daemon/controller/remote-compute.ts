@@ -3,6 +3,7 @@ import type { CaptureStart, ComputeApi, ExecCommand, ExecOutcome, Json, NodeActi
 import type { NioJson } from '../compute/node-context.js';
 import type { ProjectFile } from '../compute/project-files.js';
 import type { NodePortStats } from '../compute/project-stats.js';
+import type { ManagementNetwork } from '../compute/management/types.js';
 import { BadGatewayError, UpstreamError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { openComputeWebSocket } from './compute-websocket.js';
@@ -34,6 +35,11 @@ export class RemoteCompute implements ComputeApi {
   }
   async closeProject(projectId: string): Promise<void> {
     await this.call('POST', `/v2/compute/projects/${projectId}/close`, {});
+  }
+  /** An emuctl extension: a GNS3 compute answers 404. */
+  async setManagement(projectId: string, network: ManagementNetwork | null): Promise<void> {
+    if (network) await this.call('PUT', `/v2/compute/projects/${projectId}/management`, network);
+    else await this.call('DELETE', `/v2/compute/projects/${projectId}/management`);
   }
   async deleteProject(projectId: string): Promise<void> {
     await this.call('DELETE', `/v2/compute/projects/${projectId}`);

@@ -36,6 +36,9 @@ import { drawingRoutes } from './controller/drawings.js';
 import { guiRoutes } from './controller/gui.js';
 import { linkRoutes } from './controller/links.js';
 import { nodeRoutes } from './controller/nodes.js';
+import { managementRoutes } from './controller/management.js';
+import { computeManagementRoutes } from './compute/management.js';
+import type { ManagementNetworks } from '../controller/management/networks.js';
 import { NODE_FILE_ROUTE, PROJECT_FILE_ROUTE, projectFileRoutes } from './controller/project-files.js';
 import { projectRoutes } from './controller/projects.js';
 import { snapshotRoutes } from './controller/snapshots.js';
@@ -64,6 +67,8 @@ export interface ControllerDeps {
   /** The appliances_dir files, for GET /v2/appliances. */
   appliances: ApplianceCatalog;
   forwardTimeoutMs: number;
+  /** The projects' management networks (emuctl); without it the routes are absent (404). */
+  management?: ManagementNetworks;
   /** How the controller reaches its own compute routes, for forwarded calls to `local`. */
   self: () => ComputeEndpoint;
 }
@@ -134,6 +139,7 @@ export function createApp(deps: AppDeps): Express {
     computeProjectRoutes(router, deps.compute);
     computeProjectStatsRoutes(router, deps.compute);
     computeNodeRoutes(router, { ...deps.compute, streams: deps.streams, log: deps.log });
+    computeManagementRoutes(router, deps.compute);
   }
   if (deps.controller) {
     projectRoutes(router, deps.controller);
@@ -147,6 +153,7 @@ export function createApp(deps: AppDeps): Express {
     projectFileRoutes(router, deps.controller);
     archiveRoutes(router, deps.controller);
     guiRoutes(router, deps.controller);
+    if (deps.controller.management) managementRoutes(router, { ...deps.controller, management: deps.controller.management });
   }
   consoleRoutes(router, { log: deps.log, streams: deps.streams, consoles: deps.consoles ?? new OpenConsoles(), controller: deps.controller, compute: deps.compute?.compute });
   if (deps.webUi) webUiRoutes(router, deps.webUi);

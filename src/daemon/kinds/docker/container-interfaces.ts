@@ -31,6 +31,7 @@ export async function moveIntoContainer(tap: string, pid: number, name: string, 
 
 /**
  * Run by /bin/sh as the container's entrypoint: waits (up to about 30 s) until eth0..eth(N-1) exist,
+ * and, with a management network, until its interface is up (it is addressed before it goes up),
  * then runs the image's command, so a router's configuration finds its interfaces (GNS3's
  * /gns3/init.sh waits the same way).
  */
@@ -39,5 +40,8 @@ export const WAIT_FOR_INTERFACES = [
   'while [ "$n" -lt "$EMUCTL_ADAPTERS" ] && [ "$i" -lt 600 ]; do',
   '  if [ -e "/sys/class/net/eth$n" ]; then n=$((n+1)); else i=$((i+1)); sleep 0.05 2>/dev/null || sleep 1; fi',
   'done',
+  'if [ -n "$EMUCTL_MGMT_INTERFACE" ]; then',
+  '  while [ "$(cat "/sys/class/net/$EMUCTL_MGMT_INTERFACE/operstate" 2>/dev/null)" != up ] && [ "$i" -lt 600 ]; do i=$((i+1)); sleep 0.05 2>/dev/null || sleep 1; done',
+  'fi',
   'exec "$@"',
 ].join('\n');

@@ -28,10 +28,10 @@ export function hostnameOf(name: string): string {
  * console, the capabilities of the node's `cap_add` (privileged only when asked and allowed), and
  * containment.ts's hardening whatever they are.
  */
-export function containerSpec(o: { name: string; settings: DockerSettings; image: Docker.ImageInspectInfo; labels: Record<string, string>; volumes: VolumeMount[] }): Docker.ContainerCreateOptions {
+export function containerSpec(o: { name: string; settings: DockerSettings; image: Docker.ImageInspectInfo; labels: Record<string, string>; volumes: VolumeMount[]; mgmtInterface?: string }): Docker.ContainerCreateOptions {
   const { settings } = o;
   const argv = containerCommand(settings, o.image);
-  const waits = settings.adapters > 0;
+  const waits = settings.adapters > 0 || o.mgmtInterface !== undefined;
   return {
     Image: settings.image,
     Hostname: hostnameOf(o.name),
@@ -46,6 +46,7 @@ export function containerSpec(o: { name: string; settings: DockerSettings; image
     Env: [
       'container=docker',
       `EMUCTL_ADAPTERS=${settings.adapters}`,
+      ...(o.mgmtInterface ? [`EMUCTL_MGMT_INTERFACE=${o.mgmtInterface}`] : []),
       `GNS3_MAX_ETHERNET=eth${Math.max(0, settings.adapters - 1)}`,
       `GNS3_VOLUMES=${settings.extra_volumes.join(':')}`,
       ...parseEnvironment(settings.environment),

@@ -39,7 +39,7 @@ export interface DockerShared {
 /** Seconds Docker gives the main process to end on SIGTERM before SIGKILL. */
 const STOP_GRACE_SECONDS = 3;
 /** Settings that live in the container: a change makes a new one at the next start. */
-const CONTAINER_SETTINGS: (keyof DockerSettings)[] = ['image', 'adapters', 'start_command', 'environment', 'extra_hosts', 'extra_volumes', 'cap_add', 'privileged'];
+const CONTAINER_SETTINGS: (keyof DockerSettings)[] = ['image', 'adapters', 'start_command', 'environment', 'extra_hosts', 'extra_volumes', 'cap_add', 'privileged', 'mgmt_ipv4'];
 
 /**
  * A GNS3 docker node: a container on the compute's Docker engine, without a Docker network. Each
@@ -173,6 +173,7 @@ export class DockerNode extends DataplaneNode {
           await this.wires.connect(a, { kind: 'tap', ifname: tapName(this.id, a) });
           await moveIntoContainer(tapName(this.id, a), State.Pid, `eth${a}`, { mac: this.macOf(a) });
         }
+        await this.joinManagement(State.Pid);
         if (this.auxPort !== null) {
           this.auxServer = new TelnetServer(() => this.shell(), true, `aux console of docker node ${this.name} (port ${this.auxPort})`, this.ctx.log);
           await this.auxServer.listen(this.ctx.bindHost, this.auxPort);
@@ -280,6 +281,7 @@ export class DockerNode extends DataplaneNode {
       await this.auxServer?.close();
       this.console = this.auxServer = undefined;
       for (let a = 0; a < this.wires.size; a++) await this.wires.disconnect(a);
+      await this.ctx.management?.()?.detach(this.id);
       if (this.containerId) {
         await this.container.stop({ t: STOP_GRACE_SECONDS }).catch((err) => {
           const code = (err as { statusCode?: number }).statusCode;
@@ -289,6 +291,14 @@ export class DockerNode extends DataplaneNode {
     } finally {
       this.status = 'stopped';
     }
+  }
+
+  /** With an address and its project's network on this compute: the management interface, before the container's command runs (its init waits for it). */
+  private async joinManagement(pid: number): Promise<void> {
+    if (!this.settings.mgmt_ipv4) return;
+    const network = this.ctx.management?.();
+    if (!network) throw new ConflictError(`docker node ${this.name} has the management address ${this.settings.mgmt_ipv4} but its project has no management network on this compute`);
+    await network.attachContainer(this.id, pid, this.settings.mgmt_ipv4, this.settings.mgmt_ipv6);
   }
 
   /** A restarted dataplane made the TAPs again in the daemon's namespace: they go into the container again, in place of the dead ones. */
@@ -347,7 +357,8 @@ export class DockerNode extends DataplaneNode {
       volumes.push({ volume: volume.name, target: v });
     }
     try {
-      const container = await docker.createContainer(containerSpec({ name: this.name, settings: this.settings, image, labels, volumes }));
+      const mgmtInterface = this.settings.mgmt_ipv4 ? (this.ctx.management?.()?.interfaceName ?? 'mgmt0') : undefined;
+      const container = await docker.createContainer(containerSpec({ name: this.name, settings: this.settings, image, labels, volumes, mgmtInterface }));
       this.containerId = container.id;
       this.stale = false;
     } catch (err) {

@@ -5,7 +5,7 @@ import { ALL_CAPABILITIES } from './containment.js';
 /** GNS3 2.2's docker console types; emuctl runs telnet and none (the others are refused at create, update and start). */
 export const DOCKER_CONSOLE_TYPES = ['telnet', 'vnc', 'http', 'https', 'none'] as const;
 
-/** GNS3 2.2 DOCKER_CREATE_SCHEMA, plus emuctl's `cap_add` and `privileged`. */
+/** GNS3 2.2 DOCKER_CREATE_SCHEMA, plus emuctl's `cap_add`, `privileged` and management addresses. */
 export const DOCKER_CREATE_SCHEMA = schema({
   type: 'object',
   properties: {
@@ -30,6 +30,9 @@ export const DOCKER_CREATE_SCHEMA = schema({
     // Any Linux capability is a valid name; which ones a node may have is containment.ts's answer (400 naming it).
     cap_add: { type: 'array', items: { enum: ALL_CAPABILITIES }, uniqueItems: true },
     privileged: { type: 'boolean' },
+    // emuctl: the node's addresses on its project's management network (the controller assigns them).
+    mgmt_ipv4: { type: ['string', 'null'], pattern: '^(\\d{1,3}\\.){3}\\d{1,3}(/\\d{1,2})?$' },
+    mgmt_ipv6: { type: ['string', 'null'], pattern: '^[0-9A-Fa-f:]+(/\\d{1,3})?$' },
   },
   required: ['name', 'image'],
   additionalProperties: false,

@@ -22,6 +22,9 @@ export interface DockerSettings {
   usage: string;
   cap_add: string[];
   privileged: boolean;
+  /** emuctl: the addresses (with prefix length) of the management interface; null when the project has no management network. */
+  mgmt_ipv4: string | null;
+  mgmt_ipv6: string | null;
   aux_type: 'telnet' | 'none';
   /** GNS3's per-adapter settings; a `mac_address` is given to that adapter's ethN. */
   custom_adapters: { adapter_number: number; port_name?: string; adapter_type?: string; mac_address?: string }[];
@@ -32,7 +35,7 @@ export function defaultSettings(image: string): DockerSettings {
   return {
     image, adapters: 1, start_command: null, environment: null, console_type: 'telnet', console_resolution: '1024x768',
     console_http_port: 80, console_http_path: '/', extra_hosts: null, extra_volumes: [], usage: '', cap_add: [...DEFAULT_CAPABILITIES], privileged: false,
-    aux_type: 'telnet', custom_adapters: [],
+    mgmt_ipv4: null, mgmt_ipv6: null, aux_type: 'telnet', custom_adapters: [],
   };
 }
 

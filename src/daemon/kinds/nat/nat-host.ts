@@ -8,7 +8,7 @@ import { ConflictError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { AsyncLock } from '../../../util/async-lock.js';
 import { DEFAULT_GRACE_MS, terminateProcessTree } from '../../../util/process-termination.js';
-import { describeChange, HostChangeJournal, iptables, undoDeadJournals } from './host-changes.js';
+import { describeChange, HostChangeJournal, iptables, undoDeadJournals } from '../../compute/host-changes.js';
 import { hostTool, missingHostAccess, runHostTool } from '../../compute/host-access.js';
 import { NAT_BRIDGE_PREFIX } from '../../compute/host-interface-policy.js';
 import { natAddresses, overlaps, parseSubnet, routeSubnet, subnetText, type Subnet } from './subnet.js';

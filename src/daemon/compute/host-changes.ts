@@ -1,10 +1,10 @@
 import { readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runHostTool } from '../../compute/host-access.js';
-import { writeFileAtomic } from '../../atomic-write.js';
-import { isOwnerAlive, type RegistryOwner } from '../../compute/process/process-registry.js';
+import { runHostTool } from './host-access.js';
+import { writeFileAtomic } from '../atomic-write.js';
+import { isOwnerAlive, type RegistryOwner } from './process/process-registry.js';
 
-/** One thing the NAT node adds to the host, as its undo needs it. */
+/** One thing a host-side part (the NAT node, a management network) adds to the host, as its undo needs it. */
 export type HostChange =
   | { kind: 'link'; name: string }
   | { kind: 'chain'; table: string; name: string }
@@ -49,7 +49,7 @@ async function undo(change: HostChange, stillShared: () => Promise<boolean>): Pr
 }
 
 /**
- * The record of what one daemon's NAT node added to the host, written before each change is made
+ * The record of what one daemon's NAT node (or one management network) added to the host, written before each change is made
  * (like the process intents), so that a daemon restarted after a crash removes exactly what the
  * dead one made, and nothing else.
  */
@@ -95,14 +95,14 @@ export function describeChange(change: HostChange): string {
 }
 
 /**
- * On daemon start: undoes the journals of dead daemons in `runDir` (a journal whose owner runs is
- * left alone). Returns what was undone; a journal whose undo failed is kept for the next start.
+ * On daemon start: undoes the journals of dead daemons in `runDir` whose file name matches `fileName`
+ * (the NAT node's by default; a journal whose owner runs is left alone). Returns what was undone; a journal whose undo failed is kept for the next start.
  */
-export async function undoDeadJournals(runDir: string, stillShared: () => Promise<boolean>): Promise<{ undone: HostChange[]; failures: string[] }> {
+export async function undoDeadJournals(runDir: string, stillShared: () => Promise<boolean>, fileName = FILE): Promise<{ undone: HostChange[]; failures: string[] }> {
   const undone: HostChange[] = [];
   const failures: string[] = [];
   const names = await readdir(runDir).catch(() => [] as string[]);
-  for (const name of names.filter((n) => FILE.test(n))) {
+  for (const name of names.filter((n) => fileName.test(n))) {
     const path = join(runDir, name);
     let file: JournalFile;
     try {

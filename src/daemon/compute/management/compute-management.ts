@@ -1,0 +1,71 @@
+import type { Logger } from '../../logger.js';
+import { describeChange, undoDeadJournals } from '../host-changes.js';
+import { missingHostAccess } from '../host-access.js';
+import { ConflictError, InvalidError } from '../../errors.js';
+import { addressValue, cidrContains, cidrsOverlap, cidrText, parseCidr, type Family } from '../../../util/ip-cidr.js';
+import { hostRoutes } from '../../../util/host-routes.js';
+import { ManagementBridge, mgmtBridgeName, MGMT_JOURNAL } from './management-bridge.js';
+import type { ManagementAccess, ManagementNetwork } from './types.js';
+
+/** The host tools a management network runs, with the Debian package of each. */
+export const MGMT_TOOLS = { ip: 'iproute2', iptables: 'iptables', nsenter: 'util-linux' };
+
+/** The management networks of this compute's projects, one bridge each, made when the controller sets one. */
+export class ComputeManagement {
+  private readonly bridges = new Map<string, ManagementBridge>();
+
+  constructor(private readonly o: { runDir: string; log: Logger; env: NodeJS.ProcessEnv }) {}
+
+  /** Sets the project's network (null: none). The same network again changes nothing; another one replaces it. */
+  async set(projectId: string, network: ManagementNetwork | null): Promise<void> {
+    const current = this.bridges.get(projectId);
+    if (current && network && JSON.stringify(current.network) === JSON.stringify(network)) return;
+    if (current) {
+      this.bridges.delete(projectId);
+      await current.down();
+    }
+    if (!network) return;
+    const missing = missingHostAccess('a management network', this.o.env, MGMT_TOOLS);
+    if (missing) throw new ConflictError(missing);
+    await this.checkFree(projectId, network);
+    const bridge = new ManagementBridge(projectId, network, this.o.runDir, this.o.log);
+    await bridge.up();
+    this.bridges.set(projectId, bridge);
+  }
+
+  /** Each subnet is one, its gateway inside it, and no host route (but this project's own bridge) overlaps it: 400 or 409. */
+  private async checkFree(projectId: string, network: ManagementNetwork): Promise<void> {
+    const routes = await hostRoutes();
+    for (const [family, side] of [[4, network.ipv4], [6, network.ipv6]] as [Family, ManagementNetwork['ipv4'] | null][]) {
+      if (!side) continue;
+      const subnet = parseCidr(side.subnet, family);
+      if (typeof subnet === 'string') throw new InvalidError(`management ipv${family} subnet: ${subnet}`);
+      const gateway = addressValue(side.gateway, family);
+      if (gateway === undefined || !cidrContains(subnet, gateway)) throw new InvalidError(`management ipv${family} gateway '${side.gateway}' is not an address of ${side.subnet}`);
+      const clash = routes.find((r) => r.dev !== mgmtBridgeName(projectId) && cidrsOverlap(r.destination, subnet));
+      if (clash) throw new ConflictError(`the management subnet ${side.subnet} overlaps the host route ${cidrText(clash.destination)} (dev ${clash.dev}): choose another one, or auto`);
+    }
+  }
+
+  /** The project's network, for its nodes; undefined when it has none. */
+  access(projectId: string): ManagementAccess | undefined {
+    return this.bridges.get(projectId);
+  }
+
+  /** The project's network as set, or null. */
+  network(projectId: string): ManagementNetwork | null {
+    return this.bridges.get(projectId)?.network ?? null;
+  }
+
+  /** Removes what dead daemons' management networks left on the host (their journals in the run dir). */
+  async cleanupLeftovers(): Promise<void> {
+    const { undone, failures } = await undoDeadJournals(this.o.runDir, async () => false, MGMT_JOURNAL);
+    if (undone.length) this.o.log.info(`removed what a previous run's management networks left on the host: ${undone.map(describeChange).join(', ')}`);
+    for (const f of failures) this.o.log.error(`could not remove what a previous run's management network left: ${f}`);
+  }
+
+  /** Takes every network down (the daemon stops). */
+  async closeAll(): Promise<void> {
+    for (const id of [...this.bridges.keys()]) await this.set(id, null).catch((err: Error) => this.o.log.error(`management network of ${id}: ${err.message}`));
+  }
+}

@@ -1,0 +1,139 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ConflictError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import { AsyncLock } from '../../../util/async-lock.js';
+import { runHostTool } from '../host-access.js';
+import { HostChangeJournal, iptables } from '../host-changes.js';
+import { MGMT_BRIDGE_PREFIX, MGMT_VETH_PREFIX } from '../host-interface-policy.js';
+import { thisProcessAsOwner } from '../process/process-registry.js';
+import type { ManagementAccess, ManagementNetwork } from './types.js';
+
+/** A management journal's file name: `mgmt-host.<8 hex of the project>.<pid>-<start time>.json`. */
+export const MGMT_JOURNAL = /^mgmt-host\.[0-9a-f]{8}\.\d+-\d+\.json$/;
+
+/** 8 hex digits of an id: the part of a name that says whose it is. */
+export function shortId(id: string): string {
+  return id.replace(/-/g, '').slice(0, 8).toLowerCase();
+}
+
+/** The bridge of a project's management network (12 characters). */
+export function mgmtBridgeName(projectId: string): string {
+  return `${MGMT_BRIDGE_PREFIX}${shortId(projectId)}`;
+}
+
+/** The host end of a node's management veth, and its other end's name until it is in the container. */
+export function mgmtVethNames(nodeId: string): { host: string; peer: string } {
+  return { host: `${MGMT_VETH_PREFIX}${shortId(nodeId)}`, peer: `${MGMT_VETH_PREFIX}${shortId(nodeId)}p` };
+}
+
+function nsenter(pid: number, args: string[]): Promise<unknown> {
+  return runHostTool('nsenter', [`--net=/proc/${pid}/ns/net`, ...args]);
+}
+
+/**
+ * One project's management network on this host: a bridge holding the gateway addresses, kept
+ * apart from every other host interface (iptables rules of its own chain drop what would be
+ * forwarded in or out; frames between its own ports pass), and one veth per node. It is outside
+ * the dataplane: no management frame crosses a data link. Every change is journalled before it is
+ * made (the NAT node's journal), so a daemon restarted after a kill -9 removes what this one made.
+ */
+export class ManagementBridge implements ManagementAccess {
+  readonly bridge: string;
+  private readonly chain: string;
+  private readonly lock = new AsyncLock();
+  private journal?: HostChangeJournal;
+
+  constructor(readonly projectId: string, readonly network: ManagementNetwork, private readonly runDir: string, private readonly log: Logger) {
+    this.bridge = mgmtBridgeName(projectId);
+    this.chain = `EMUCTL-MGMT-${shortId(projectId)}`;
+  }
+
+  get interfaceName(): string {
+    return this.network.interface;
+  }
+
+  /** Makes the bridge, its addresses and its isolation; ConflictError with one line when it cannot (undone first). */
+  up(): Promise<void> {
+    return this.lock.run(async () => {
+      if (this.journal) return;
+      if (existsSync(`/sys/class/net/${this.bridge}`)) throw new ConflictError(`cannot make the management bridge ${this.bridge}: an interface of that name exists and is not this daemon's`);
+      await mkdir(this.runDir, { recursive: true, mode: 0o700 });
+      const owner = thisProcessAsOwner();
+      const journal = new HostChangeJournal(join(this.runDir, `mgmt-host.${shortId(this.projectId)}.${owner.pid}-${owner.startTime}.json`), owner, async () => false);
+      this.journal = journal;
+      try {
+        await this.makeBridge(journal);
+        await this.isolate(journal);
+      } catch (err) {
+        await this.downUnlocked().catch((e: Error) => this.log.error(`management network: undoing a failed start: ${e.message}`));
+        throw err instanceof ConflictError ? err : new ConflictError(`cannot set up the management network ${this.network.ipv4.subnet}: ${(err as Error).message.split('\n')[0]}`);
+      }
+      this.log.info(`management network of project ${this.projectId}: bridge ${this.bridge} ${this.network.ipv4.gateway}${this.network.ipv6 ? ` ${this.network.ipv6.gateway}` : ''} up`);
+    });
+  }
+
+  /** Removes everything the network added to the host. */
+  down(): Promise<void> {
+    return this.lock.run(() => this.downUnlocked());
+  }
+
+  async attachContainer(nodeId: string, pid: number, ipv4: string, ipv6: string | null): Promise<void> {
+    const { host, peer } = mgmtVethNames(nodeId);
+    const name = this.network.interface;
+    await this.lock.run(async () => {
+      const journal = this.journal;
+      if (!journal) throw new ConflictError(`the management network of project ${this.projectId} is not up`);
+      // A host end left by a container that is gone goes first.
+      if (existsSync(`/sys/class/net/${host}`)) await runHostTool('ip', ['link', 'delete', 'dev', host]);
+      await journal.record({ kind: 'link', name: host });
+      await runHostTool('ip', ['link', 'add', 'name', host, 'type', 'veth', 'peer', 'name', peer]);
+    });
+    try {
+      await runHostTool('ip', ['link', 'set', 'dev', host, 'master', this.bridge, 'up']);
+      await runHostTool('ip', ['link', 'set', 'dev', peer, 'netns', String(pid), 'name', name]);
+      await nsenter(pid, ['ip', 'addr', 'add', ipv4, 'dev', name]);
+      if (ipv6) await nsenter(pid, ['ip', '-6', 'addr', 'add', ipv6, 'dev', name, 'nodad']);
+      // Up last: the container's init waits for the interface to be up, so its command finds it addressed.
+      await nsenter(pid, ['ip', 'link', 'set', 'dev', name, 'up']);
+    } catch (err) {
+      await runHostTool('ip', ['link', 'delete', 'dev', host]).catch(() => undefined);
+      const e = err as { stderr?: string; message: string };
+      throw new ConflictError(`cannot give the container its management interface ${name}: ${(e.stderr || e.message).trim().split('\n')[0]}`);
+    }
+  }
+
+  async detach(nodeId: string): Promise<void> {
+    const { host } = mgmtVethNames(nodeId);
+    if (existsSync(`/sys/class/net/${host}`)) await runHostTool('ip', ['link', 'delete', 'dev', host]).catch(() => undefined);
+  }
+
+  private async makeBridge(journal: HostChangeJournal): Promise<void> {
+    const { ipv4, ipv6 } = this.network;
+    await journal.record({ kind: 'link', name: this.bridge });
+    await runHostTool('ip', ['link', 'add', 'name', this.bridge, 'type', 'bridge']);
+    await runHostTool('ip', ['addr', 'add', `${ipv4.gateway}/${ipv4.subnet.split('/')[1]}`, 'dev', this.bridge]);
+    if (ipv6) await runHostTool('ip', ['-6', 'addr', 'add', `${ipv6.gateway}/${ipv6.subnet.split('/')[1]}`, 'dev', this.bridge, 'nodad']);
+    await runHostTool('ip', ['link', 'set', 'dev', this.bridge, 'up']);
+  }
+
+  /** Nothing is forwarded between the bridge and another interface; frames between its own ports pass (br_netfilter sends them through FORWARD too). */
+  private async isolate(journal: HostChangeJournal): Promise<void> {
+    if (await iptables('filter', '-n', '-L', this.chain).then(() => true, () => false)) throw new ConflictError(`cannot make the iptables chain ${this.chain}: it exists and is not this daemon's`);
+    await journal.record({ kind: 'chain', table: 'filter', name: this.chain });
+    await iptables('filter', '-N', this.chain);
+    await iptables('filter', '-A', this.chain, '-i', this.bridge, '-o', this.bridge, '-j', 'ACCEPT');
+    await iptables('filter', '-A', this.chain, '-i', this.bridge, '-j', 'DROP');
+    await iptables('filter', '-A', this.chain, '-o', this.bridge, '-j', 'DROP');
+    const jump = ['-m', 'comment', '--comment', `emuctl management network ${shortId(this.projectId)}`, '-j', this.chain];
+    await journal.record({ kind: 'rule', table: 'filter', chain: 'FORWARD', spec: jump });
+    await iptables('filter', '-I', 'FORWARD', '1', ...jump);
+  }
+
+  private async downUnlocked(): Promise<void> {
+    const journal = this.journal;
+    this.journal = undefined;
+    if (journal) await journal.undoAll();
+  }
+}
