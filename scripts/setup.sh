@@ -4,7 +4,8 @@
 # nodes, graphviz for `lab graph --format svg`, tshark, xmllint (libxml2-utils: lab test's JUnit XML is checked against its schema), zstd (the tests write GNS3 3.x-style zstd archive members), groff, openssl (TLS certificates) and chromium for tests (the browser
 # tests drive Debian's Chromium through playwright-core, which never downloads a browser), docker.io
 # (a running engine for docker nodes) and mmdebstrap (the tests' FRR image is built from Debian packages);
-# iputils-ping (the host pings management addresses in tests); build-essential and python3 for node-gyp, which builds the native dataplane), the npm packages
+# iputils-ping (the host pings management addresses in tests); openssh-client and ansible-core (node ssh, and the tests
+# reach lab nodes with ssh and `ansible -m ping`); build-essential and python3 for node-gyp, which builds the native dataplane), the npm packages
 # from the lock file, and the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +14,7 @@ cd "$(dirname "$0")/.."
 tools=(vpcs:vpcs tcpdump:tcpdump qemu-system-x86_64:qemu-system-x86 qemu-img:qemu-utils tshark:tshark groff:groff-base dot:graphviz chromium:chromium openssl:openssl
   dockerd:docker.io mmdebstrap:mmdebstrap ip:iproute2 docker-registry:docker-registry
   dnsmasq:dnsmasq-base iptables:iptables iperf3:iperf3 ethtool:ethtool xmllint:libxml2-utils zstd:zstd
-  ping:iputils-ping)
+  ping:iputils-ping ssh:openssh-client ssh-keygen:openssh-client ansible:ansible-core)
 missing=()
 for tool in "${tools[@]}"; do
   PATH="$PATH:/usr/sbin:/sbin" command -v "${tool%%:*}" >/dev/null 2>&1 || missing+=("${tool##*:}")

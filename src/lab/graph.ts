@@ -1,6 +1,7 @@
 import { compareNames } from '../render/sort.js';
 import type { LabSpec } from './model.js';
 import { filterValue, normalFilters } from './filters.js';
+import { mgmtAddress } from './inspect.js';
 import { vpcsSettings, type LabState } from './state.js';
 
 /** What a picture of a lab shows: nodes with a short description, links between ports with their filters. */
@@ -30,12 +31,13 @@ export function topologyOfFile(spec: LabSpec): Topology {
   };
 }
 
-/** The topology of a lab on a server. */
-export function topologyOfState(state: LabState): Topology {
+/** The topology of a lab on a server; with `mgmt`, each node's management addresses in its detail. */
+export function topologyOfState(state: LabState, opts: { mgmt?: boolean } = {}): Topology {
   const name = (id: string) => state.nodes.find((n) => n.node_id === id)?.name ?? id.slice(0, 8);
+  const mgmt = (n: LabState['nodes'][number]) => (opts.mgmt ? [mgmtAddress(n, 'mgmt_ipv4'), mgmtAddress(n, 'mgmt_ipv6')].filter(Boolean).map((a) => `mgmt ${a}`) : []);
   return {
     name: state.project?.name ?? '',
-    nodes: state.nodes.map((n) => ({ name: n.name, detail: [n.node_type, n.node_type === 'vpcs' ? vpcsSettings(state, n).ip : undefined].filter(Boolean).join(' ') })),
+    nodes: state.nodes.map((n) => ({ name: n.name, detail: [n.node_type, n.node_type === 'vpcs' ? vpcsSettings(state, n).ip : undefined, ...mgmt(n)].filter(Boolean).join(' ') })),
     links: state.links.filter((l) => l.nodes.length === 2).map((l) => ({
       a: name(l.nodes[0].node_id), aPort: portText(l.nodes[0].adapter_number, l.nodes[0].port_number),
       b: name(l.nodes[1].node_id), bPort: portText(l.nodes[1].adapter_number, l.nodes[1].port_number),

@@ -19,6 +19,9 @@ export interface InspectedNode {
   dns: string | null;
   /** docker: the container's image. */
   image: string | null;
+  /** docker, qemu in a lab with `mgmt:`: the management addresses with prefix length. */
+  mgmt_ipv4: string | null;
+  mgmt_ipv6: string | null;
 }
 
 /** One link of `lab inspect`. */
@@ -55,6 +58,7 @@ export function inspectLab(state: LabState, serverUrl: string, fileAddresses: Re
       console: where ? `${where.host.includes(':') ? `[${where.host}]` : where.host}:${where.port}` : null,
       ip: settings.ip ?? null, gateway: settings.gateway ?? null, dns: settings.dns ?? null,
       image: node.node_type === 'docker' && typeof node.properties.image === 'string' ? node.properties.image : null,
+      mgmt_ipv4: mgmtAddress(node, 'mgmt_ipv4'), mgmt_ipv6: mgmtAddress(node, 'mgmt_ipv6'),
     };
   });
   const links = state.links.map((link): InspectedLink => ({
@@ -62,4 +66,10 @@ export function inspectLab(state: LabState, serverUrl: string, fileAddresses: Re
     capturing: Boolean(link.capturing), capture_file: link.capturing ? link.capture_file_path ?? link.capture_file_name : null,
   })).sort((a, b) => compareNames(a.link, b.link));
   return { lab: state.project!.name, project_id: state.project!.project_id, nodes, links };
+}
+
+/** A node's management address (`mgmt_ipv4` / `mgmt_ipv6` property), or null. */
+export function mgmtAddress(node: { properties: Record<string, unknown> }, key: 'mgmt_ipv4' | 'mgmt_ipv6'): string | null {
+  const value = node.properties[key];
+  return typeof value === 'string' && value ? value : null;
 }

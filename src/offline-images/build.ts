@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { hashRepository, latestTag, type OfflineImageName } from './names.js';
-import { DROP_SYS_ADMIN_SOURCE, FRR_START, HOST_DIRS, HOST_FILES, RECIPES, frrCustomize, type Recipe } from './recipes.js';
+import { DROP_SYS_ADMIN_SOURCE, FRR_START, HOST_DIRS, HOST_FILES, RECIPES, SSHD_CONFIG, SSH_START, frrCustomize, sshCustomize, type Recipe } from './recipes.js';
 
 const exec = promisify(execFile);
 
@@ -144,15 +144,37 @@ async function buildFrr(tag: string, recipe: Recipe): Promise<void> {
     await writeFile(start, FRR_START, { mode: 0o755 });
     const shim = join(hook, 'drop-sys-admin.so');
     await run('gcc', ['-O2', '-Wall', '-shared', '-fPIC', '-o', shim, DROP_SYS_ADMIN_SOURCE, '-ldl']);
+    const sshd = join(hook, 'emuctl.conf');
+    await writeFile(sshd, SSHD_CONFIG, { mode: 0o644 });
     await chmod(hook, 0o755);
-    const producer = ['mmdebstrap', '--quiet', '--variant=apt', `--include=${recipe.packages.join(',')}`, `--customize-hook=${frrCustomize(start, shim)}`, '--format=tar', 'bookworm', '-'];
-    await importTar(process.getuid?.() === 0 ? producer : ['sudo', ...producer], tag, recipe.cmd);
+    await debootstrapImport(tag, recipe, 'apt', frrCustomize(start, shim, sshd));
   } finally {
     await rm(hook, { recursive: true, force: true });
   }
 }
 
-const BUILDERS: Record<OfflineImageName, (tag: string, recipe: Recipe) => Promise<void>> = { host: buildHost, frr: buildFrr };
+/** ssh: a small Debian bookworm root (mmdebstrap's essential variant) with sshd, python3 (for Ansible's modules) and iproute2. */
+async function buildSsh(tag: string, recipe: Recipe): Promise<void> {
+  const hook = await mkdtemp(join(tmpdir(), 'emuctl-ssh-image-'));
+  try {
+    const start = join(hook, 'ssh-start');
+    await writeFile(start, SSH_START, { mode: 0o755 });
+    const sshd = join(hook, 'emuctl.conf');
+    await writeFile(sshd, SSHD_CONFIG, { mode: 0o644 });
+    await chmod(hook, 0o755);
+    await debootstrapImport(tag, recipe, 'essential', sshCustomize(start, sshd));
+  } finally {
+    await rm(hook, { recursive: true, force: true });
+  }
+}
+
+/** A Debian bookworm root made by mmdebstrap with the recipe's packages and a customize hook, imported as `tag`. */
+function debootstrapImport(tag: string, recipe: Recipe, variant: string, customize: string): Promise<void> {
+  const producer = ['mmdebstrap', '--quiet', `--variant=${variant}`, `--include=${recipe.packages.join(',')}`, `--customize-hook=${customize}`, '--format=tar', 'bookworm', '-'];
+  return importTar(process.getuid?.() === 0 ? producer : ['sudo', ...producer], tag, recipe.cmd);
+}
+
+const BUILDERS: Record<OfflineImageName, (tag: string, recipe: Recipe) => Promise<void>> = { host: buildHost, frr: buildFrr, ssh: buildSsh };
 
 /** Whether the builder that took the lock (its pid is in the lock directory) is gone. */
 async function holderGone(lock: string): Promise<boolean> {

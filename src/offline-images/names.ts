@@ -1,5 +1,5 @@
-/** The images emuctl builds offline from Debian packages (`emuctl image build`): a busybox host and an FRR router. */
-export const OFFLINE_IMAGE_NAMES = ['frr', 'host'] as const;
+/** The images emuctl builds offline from Debian packages (`emuctl image build`): a busybox host, an FRR router (with sshd) and a host with sshd and Python (for Ansible). */
+export const OFFLINE_IMAGE_NAMES = ['frr', 'host', 'ssh'] as const;
 
 /** One of the offline images. */
 export type OfflineImageName = (typeof OFFLINE_IMAGE_NAMES)[number];
@@ -16,7 +16,7 @@ export function hashRepository(name: OfflineImageName): string {
 
 /** Which offline image a Docker image reference names (`emuctl/frr:latest`, `emuctl-test/host:<hash>`), if any. */
 export function offlineImageOf(image: string): OfflineImageName | undefined {
-  const m = /^(?:emuctl|emuctl-test)\/(frr|host)(?::[\w][\w.-]*)?$/.exec(image);
+  const m = /^(?:emuctl|emuctl-test)\/(frr|host|ssh)(?::[\w][\w.-]*)?$/.exec(image);
   return m ? (m[1] as OfflineImageName) : undefined;
 }
 

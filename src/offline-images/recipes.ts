@@ -3,12 +3,40 @@ import { fileURLToPath } from 'node:url';
 import { PACKAGE_ROOT } from '../version.js';
 import type { OfflineImageName } from './names.js';
 
-/** The FRR image's start command: it starts the daemons /etc/frr/daemons enables (watchfrr keeps them up), then gives the console a shell. */
+/** Starts sshd: a host key made at the first start (none ships in an image), the key files made strict enough for sshd's StrictModes. */
+const SSHD_START = `mkdir -p /run/sshd /root/.ssh && chmod 700 /root/.ssh
+[ -f /root/.ssh/authorized_keys ] && chmod 600 /root/.ssh/authorized_keys
+[ -f /etc/ssh/ssh_host_ed25519_key ] || ssh-keygen -q -t ed25519 -N '' -f /etc/ssh/ssh_host_ed25519_key
+/usr/sbin/sshd
+`;
+
+/** sshd's settings in the frr and ssh images: the one host key made at start, root by key only, no PAM (its loginuid module fails in a container), no DNS lookups. */
+export const SSHD_CONFIG = `HostKey /etc/ssh/ssh_host_ed25519_key
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+UseDNS no
+`;
+
+/** The FRR image's start command: sshd, then the daemons /etc/frr/daemons enables (watchfrr keeps them up), then a shell on the console. */
 export const FRR_START = `#!/bin/sh
-# Starts the FRR daemons that /etc/frr/daemons enables (watchfrr keeps them up), then gives the console a shell.
-/usr/lib/frr/frrinit.sh start
+# Starts sshd and the FRR daemons that /etc/frr/daemons enables (watchfrr keeps them up), then gives the console a shell.
+${SSHD_START}/usr/lib/frr/frrinit.sh start
 exec /bin/bash
 `;
+
+/** The ssh image's start command: sshd, then a shell on the console. */
+export const SSH_START = `#!/bin/sh
+# Starts sshd, then gives the console a shell.
+${SSHD_START}exec /bin/bash
+`;
+
+/**
+ * watchfrr kills its start job (which loads frr.conf) after 20 s by default: with many routers booting
+ * at once on a small machine the job takes longer, and the router is left without its configuration.
+ */
+export const WATCHFRR_OPTIONS = 'watchfrr_options="-T 600"';
 
 /**
  * FRR 8.4 dies without CAP_SYS_ADMIN, which emuctl does not grant: this LD_PRELOAD shim, compiled at
@@ -25,12 +53,33 @@ export const HOST_FILES: Readonly<Record<string, string>> = {
   'etc/group': 'root:x:0:\n',
 };
 
-/** The commands mmdebstrap runs on the FRR root ($1), given the start script and the compiled shim. */
-export function frrCustomize(start: string, shim: string): string {
+/** mmdebstrap hook commands that set sshd up in a root ($1): its settings (from `config`), no host key, root's password field `*` (no password, not locked, so key logins work). */
+export function sshdCustomize(config: string): string[] {
+  return [
+    `cp ${config} "$1/etc/ssh/sshd_config.d/emuctl.conf"`,
+    'rm -f "$1"/etc/ssh/ssh_host_*',
+    `sed -i 's/^root:[^:]*:/root:*:/' "$1/etc/shadow"`,
+  ];
+}
+
+/** The commands mmdebstrap runs on the FRR root ($1), given the start script, the compiled shim and sshd's settings. */
+export function frrCustomize(start: string, shim: string, sshdConfig: string): string {
   return [
     `cp ${start} "$1/usr/lib/frr/docker-start" && chmod 755 "$1/usr/lib/frr/docker-start"`,
     `mkdir -p "$1/usr/lib/emuctl" && cp ${shim} "$1/usr/lib/emuctl/drop-sys-admin.so" && chmod 644 "$1/usr/lib/emuctl/drop-sys-admin.so"`,
     'echo /usr/lib/emuctl/drop-sys-admin.so > "$1/etc/ld.so.preload"',
+    `echo '${WATCHFRR_OPTIONS}' >> "$1/etc/frr/daemons"`,
+    ...sshdCustomize(sshdConfig),
+  ].join(' && ');
+}
+
+/** The commands mmdebstrap runs on the ssh image's root ($1), given its start script and sshd's settings. */
+export function sshCustomize(start: string, sshdConfig: string): string {
+  return [
+    ...sshdCustomize(sshdConfig),
+    `mkdir -p "$1/usr/lib/emuctl" && cp ${start} "$1/usr/lib/emuctl/ssh-start" && chmod 755 "$1/usr/lib/emuctl/ssh-start"`,
+    // Documentation and locales are most of a small root file system and nothing here reads them.
+    'rm -rf "$1"/usr/share/doc/* "$1"/usr/share/man/* "$1"/usr/share/locale/* "$1"/var/cache/apt/* "$1"/var/lib/apt/lists/*',
   ].join(' && ');
 }
 
@@ -42,7 +91,7 @@ export interface Recipe {
   texts: () => Record<string, unknown>;
 }
 
-/** The two recipes. Bump `revision` when a build step changes in a way its texts do not show. */
+/** The recipes. Bump `revision` when a build step changes in a way its texts do not show. */
 export const RECIPES: Readonly<Record<OfflineImageName, Recipe>> = {
   host: {
     packages: ['busybox-static'],
@@ -50,8 +99,13 @@ export const RECIPES: Readonly<Record<OfflineImageName, Recipe>> = {
     texts: () => ({ revision: 1, dirs: HOST_DIRS, files: HOST_FILES, links: 'busybox --list-full → /bin/busybox' }),
   },
   frr: {
-    packages: ['frr', 'iproute2', 'iputils-ping', 'procps', 'tcpdump'],
+    packages: ['frr', 'iproute2', 'iputils-ping', 'procps', 'tcpdump', 'openssh-server'],
     cmd: ['/usr/lib/frr/docker-start'],
-    texts: () => ({ revision: 1, start: FRR_START, customize: frrCustomize('START', 'SHIM'), shim: readFileSync(DROP_SYS_ADMIN_SOURCE, 'utf8'), suite: 'bookworm', variant: 'apt' }),
+    texts: () => ({ revision: 1, start: FRR_START, sshd: SSHD_CONFIG, customize: frrCustomize('START', 'SHIM', 'SSHD'), shim: readFileSync(DROP_SYS_ADMIN_SOURCE, 'utf8'), suite: 'bookworm', variant: 'apt' }),
+  },
+  ssh: {
+    packages: ['openssh-server', 'python3', 'iproute2'],
+    cmd: ['/usr/lib/emuctl/ssh-start'],
+    texts: () => ({ revision: 1, start: SSH_START, sshd: SSHD_CONFIG, customize: sshCustomize('START', 'SSHD'), suite: 'bookworm', variant: 'essential' }),
   },
 };

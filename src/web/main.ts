@@ -3,6 +3,7 @@ import './style.css';
 import type { Link } from '../client/links.js';
 import type { Node } from '../client/nodes.js';
 import type { Project } from '../client/projects.js';
+import { mgmtAddress } from '../lab/inspect.js';
 import { readProjectState } from '../lab/state.js';
 import { saveLab } from '../lab/save.js';
 import { BrowserApi } from './api.js';
@@ -106,7 +107,7 @@ class LabPage {
         button('Suspend', 'node-suspend', () => api.post(`${path}/suspend`)),
       );
       if (node.console_type && node.console_type !== 'none') actions.append(button('Console', 'node-console', async () => this.openConsole(node)));
-      panel.replaceChildren(title, actions);
+      panel.replaceChildren(title, ...mgmtLine(node), actions);
       if (fresh) this.closeLinkViews();
       return;
     }
@@ -183,3 +184,13 @@ async function main(): Promise<void> {
 }
 
 main().catch(showError);
+
+/** A node's management addresses as a line of the panel (none when its lab has no management network). */
+function mgmtLine(node: Node): HTMLElement[] {
+  const addresses = [mgmtAddress(node, 'mgmt_ipv4'), mgmtAddress(node, 'mgmt_ipv6')].filter(Boolean);
+  if (!addresses.length) return [];
+  const line = document.createElement('p');
+  line.id = 'node-mgmt';
+  line.textContent = `Management: ${addresses.join(', ')}`;
+  return [line];
+}

@@ -5,8 +5,8 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const BUILDER = fileURLToPath(new URL('../../../scripts/build-docker-images.mjs', import.meta.url));
 
-/** The images scripts/build-docker-images.mjs builds: a busybox host and an FRR router. */
-export type TestImageName = 'host' | 'frr';
+/** The images scripts/build-docker-images.mjs builds: a busybox host, an FRR router and a Debian host with sshd and Python. */
+export type TestImageName = 'host' | 'frr' | 'ssh';
 
 const building = new Map<TestImageName, Promise<string>>();
 

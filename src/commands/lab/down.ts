@@ -3,6 +3,7 @@ import type { Context, Factory } from '../../cli/context.js';
 import { NoMatchError } from '../../cli/errors.js';
 import { listNodes, nodeAction } from '../../client/nodes.js';
 import { deleteProject, openProject } from '../../client/projects.js';
+import { labSshFilesOf } from '../shared/lab-ssh.js';
 import { labTarget } from './shared.js';
 
 /** Options of `lab down`. */
@@ -36,6 +37,9 @@ export async function runLabDown(opts: LabDownOptions, ctx: Context): Promise<vo
   if (!opts.keep) {
     await ctx.out.spin(`Deleting project ${project.name}`, () => deleteProject(api, project.project_id));
     ctx.out.success(`Deleted lab ${name} (project ${project.project_id})`);
+    // The next lab up makes new containers, with new host keys at the same addresses.
+    const { forgetHostKeys } = await import('../../lab/ssh-keys.js');
+    await forgetHostKeys(await labSshFilesOf(ctx, name), 'all');
   } else {
     ctx.out.success(`Lab ${name} is stopped; its project is kept`);
   }

@@ -13,6 +13,8 @@ export interface LabGraphOptions {
   format: GraphFormat;
   /** Write here instead of stdout. */
   output?: string;
+  /** Show each node's management addresses (read from the server, even when a file is named). */
+  mgmt?: boolean;
 }
 
 /** `emuctl lab graph FILE|NAME [--format ascii|dot|svg|mermaid] [-o FILE]`. */
@@ -22,8 +24,9 @@ export function labGraphCommand(f: Factory, run = runLabGraph): Command {
     .argument('<lab>', 'lab file, or the name of a project on the server')
     .addOption(new Option('-f, --format <format>', 'ascii (terminal), dot, svg (needs Graphviz) or mermaid').choices(GRAPH_FORMATS).default('ascii'))
     .option('-o, --output <file>', 'write the picture to this file')
-    .action(async (lab: string, flags: { format: GraphFormat; output?: string }, cmd: Command) =>
-      run({ lab, format: flags.format, output: flags.output }, await f.context(cmd)));
+    .option('--mgmt', "show each node's management addresses (drawn from the server's project, also when a file is named)")
+    .action(async (lab: string, flags: { format: GraphFormat; output?: string; mgmt?: boolean }, cmd: Command) =>
+      run({ lab, format: flags.format, output: flags.output, ...(flags.mgmt ? { mgmt: true } : {}) }, await f.context(cmd)));
 }
 
 /** Draws the lab: from the file when one is named (no server needed), else from the server's project. */
@@ -32,14 +35,14 @@ export async function runLabGraph(opts: LabGraphOptions, ctx: Context): Promise<
   const { name, spec } = await labTarget(opts.lab, ctx.env);
   const graph = await import('../../lab/graph.js');
   let topology;
-  if (spec) {
+  if (spec && !opts.mgmt) {
     topology = graph.topologyOfFile(spec);
   } else {
     const { readLabState } = await import('../../lab/state.js');
     const api = await ctx.api();
     const state = await readLabState(api, name);
     if (!state.project) throw new NoMatchError(`no lab ${name} on ${api.url} (no project of that name)`);
-    topology = graph.topologyOfState(state);
+    topology = graph.topologyOfState(state, { mgmt: opts.mgmt === true });
   }
   let text: string;
   if (opts.format === 'ascii') text = graph.renderAscii(topology);

@@ -16,7 +16,7 @@ export interface LabInspectOptions {
 /** `emuctl lab inspect FILE|NAME [NODE|LINK…] [--json]`. */
 export function labInspectCommand(f: Factory, run = runLabInspect): Command {
   return new Command('inspect')
-    .description("show a lab's nodes (type, status, compute, console, addresses) and links (filters, suspension, capture)")
+    .description("show a lab's nodes (type, status, compute, console, addresses, management addresses) and links (filters, suspension, capture)")
     .argument('<lab>', 'lab file, or the name of its project')
     .argument('[names...]', 'only these nodes and links')
     .action(async (lab: string, only: string[], _flags: object, cmd: Command) => run({ lab, only }, await f.context(cmd)));
@@ -66,6 +66,7 @@ function human(inspection: Inspection, ctx: Context): string {
       { header: 'compute', value: (n) => n.compute },
       { header: 'console', value: (n) => n.console ?? '-' },
       { header: 'addresses', value: address },
+      ...(inspection.nodes.some((n) => n.mgmt_ipv4) ? [{ header: 'mgmt', value: (n: Inspection['nodes'][number]) => [n.mgmt_ipv4, n.mgmt_ipv6].filter(Boolean).join(' ') || '-' }] : []),
     ], style),
   ];
   if (inspection.links.length) {

@@ -3,6 +3,9 @@ import type { Context, Factory } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import type { Plan } from '../../lab/plan.js';
 import { streamServer } from '../shared/streams.js';
+import type { ApiClient } from '../../client/api.js';
+import type { LabSshFiles } from '../../lab/ssh-keys.js';
+import { labSshFilesOf } from '../shared/lab-ssh.js';
 import { readLabFile } from './shared.js';
 import { runAndReport, selectTests, testReportOptions, withTestReportOptions, type TestReportOptions } from './test.js';
 
@@ -65,6 +68,12 @@ export async function runLabUp(opts: LabUpOptions, ctx: Context): Promise<void> 
   if (opts.test) selectTests(file, opts.test, ctx.out.json);
   spec = await readStartupFiles(spec);
   const api = await ctx.api();
+  const ssh = spec.mgmt?.ssh ? await labSshFilesOf(ctx, spec.name) : undefined;
+  if (ssh) {
+    const { ensureLabKey } = await import('../../lab/ssh-keys.js');
+    const { withAuthorizedKey } = await import('../../lab/ssh-install.js');
+    spec = withAuthorizedKey(spec, await ensureLabKey(ssh, spec.name));
+  }
   const { readLabState, readStartupFileState } = await import('../../lab/state.js');
   const { planLab } = await import('../../lab/plan.js');
   const state = await readStartupFileState(api, await readLabState(api, spec.name), spec);
@@ -91,7 +100,20 @@ export async function runLabUp(opts: LabUpOptions, ctx: Context): Promise<void> 
       return value;
     },
   });
+  if (ssh) await forgetRemadeHosts(api, project.project_id, plan, ssh);
   if (!opts.test) ctx.out.result(result(true, project.project_id));
   ctx.out.success(`Lab ${spec.name} is up (project ${project.project_id})`);
   if (opts.test) await runAndReport(file, opts.test, ctx);
+}
+
+/** A node made or changed by the plan may have a new container, so a new host key at its old address: the lab's known_hosts forgets it. */
+async function forgetRemadeHosts(api: ApiClient, projectId: string, plan: Plan, ssh: LabSshFiles): Promise<void> {
+  const names = new Set(plan.steps.flatMap((s) => (s.kind === 'create-node' ? [s.spec.name] : [])));
+  const ids = new Set(plan.steps.flatMap((s) => (s.kind === 'update-node' ? [s.nodeId] : [])));
+  if (!names.size && !ids.size) return;
+  const { listNodes } = await import('../../client/nodes.js');
+  const { bareAddress } = await import('../../lab/ssh-args.js');
+  const { forgetHostKeys } = await import('../../lab/ssh-keys.js');
+  const remade = (await listNodes(api, projectId)).filter((n) => names.has(n.name) || ids.has(n.node_id));
+  await forgetHostKeys(ssh, remade.flatMap((n) => bareAddress(n.properties.mgmt_ipv4) ?? []));
 }

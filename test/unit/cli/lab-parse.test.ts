@@ -1,16 +1,18 @@
-// argv → options for the lab verbs and node exec, with a spy in place of run().
+// argv → options for the lab verbs, node exec and node ssh, with a spy in place of run().
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CommanderError } from 'commander';
 import { labDownCommand } from '../../../src/commands/lab/down.js';
 import { labGraphCommand } from '../../../src/commands/lab/graph.js';
 import { labInspectCommand } from '../../../src/commands/lab/inspect.js';
+import { labInventoryCommand } from '../../../src/commands/lab/inventory.js';
 import { labSaveCommand } from '../../../src/commands/lab/save.js';
 import { isLabFile } from '../../../src/commands/lab/shared.js';
 import { labTestCommand } from '../../../src/commands/lab/test.js';
 import { labUpCommand } from '../../../src/commands/lab/up.js';
 import { labWaitCommand } from '../../../src/commands/lab/wait.js';
 import { nodeExecCommand } from '../../../src/commands/node/exec.js';
+import { nodeSshCommand } from '../../../src/commands/node/ssh.js';
 import { parsePingPair } from '../../../src/lab/wait.js';
 import { parseWithSpy } from '../../cli/helpers/cli.js';
 
@@ -54,6 +56,7 @@ describe('lab verbs parse', () => {
     assert.deepEqual((await parseWithSpy('lab', labGraphCommand, ['lab', 'graph', 'l.yml', '-f', 'svg', '-o', 'l.svg'])).opts, { lab: 'l.yml', format: 'svg', output: 'l.svg' });
     for (const format of ['dot', 'mermaid']) assert.equal((await parseWithSpy('lab', labGraphCommand, ['lab', 'graph', 'n', '--format', format])).opts.format, format);
     await assert.rejects(parseWithSpy('lab', labGraphCommand, ['lab', 'graph', 'n', '-f', 'png']), isUsage);
+    assert.deepEqual((await parseWithSpy('lab', labGraphCommand, ['lab', 'graph', 'l.yml', '--mgmt'])).opts, { lab: 'l.yml', format: 'ascii', output: undefined, mgmt: true });
   });
 
   it('lab save NAME [-o FILE]', async () => {
@@ -72,6 +75,26 @@ describe('lab verbs parse', () => {
 
   it('FILE or NAME: a path or a .yml/.yaml/.json name is a file, anything else a project name', () => {
     assert.deepEqual(['lab.yml', 'x.YAML', 'a/b', './lab', 'two-sites', 'lab'].map(isLabFile), [true, true, true, true, false, false]);
+  });
+});
+
+describe('lab inventory parses', () => {
+  it('lab inventory FILE|NAME [--format F] [-o PATH]: ansible by default, the five formats, nothing else', async () => {
+    assert.deepEqual((await parseWithSpy('lab', labInventoryCommand, ['lab', 'inventory', 'l.yml'])).opts, { lab: 'l.yml', format: 'ansible' });
+    for (const format of ['ansible', 'nornir', 'ssh-config', 'hosts', 'json']) {
+      assert.deepEqual((await parseWithSpy('lab', labInventoryCommand, ['lab', 'inventory', 'demo', '--format', format, '-o', 'out'])).opts, { lab: 'demo', format, output: 'out' });
+    }
+    await assert.rejects(parseWithSpy('lab', labInventoryCommand, ['lab', 'inventory', 'demo', '-f', 'csv']), isUsage);
+    await assert.rejects(parseWithSpy('lab', labInventoryCommand, ['lab', 'inventory']), isUsage);
+  });
+});
+
+describe('node ssh parses', () => {
+  it('node ssh NODE [-p P]: a session; after --, a command whose words stay as given', async () => {
+    assert.deepEqual((await parseWithSpy('node', nodeSshCommand, ['node', 'ssh', 'R1'])).opts, { node: 'R1', command: [] });
+    assert.deepEqual((await parseWithSpy('node', nodeSshCommand, ['node', 'ssh', 'R1', '-p', 'lab', '--', 'vtysh', '-c', 'show ip route', '-x'])).opts,
+      { node: 'R1', command: ['vtysh', '-c', 'show ip route', '-x'], project: 'lab' });
+    await assert.rejects(parseWithSpy('node', nodeSshCommand, ['node', 'ssh']), isUsage);
   });
 });
 
