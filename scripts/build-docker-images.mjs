@@ -141,6 +141,9 @@ async function buildFrr(tag, recipe) {
       `cp ${start} "$1/usr/lib/frr/docker-start" && chmod 755 "$1/usr/lib/frr/docker-start"`,
       `mkdir -p "$1/usr/lib/emuctl" && cp ${shim} "$1/usr/lib/emuctl/drop-sys-admin.so" && chmod 644 "$1/usr/lib/emuctl/drop-sys-admin.so"`,
       `echo /usr/lib/emuctl/drop-sys-admin.so > "$1/etc/ld.so.preload"`,
+      // watchfrr loads frr.conf (vtysh -b) in a job it kills after its restart timeout, 20 s by default: with ~100
+      // containers booting on 2 cores the job takes longer and the router is left unconfigured (issue 33).
+      `echo 'watchfrr_options="-T 600"' >> "$1/etc/frr/daemons"`,
     ].join(' && ');
     const producer = ['mmdebstrap', '--quiet', '--variant=apt', `--include=${recipe.packages.join(',')}`, `--customize-hook=${customize}`, '--format=tar', 'bookworm', '-'];
     await importTar(process.getuid?.() === 0 ? producer : ['sudo', ...producer], tag, recipe.cmd);

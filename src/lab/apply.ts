@@ -33,6 +33,8 @@ export interface ApplyContext {
   /** The lab's project, when it exists already. */
   project?: Project;
   startTimeoutMs?: number;
+  /** Start requests in flight at once (default: from the machine's cores and load). */
+  startConcurrency?: number;
 }
 
 /**
@@ -118,7 +120,7 @@ class Applier {
       case 'start-nodes': {
         const nodes = await listNodes(api, this.pid);
         const wanted = step.names.map((name) => nodes.find((n) => n.node_id === this.ids.get(name))).filter((n): n is Node => n !== undefined);
-        return startAndWait(api, this.ctx.server, this.pid, wanted, this.ctx.startTimeoutMs);
+        return startAndWait(api, this.ctx.server, this.pid, wanted, this.ctx.startTimeoutMs, this.ctx.startConcurrency);
       }
     }
   }
