@@ -20,7 +20,7 @@ import { testImage } from '../helpers/docker-images.js';
 const run = promisify(execFile);
 const ROUTERS = 40;
 // Two console ports per docker node; no links, so few UDP ports.
-const ENV = { EMUCTL_CONSOLE_PORT_RANGE: '26600-26799', EMUCTL_UDP_PORT_RANGE: '26850-26999' };
+const ENV = { EMUCTL_CONSOLE_PORT_RANGE: '26600-26799', EMUCTL_UDP_PORT_RANGE: '26800-26899' };
 const EXAMPLE = (path: string) => fileURLToPath(new URL(`../../../examples/ospf-triangle/${path}`, import.meta.url));
 const LAB = `frr-load-${process.pid}`;
 /** The example's start command: frrinit.sh starts watchfrr, which starts the daemons and loads frr.conf. */
