@@ -1,7 +1,7 @@
 import type { ApiClient } from '../client/api.js';
 import { execInNode } from '../client/node-exec.js';
 import type { Node } from '../client/nodes.js';
-import { eachPaced } from '../client/pacing.js';
+import { eachPaced, loadFactor } from '../client/pacing.js';
 
 // A router that loses its configuration load (watchfrr kills `vtysh -b` after its restart timeout)
 // runs its daemons with nothing configured: it looks started. The check compares what the router's
@@ -12,6 +12,8 @@ export interface RouterConfig {
   ok: boolean;
   /** Lines of frr.conf the running configuration lacks, as `interface eth0: ip address …` or `hostname R1`. */
   missing: string[];
+  /** Why the router could not be asked (not started, no answer in time): not configured as far as anyone knows. */
+  error?: string;
 }
 
 const MARK = '===emuctl-running-config===';
@@ -53,15 +55,15 @@ export function compareConfig(output: string): RouterConfig {
 }
 
 /** Checks one started docker node; null when it is no FRR router. A failed exec counts as not configured. */
-export async function checkRouterConfig(api: ApiClient, node: Node, timeoutMs = 30_000): Promise<RouterConfig | null> {
+export async function checkRouterConfig(api: ApiClient, node: Node, timeoutMs = Math.min(300_000, 30_000 * loadFactor())): Promise<RouterConfig | null> {
   if (node.node_type !== 'docker') return null;
-  if (node.status !== 'started') return { ok: false, missing: [`node is ${node.status}`] };
+  if (node.status !== 'started') return { ok: false, missing: [], error: `node is ${node.status}` };
   try {
     const answer = await execInNode(api, node, ['sh', '-c', SCRIPT], timeoutMs);
     if (answer.exit_code === NO_CONF) return null;
     return compareConfig(answer.output);
   } catch (err) {
-    return { ok: false, missing: [`no answer: ${(err as Error).message}`] };
+    return { ok: false, missing: [], error: `no answer: ${(err as Error).message}` };
   }
 }
 
@@ -78,6 +80,7 @@ export async function checkRouterConfigs(api: ApiClient, nodes: readonly Node[],
 
 /** One phrase for a router that is not configured: `R7: lacks interface eth0: ip address …, hostname R7`. */
 export function describeMissing(name: string, config: RouterConfig): string {
+  if (config.error) return `${name}: ${config.error}`;
   const shown = config.missing.slice(0, 3).join(', ');
   return `${name}: lacks ${shown}${config.missing.length > 3 ? ` and ${config.missing.length - 3} more` : ''}`;
 }

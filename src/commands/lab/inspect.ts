@@ -69,7 +69,7 @@ function human(inspection: Inspection, ctx: Context): string {
       { header: 'compute', value: (n) => n.compute },
       { header: 'console', value: (n) => n.console ?? '-' },
       { header: 'addresses', value: address },
-      { header: 'config', value: (n) => (!n.config ? '-' : n.config.ok ? 'frr.conf' : `lacks ${n.config.missing.length}: ${n.config.missing[0]}`),
+      { header: 'config', value: (n) => (!n.config ? '-' : n.config.ok ? 'frr.conf' : n.config.error ?? `lacks ${n.config.missing.length}: ${n.config.missing[0]}`),
         color: (cell, n, s) => (!n.config ? cell : n.config.ok ? s.green(cell) : s.red(cell)) },
     ], style),
   ];

@@ -24,8 +24,10 @@ export function labWaitCommand(f: Factory, run = runLabWait): Command {
     .option('--configured', "wait until every docker node with an /etc/frr/frr.conf runs it (hostname, interface addresses, router sections)")
     .option('--ping <A:B>', 'A pings B: a node and a node (its ip:) or an IPv4 address; repeat for more pairs', (v: string, prev: string[] = []) => [...prev, v])
     .option('-t, --timeout <seconds>', `give up after this long (default ${DEFAULT_WAIT_TIMEOUT_S})`, parseSeconds)
-    .action(async (lab: string, flags: { ping?: string[]; configured?: boolean; timeout?: number }, cmd: Command) =>
-      run({ lab, pings: flags.ping ?? [], configured: flags.configured === true, timeoutSeconds: flags.timeout ?? DEFAULT_WAIT_TIMEOUT_S }, await f.context(cmd)));
+    .action(async (lab: string, flags: { ping?: string[]; configured?: boolean; timeout?: number }, cmd: Command) => {
+      if (!flags.ping?.length && !flags.configured) throw new UsageError('give --configured or at least one --ping A:B');
+      return run({ lab, pings: flags.ping ?? [], configured: flags.configured === true, timeoutSeconds: flags.timeout ?? DEFAULT_WAIT_TIMEOUT_S }, await f.context(cmd));
+    });
 }
 
 /** Pings every pair until it answers or the time is up; exit 0 when all did, else 1 naming those that did not. */
