@@ -33,7 +33,7 @@ export interface ApplyContext {
   /** The lab's project, when it exists already. */
   project?: Project;
   startTimeoutMs?: number;
-  /** Start requests in flight at once (default: from the machine's cores and load). */
+  /** Start requests in flight at once (default 8). */
   startConcurrency?: number;
 }
 

@@ -15,7 +15,7 @@ export interface LabUpOptions {
   nodes?: string[];
   /** Run the file's tests once the lab is up, reported as these options say. */
   test?: TestReportOptions;
-  /** Nodes started at once (default: from the machine's cores and load). */
+  /** Nodes started at once (default 8). */
   concurrency?: number;
 }
 
@@ -37,7 +37,7 @@ export function labUpCommand(f: Factory, run = runLabUp): Command {
     .option('--dry-run', 'print the plan, change nothing')
     .option('--nodes <names>', 'only these nodes (comma-separated) and the links between them')
     .option('--test', "run the file's tests once the lab is up and exit with their code")
-    .option('--concurrency <n>', 'nodes started at once (default: 4 per core, fewer as the load per core grows; 2…16)', parseConcurrency))
+    .option('--concurrency <n>', 'nodes started at once, 1-256 (default 8)', parseConcurrency))
     .action(async (file: string, flags: LabUpFlags, cmd: Command) => {
       if (!flags.test && (flags.only || flags.junit !== undefined || flags.tap)) throw new UsageError('--only, --junit and --tap go with --test');
       const nodes = flags.nodes?.split(',').map((n) => n.trim()).filter(Boolean);
