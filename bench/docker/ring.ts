@@ -10,7 +10,7 @@
 //     project, no new host interface named after one of its nodes, no socket of the daemon's
 //     process in its UDP or console port ranges.
 // Needs a running Docker engine and root; only loopback and the 198.18.0.0/15 addresses inside
-// the containers. Usage: npm run build && node dist/bench/docker/ring.js [--routers 50] [--timeout 300]
+// the containers. Usage: npm run build && node dist/bench/docker/ring.js [--routers 50,100,200] [--timeout 300] [--concurrency N]
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,18 +20,23 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { removeHome, startTestDaemon, type TestDaemon } from '../../test/helpers/daemon.js';
 import { testImage } from '../../test/helpers/docker-images.js';
-import { numberArg } from '../lib/args.js';
+import { numberArg, stringArg } from '../lib/args.js';
 import { runBench } from '../lib/run-bench.js';
 import { median, spread } from '../lib/stats.js';
 import { machineLine, sleep } from '../lib/udpblast.js';
 
-const ROUTERS = numberArg('routers', 50);
+/** `--routers 50,100,200`: one lab after the other on the same daemon, a table for each and a summary. */
+const SIZES = stringArg('routers', '50').split(',').map(Number);
+/** `--concurrency N` is passed to `lab up` (nodes started at once); without it, lab up's default. */
+const CONCURRENCY = stringArg('concurrency', '');
 const TIMEOUT_S = numberArg('timeout', 300);
-const UDP_RANGE = [36000, 36999] as const;
-const CONSOLE_RANGE = [29000, 29399] as const;
+// Above the kernel's ephemeral range (32768-60999), clear of the test files' ranges: 200 routers take 400 console ports and 400 UDP ports.
+const UDP_RANGE = [63000, 64999] as const;
+const CONSOLE_RANGE = [61000, 62999] as const;
 const ENV = { EMUCTL_UDP_PORT_RANGE: UDP_RANGE.join('-'), EMUCTL_CONSOLE_PORT_RANGE: CONSOLE_RANGE.join('-') };
 const CLI = fileURLToPath(new URL('../../../bin/emuctl.js', import.meta.url));
-const LAB = `ring${ROUTERS}-${process.pid}`;
+let ROUTERS = SIZES[0]!;
+let LAB = `ring${ROUTERS}-${process.pid}`;
 
 const execFileP = promisify(execFile);
 const sh = async (cmd: string, args: string[], timeoutMs = 120_000) => (await execFileP(cmd, args, { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 })).stdout;
@@ -77,7 +82,9 @@ function frrConf(i: number): string {
 /** The lab file and the routers' startup files, in a temp directory; returns the file's path. */
 function writeLab(image: string): string {
   labDir = mkdtempSync(join(tmpdir(), 'emuctl-bench-ring-'));
-  writeFileSync(join(labDir, 'daemons'), 'ospfd=yes\nvtysh_enable=yes\nzebra_options="  -A 127.0.0.1 -s 90000000"\nospfd_options="  -A 127.0.0.1"\nstaticd_options="-A 127.0.0.1"\n');
+  writeFileSync(join(labDir, 'daemons'), 'ospfd=yes\nvtysh_enable=yes\nzebra_options="  -A 127.0.0.1 -s 90000000"\nospfd_options="  -A 127.0.0.1"\nstaticd_options="-A 127.0.0.1"\n'
+    // watchfrr loads frr.conf with a job it kills after -T seconds (20 by default): under load the job needs longer.
+    + 'watchfrr_options="-T 600"\n');
   writeFileSync(join(labDir, 'vtysh.conf'), 'service integrated-vtysh-config\n');
   const lines = [`name: ${LAB}`, 'nodes:'];
   for (let i = 1; i <= ROUTERS; i++) {
@@ -193,19 +200,52 @@ async function portsInUse(): Promise<string[]> {
   return [...udp, ...tcp];
 }
 
+/** One row of the summary. */
+interface SizeResult {
+  routers: number;
+  loadBefore: string;
+  up: number;
+  converged: number;
+  rssMiB: number;
+  cgroupMiB: number;
+  daemonMB: number;
+  loadUp: string;
+  down: number;
+  left: number;
+}
+const results: SizeResult[] = [];
+const loadNow = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
 async function main(): Promise<void> {
-  if (!Number.isInteger(ROUTERS) || ROUTERS < 3 || ROUTERS > 250) throw new Error('--routers must be 3…250');
+  if (SIZES.some((n) => !Number.isInteger(n) || n < 3 || n > 250)) throw new Error('--routers must be sizes 3…250, comma-separated');
   const image = await testImage('frr');
   daemon = await startTestDaemon({ env: ENV });
+  for (const size of SIZES) {
+    ROUTERS = size;
+    LAB = `ring${ROUTERS}-${process.pid}`;
+    await runSize(image);
+    if (labDir) rmSync(labDir, { recursive: true, force: true });
+    labDir = undefined;
+  }
+  const s = (ms: number) => (ms / 1000).toFixed(1);
+  console.log('\n| routers | load before | `lab up` returns | every router holds every loopback | RSS per router (median) | cgroup per router (median) | daemon RSS | load with lab up | `lab down` | left |');
+  console.log('|---:|---|---:|---:|---:|---:|---:|---|---:|---:|');
+  for (const r of results) {
+    console.log(`| ${r.routers} | ${r.loadBefore} | ${s(r.up)} s | ${s(r.converged)} s | ${r.rssMiB.toFixed(1)} MiB | ${r.cgroupMiB.toFixed(1)} MiB | ${r.daemonMB.toFixed(1)} MB | ${r.loadUp} | ${s(r.down)} s | ${r.left} |`);
+  }
+}
+
+async function runSize(image: string): Promise<void> {
+  const loadBefore = loadNow();
   const file = writeLab(image);
   const before = hostInterfaces();
   const portsBefore = await portsInUse();
-  console.log(`FRR ring: ${machineLine()}, Docker ${(await sh('docker', ['version', '--format', '{{.Server.Version}}'])).trim()}, image ${image}, ${ROUTERS} routers, load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`);
+  console.log(`\nFRR ring: ${machineLine()}, Docker ${(await sh('docker', ['version', '--format', '{{.Server.Version}}'])).trim()}, image ${image}, ${ROUTERS} routers, load average ${loadBefore}\n`);
 
   const t0 = performance.now();
-  await emuctl('-q', 'lab', 'up', file);
+  await emuctl('-q', 'lab', 'up', file, ...(CONCURRENCY ? ['--concurrency', CONCURRENCY] : []));
   const upReturned = performance.now() - t0;
-  const project = ((await daemon.api('GET', '/v2/projects')).body as { name: string; project_id: string }[]).find((p) => p.name === LAB);
+  const project = ((await daemon!.api('GET', '/v2/projects')).body as { name: string; project_id: string }[]).find((p) => p.name === LAB);
   if (!project) throw new Error(`lab up made no project ${LAB}`);
   const containers = await containersOf(project.project_id);
   if (containers.length !== ROUTERS) throw new Error(`${containers.length} containers for ${ROUTERS} routers`);
@@ -213,7 +253,7 @@ async function main(): Promise<void> {
 
   const memory = await Promise.all(containers.map(routerMemory));
   // Host interface names of a node carry the first 8 hex digits of its id (as emuctl names them).
-  const nodeTags = ((await daemon.api('GET', `/v2/projects/${project.project_id}/nodes`)).body as { node_id: string }[]).map((n) => n.node_id.replace(/-/g, '').slice(0, 8));
+  const nodeTags = ((await daemon!.api('GET', `/v2/projects/${project.project_id}/nodes`)).body as { node_id: string }[]).map((n) => n.node_id.replace(/-/g, '').slice(0, 8));
   const daemonMb = daemonRssMb();
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
@@ -244,9 +284,11 @@ async function main(): Promise<void> {
   if (othersInterfaces.length) console.log(`new host interfaces not named after the lab's nodes (other work on the machine): ${othersInterfaces.join(' ')}`);
   if (leftPorts.length) console.log(`sockets left:\n${leftPorts.join('\n')}`);
   if (leftContainers.length) console.log(`containers left: ${leftContainers.join(' ')}`);
+  results.push({ routers: ROUTERS, loadBefore, up: upReturned, converged: converged.all, rssMiB: median(memory.map((m) => m.rssKb)) / 1024,
+    cgroupMiB: median(memory.map((m) => m.cgroupKb)) / 1024, daemonMB: daemonMb, loadUp: load, down, left: leftContainers.length + leftInterfaces.length + leftPorts.length });
 }
 
-await runBench('docker ring bench', (TIMEOUT_S + 1200) * 1000, main, async () => {
+await runBench('docker ring bench', (TIMEOUT_S + 1200) * 1000 * SIZES.length, main, async () => {
   const projects = daemon ? ((await daemon.api('GET', '/v2/projects').catch(() => undefined))?.body as { project_id: string; name: string }[] | undefined) : undefined;
   const project = projects?.find((p) => p.name === LAB);
   if (project) await daemon!.api('DELETE', `/v2/projects/${project.project_id}`).catch(() => undefined);

@@ -55,7 +55,8 @@ export interface ApiClient {
   /** `timeoutMs` overrides the client's timeout for this call (a command run on a node). */
   post<T>(path: string, body?: unknown, options?: { timeoutMs?: number }): Promise<T>;
   put<T>(path: string, body?: unknown): Promise<T>;
-  delete(path: string): Promise<void>;
+  /** `timeoutMs` overrides the client's timeout for this call (deleting a project of many nodes). */
+  delete(path: string, options?: { timeoutMs?: number }): Promise<void>;
   /** GET of a file's bytes (GNS3's …/files/{path} routes answer application/octet-stream), as UTF-8 text. */
   getText(path: string): Promise<string>;
   /** POST of a file's bytes (the body is the text itself, not JSON). */

@@ -104,8 +104,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     get: (path, searchParams) => call('GET', path, undefined, searchParams),
     post: (path, body, callOptions) => call('POST', path, body ?? {}, undefined, callOptions?.timeoutMs),
     put: (path, body) => call('PUT', path, body ?? {}),
-    delete: async (path) => {
-      await call('DELETE', path);
+    delete: async (path, callOptions) => {
+      await call('DELETE', path, undefined, undefined, callOptions?.timeoutMs);
     },
     getText: (path) => callText('GET', path),
     postText: async (path, text) => {

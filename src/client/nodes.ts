@@ -82,8 +82,8 @@ export function deleteNode(api: ApiClient, projectId: string, nodeId: string): P
 }
 
 /** POST /v2/projects/{project_id}/nodes/{node_id}/{start|stop|suspend|reload}; resolves with the node. */
-export async function nodeAction(api: ApiClient, projectId: string, nodeId: string, action: NodeAction): Promise<Node> {
-  const node = await api.post<Node | ''>(apiPath('projects', projectId, 'nodes', nodeId, action));
+export async function nodeAction(api: ApiClient, projectId: string, nodeId: string, action: NodeAction, timeoutMs?: number): Promise<Node> {
+  const node = await api.post<Node | ''>(apiPath('projects', projectId, 'nodes', nodeId, action), undefined, timeoutMs === undefined ? undefined : { timeoutMs });
   // GNS3 answers reload (and some versions start/stop) with 204: fetch the node then.
   return node || getNode(api, projectId, nodeId);
 }

@@ -68,8 +68,8 @@ export function updateProject(api: ApiClient, projectId: string, fields: Project
 }
 
 /** DELETE /v2/projects/{project_id}. */
-export function deleteProject(api: ApiClient, projectId: string): Promise<void> {
-  return api.delete(apiPath('projects', projectId));
+export function deleteProject(api: ApiClient, projectId: string, timeoutMs?: number): Promise<void> {
+  return api.delete(apiPath('projects', projectId), timeoutMs === undefined ? undefined : { timeoutMs });
 }
 
 /** POST /v2/projects/{project_id}/open. */

@@ -37,6 +37,8 @@ export interface ApplyContext {
   startTimeoutMs?: number;
   /** The file's `mgmt:`: the project's management network is set before its first node is created. */
   mgmt?: MgmtSpec;
+  /** Start requests in flight at once (default 8). */
+  startConcurrency?: number;
 }
 
 /**
@@ -129,7 +131,7 @@ class Applier {
       case 'start-nodes': {
         const nodes = await listNodes(api, this.pid);
         const wanted = step.names.map((name) => nodes.find((n) => n.node_id === this.ids.get(name))).filter((n): n is Node => n !== undefined);
-        return startAndWait(api, this.ctx.server, this.pid, wanted, this.ctx.startTimeoutMs);
+        return startAndWait(api, this.ctx.server, this.pid, wanted, this.ctx.startTimeoutMs, this.ctx.startConcurrency);
       }
     }
   }

@@ -2,6 +2,7 @@ import { linkName } from '../client/links.js';
 import { consoleAddress } from '../client/nodes.js';
 import { compareNames, sortedByName } from '../render/sort.js';
 import { normalFilters } from './filters.js';
+import type { RouterConfig } from './router-config.js';
 import { vpcsSettings, type LabState } from './state.js';
 
 /** One node of `lab inspect`. */
@@ -22,6 +23,8 @@ export interface InspectedNode {
   /** docker, qemu in a lab with `mgmt:`: the management addresses with prefix length. */
   mgmt_ipv4: string | null;
   mgmt_ipv6: string | null;
+  /** An FRR router (a docker node with /etc/frr/frr.conf): whether its running configuration holds what frr.conf asks; null otherwise. */
+  config: RouterConfig | null;
 }
 
 /** One link of `lab inspect`. */
@@ -45,9 +48,9 @@ export interface Inspection {
 /**
  * What a lab is on the server: its nodes (with console and addresses) and links (with filters and
  * captures). A VPCS's addresses come from its startup script, a docker node's from `fileAddresses`
- * (the lab file's `ip:`, when the lab was named by its file).
+ * (the lab file's `ip:`, when the lab was named by its file); an FRR router's configuration state from `configs`.
  */
-export function inspectLab(state: LabState, serverUrl: string, fileAddresses: ReadonlyMap<string, string> = new Map()): Inspection {
+export function inspectLab(state: LabState, serverUrl: string, fileAddresses: ReadonlyMap<string, string> = new Map(), configs: ReadonlyMap<string, RouterConfig> = new Map()): Inspection {
   const computeName = new Map(state.computes.map((c) => [c.compute_id, c.name]));
   const nodes = sortedByName(state.nodes, (n) => n.name).map((node): InspectedNode => {
     const where = consoleAddress(node, serverUrl);
@@ -59,6 +62,7 @@ export function inspectLab(state: LabState, serverUrl: string, fileAddresses: Re
       ip: settings.ip ?? null, gateway: settings.gateway ?? null, dns: settings.dns ?? null,
       image: node.node_type === 'docker' && typeof node.properties.image === 'string' ? node.properties.image : null,
       mgmt_ipv4: mgmtAddress(node, 'mgmt_ipv4'), mgmt_ipv6: mgmtAddress(node, 'mgmt_ipv6'),
+      config: configs.get(node.name) ?? null,
     };
   });
   const links = state.links.map((link): InspectedLink => ({

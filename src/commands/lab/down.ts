@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Context, Factory } from '../../cli/context.js';
 import { NoMatchError } from '../../cli/errors.js';
-import { listNodes, nodeAction } from '../../client/nodes.js';
+import { listNodes } from '../../client/nodes.js';
 import { deleteProject, openProject } from '../../client/projects.js';
 import { labSshFilesOf } from '../shared/lab-ssh.js';
 import { labTarget } from './shared.js';
@@ -23,7 +23,7 @@ export function labDownCommand(f: Factory, run = runLabDown): Command {
     .action(async (lab: string, flags: { keep?: boolean }, cmd: Command) => run({ lab, keep: flags.keep === true }, await f.context(cmd)));
 }
 
-/** Stops every node that runs (one by one, each reported), then deletes the project unless --keep. */
+/** Stops every node that runs (a few at a time, paced by the machine's load, progress on stderr), then deletes the project unless --keep. */
 export async function runLabDown(opts: LabDownOptions, ctx: Context): Promise<void> {
   const { name } = await labTarget(opts.lab, ctx.env);
   const api = await ctx.api();
@@ -31,11 +31,15 @@ export async function runLabDown(opts: LabDownOptions, ctx: Context): Promise<vo
   const found = await findLabProject(api, name);
   if (!found) throw new NoMatchError(`no lab ${name} on ${api.url} (no project of that name)`);
   const project = found.status === 'closed' ? await openProject(api, found.project_id) : found;
-  const running = (await listNodes(api, project.project_id)).filter((n) => n.status !== 'stopped' && !['ethernet_switch', 'ethernet_hub'].includes(n.node_type));
-  await Promise.all(running.map((node) => ctx.out.spin(`Stopping ${node.name}`, () => nodeAction(api, project.project_id, node.node_id, 'stop'))));
-  if (running.length) ctx.out.success(`Stopped ${running.map((n) => n.name).join(', ')}`);
+  const nodes = await listNodes(api, project.project_id);
+  const running = nodes.filter((n) => n.status !== 'stopped' && !['ethernet_switch', 'ethernet_hub'].includes(n.node_type));
+  const { stopPaced } = await import('../../lab/stop.js');
+  await stopPaced(api, project.project_id, running, ctx.out);
+  if (running.length) ctx.out.success(running.length > 20 ? `Stopped ${running.length} nodes` : `Stopped ${running.map((n) => n.name).join(', ')}`);
   if (!opts.keep) {
-    await ctx.out.spin(`Deleting project ${project.name}`, () => deleteProject(api, project.project_id));
+    const { bulkTimeoutMs } = await import('../../client/pacing.js');
+    // The server stops and removes every container of the project in this one request.
+    await ctx.out.spin(`Deleting project ${project.name}`, () => deleteProject(api, project.project_id, bulkTimeoutMs(nodes.length)));
     ctx.out.success(`Deleted lab ${name} (project ${project.project_id})`);
     // The next lab up makes new containers, with new host keys at the same addresses.
     const { forgetHostKeys } = await import('../../lab/ssh-keys.js');

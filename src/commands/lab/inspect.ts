@@ -16,7 +16,7 @@ export interface LabInspectOptions {
 /** `emuctl lab inspect FILE|NAME [NODE|LINK…] [--json]`. */
 export function labInspectCommand(f: Factory, run = runLabInspect): Command {
   return new Command('inspect')
-    .description("show a lab's nodes (type, status, compute, console, addresses, management addresses) and links (filters, suspension, capture)")
+    .description("show a lab's nodes (type, status, compute, console, addresses, management addresses, whether an FRR router runs its frr.conf) and links (filters, suspension, capture)")
     .argument('<lab>', 'lab file, or the name of its project')
     .argument('[names...]', 'only these nodes and links')
     .action(async (lab: string, only: string[], _flags: object, cmd: Command) => run({ lab, only }, await f.context(cmd)));
@@ -32,7 +32,10 @@ export async function runLabInspect(opts: LabInspectOptions, ctx: Context): Prom
   if (!state.project) throw new NoMatchError(`no lab ${name} on ${api.url} (no project of that name); bring it up with 'emuctl lab up FILE'`);
   // A docker node's address is the one its container sets; only the lab file says it (ip:).
   const fileAddresses = new Map((spec?.nodes ?? []).filter((n) => n.type === 'docker' && n.ip).map((n) => [n.name, n.ip!]));
-  const inspection = only(inspectLab(state, api.url, fileAddresses), opts.only);
+  // Each FRR router is asked (one exec) whether its running configuration holds what its frr.conf asks.
+  const { checkRouterConfigs } = await import('../../lab/router-config.js');
+  const configs = await checkRouterConfigs(api, opts.only.length ? state.nodes.filter((n) => opts.only.includes(n.name)) : state.nodes);
+  const inspection = only(inspectLab(state, api.url, fileAddresses, configs), opts.only);
   ctx.out.result(inspection, () => human(inspection, ctx));
 }
 
@@ -67,6 +70,8 @@ function human(inspection: Inspection, ctx: Context): string {
       { header: 'console', value: (n) => n.console ?? '-' },
       { header: 'addresses', value: address },
       ...(inspection.nodes.some((n) => n.mgmt_ipv4) ? [{ header: 'mgmt', value: (n: Inspection['nodes'][number]) => [n.mgmt_ipv4, n.mgmt_ipv6].filter(Boolean).join(' ') || '-' }] : []),
+      { header: 'config', value: (n) => (!n.config ? '-' : n.config.ok ? 'frr.conf' : n.config.error ?? `lacks ${n.config.missing.length}: ${n.config.missing[0]}`),
+        color: (cell, n, s) => (!n.config ? cell : n.config.ok ? s.green(cell) : s.red(cell)) },
     ], style),
   ];
   if (inspection.links.length) {

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import type { Context, Factory } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import type { Plan } from '../../lab/plan.js';
@@ -18,6 +18,8 @@ export interface LabUpOptions {
   nodes?: string[];
   /** Run the file's tests once the lab is up, reported as these options say. */
   test?: TestReportOptions;
+  /** Nodes started at once (default 8). */
+  concurrency?: number;
 }
 
 interface LabUpFlags {
@@ -27,6 +29,7 @@ interface LabUpFlags {
   only?: string[];
   junit?: string;
   tap?: boolean;
+  concurrency?: number;
 }
 
 /** `emuctl lab up FILE [--dry-run] [--nodes A,B…] [--test [--only NAME…] [--junit FILE] [--tap]]`. */
@@ -36,12 +39,20 @@ export function labUpCommand(f: Factory, run = runLabUp): Command {
     .argument('<file>', 'lab file (YAML)')
     .option('--dry-run', 'print the plan, change nothing')
     .option('--nodes <names>', 'only these nodes (comma-separated) and the links between them')
-    .option('--test', "run the file's tests once the lab is up and exit with their code"))
+    .option('--test', "run the file's tests once the lab is up and exit with their code")
+    .option('--concurrency <n>', 'nodes started at once, 1-256 (default 8)', parseConcurrency))
     .action(async (file: string, flags: LabUpFlags, cmd: Command) => {
       if (!flags.test && (flags.only || flags.junit !== undefined || flags.tap)) throw new UsageError('--only, --junit and --tap go with --test');
       const nodes = flags.nodes?.split(',').map((n) => n.trim()).filter(Boolean);
-      return run({ file, dryRun: flags.dryRun === true, ...(nodes ? { nodes } : {}), ...(flags.test ? { test: testReportOptions(flags) } : {}) }, await f.context(cmd));
+      return run({ file, dryRun: flags.dryRun === true, ...(nodes ? { nodes } : {}), ...(flags.test ? { test: testReportOptions(flags) } : {}),
+        ...(flags.concurrency ? { concurrency: flags.concurrency } : {}) }, await f.context(cmd));
     });
+}
+
+function parseConcurrency(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 256) throw new InvalidArgumentError('expected a whole number 1-256.');
+  return n;
 }
 
 /** `+ 3 to add, ~ 1 to change, - 0 to delete`. */
@@ -92,8 +103,10 @@ export async function runLabUp(opts: LabUpOptions, ctx: Context): Promise<void> 
     ctx.out.note('dry run: nothing was changed');
     return;
   }
+  const { checkPortCapacity } = await import('../../lab/port-capacity.js');
+  await checkPortCapacity(api, plan, state);
   const { applyPlan } = await import('../../lab/apply.js');
-  const project = await applyPlan(plan, { api, server: streamServer(ctx), project: state.project, ...(spec.mgmt ? { mgmt: spec.mgmt } : {}) }, {
+  const project = await applyPlan(plan, { api, server: streamServer(ctx), project: state.project, ...(spec.mgmt ? { mgmt: spec.mgmt } : {}), ...(opts.concurrency ? { startConcurrency: opts.concurrency } : {}) }, {
     async step(text, task) {
       const value = await ctx.out.spin(text, task);
       ctx.out.success(text);

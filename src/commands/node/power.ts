@@ -52,11 +52,12 @@ export async function runNodePower(action: 'start' | 'stop', opts: NodePowerOpti
 async function powerAll(action: 'start' | 'stop', project: Project, ctx: Context): Promise<void> {
   const api = await ctx.api();
   const nodes = await listNodes(api, project.project_id);
+  const { perNodeTimeoutMs } = await import('../../client/pacing.js');
   const done: Node[] = [];
   let failed = 0;
   for (const target of sortedByName(nodes, (n) => n.name)) {
     try {
-      const node = await ctx.out.spin(`${ING[action]} ${target.name}`, () => nodeAction(api, project.project_id, target.node_id, action));
+      const node = await ctx.out.spin(`${ING[action]} ${target.name}`, () => nodeAction(api, project.project_id, target.node_id, action, perNodeTimeoutMs()));
       done.push(node);
       ctx.out.success(`${PAST[action]} ${nodeLabel(node)}`);
     } catch (err) {

@@ -49,7 +49,7 @@ export class ConsolePortAllocator {
       if (await isTcpPortFree(port, this.host)) return port;
       this.owners.release(port, owner);
     }
-    throw new ConflictError(`No free console port left in ${this.min}-${this.max}`);
+    throw new ConflictError(`No free console port left in ${this.min}-${this.max}: widen the console_port_range setting (EMUCTL_CONSOLE_PORT_RANGE)`);
   }
 
   /** Frees a port if `owner` holds it. */

@@ -37,7 +37,7 @@ export class UdpPortAllocator {
       for (const p of ports) this.owners.release(p, owner);
     }
     const needs = request.companions?.length ? ` (with ${request.companions.map((o) => `port + ${o}`).join(', ')} free too)` : '';
-    throw new ConflictError(`No free UDP port left in ${first}-${last}${needs}`);
+    throw new ConflictError(`No free UDP port left in ${first}-${last}${needs}: widen the udp_port_range setting (EMUCTL_UDP_PORT_RANGE)`);
   }
 
   /** Holds a port a NIO was given as its lport: a free one, or one /ports/udp gave to the same project. */

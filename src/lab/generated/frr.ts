@@ -1,5 +1,6 @@
 // The frr device: how an FRR container is started and configured. The start command and the
 // daemons file are here and nowhere else, so a fix to how FRR runs in a lab is made once.
+import { WATCHFRR_OPTIONS } from '../../offline-images/recipes.js';
 import { prefixText } from './ip.js';
 import type { LabPlan, PlanInterface, PlanNode } from './model.js';
 import { bgpSection } from './bgp.js';
@@ -23,8 +24,7 @@ export function frrDaemons(daemons: readonly string[]): string {
   for (const d of daemons) lines.push(`${d}=yes`);
   lines.push('vtysh_enable=yes');
   for (const d of ['zebra', 'staticd', ...daemons]) lines.push(`${d}_options="${DAEMON_OPTIONS[d]}"`);
-  // watchfrr starts the daemons and loads frr.conf in jobs it kills after -T seconds (20 by default): under load they need longer (branch scale ships the same).
-  lines.push('watchfrr_options="-T 600"');
+  lines.push(WATCHFRR_OPTIONS);
   return lines.join('\n') + '\n';
 }
 

@@ -27,6 +27,11 @@ describe('lab verbs parse', () => {
     await assert.rejects(parseWithSpy('lab', labUpCommand, ['lab', 'up']), isUsage);
   });
 
+  it('lab up FILE --concurrency N: a whole number 1-256', async () => {
+    assert.deepEqual((await parseWithSpy('lab', labUpCommand, ['lab', 'up', 'l.yml', '--concurrency', '4'])).opts, { file: 'l.yml', dryRun: false, concurrency: 4 });
+    for (const bad of ['0', '2.5', 'many', '257']) await assert.rejects(parseWithSpy('lab', labUpCommand, ['lab', 'up', 'l.yml', '--concurrency', bad]), isUsage);
+  });
+
   it('lab up FILE --nodes A,B --test [--only NAME…] [--junit FILE] [--tap]; the report options need --test', async () => {
     assert.deepEqual((await parseWithSpy('lab', labUpCommand, ['lab', 'up', 'l.yml', '--nodes', 'R1, R2,H1', '--test', '--junit', 'r.xml', '--only', 'a', 'b c'])).opts,
       { file: 'l.yml', dryRun: false, nodes: ['R1', 'R2', 'H1'], test: { only: ['a', 'b c'], junit: 'r.xml', tap: false } });
@@ -63,11 +68,13 @@ describe('lab verbs parse', () => {
     assert.deepEqual((await parseWithSpy('lab', labSaveCommand, ['lab', 'save', 'p', '-o', 'p.yml'])).opts, { project: 'p', output: 'p.yml' });
   });
 
-  it('lab wait: --ping repeated, --timeout (default 60), --ping required', async () => {
+  it('lab wait: --ping repeated, --configured, --timeout (default 60), --ping or --configured required', async () => {
     assert.deepEqual((await parseWithSpy('lab', labWaitCommand, ['lab', 'wait', 'l.yml', '--ping', 'PC1:PC2', '--ping', 'PC2:10.0.0.1', '-t', '5'])).opts,
-      { lab: 'l.yml', pings: ['PC1:PC2', 'PC2:10.0.0.1'], timeoutSeconds: 5 });
+      { lab: 'l.yml', pings: ['PC1:PC2', 'PC2:10.0.0.1'], configured: false, timeoutSeconds: 5 });
+    assert.deepEqual((await parseWithSpy('lab', labWaitCommand, ['lab', 'wait', 'ring', '--configured'])).opts,
+      { lab: 'ring', pings: [], configured: true, timeoutSeconds: 60 });
     assert.equal((await parseWithSpy('lab', labWaitCommand, ['lab', 'wait', 'l', '--ping', 'A:B'])).opts.timeoutSeconds, 60);
-    await assert.rejects(parseWithSpy('lab', labWaitCommand, ['lab', 'wait', 'l']), isUsage);
+    await assert.rejects(parseWithSpy('lab', labWaitCommand, ['lab', 'wait', 'l']), /give --configured or at least one --ping A:B/);
     await assert.rejects(parseWithSpy('lab', labWaitCommand, ['lab', 'wait', 'l', '--ping', 'A:B', '-t', '0']), isUsage);
     assert.deepEqual(parsePingPair('PC1:10.0.0.2'), { from: 'PC1', to: '10.0.0.2' });
     assert.throws(() => parsePingPair('PC1'), /"PC1" is not a ping pair: expected FROM:TO/);

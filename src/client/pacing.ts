@@ -1,0 +1,47 @@
+import { availableParallelism, loadavg } from 'node:os';
+
+// Waits and fan-out for operations on every node of a project (lab up/down, node start|stop --all).
+// A docker start or stop takes well under a second on an idle machine and tens of seconds with a
+// hundred containers booting on two cores (load 20+), so a fixed 10 s per request fails exactly when
+// the lab is large. These read the load of the machine the CLI runs on: the local daemon's machine.
+
+/** The 1-minute load per core, at least 1: how much slower than idle the machine answers. */
+export function loadFactor(load = loadavg()[0], cores = availableParallelism()): number {
+  return Math.max(1, load / Math.max(1, cores));
+}
+
+/** How long one node's start or stop request may take: 60 s on an idle machine, times the load factor. */
+export function perNodeTimeoutMs(factor = loadFactor()): number {
+  return Math.round(60_000 * factor);
+}
+
+/** How long one request that works through `nodes` nodes (deleting a project) may take: 60 s plus 2 s a node, times the load factor. */
+export function bulkTimeoutMs(nodes: number, factor = loadFactor()): number {
+  return Math.round((60_000 + 2_000 * nodes) * factor);
+}
+
+/**
+ * Node requests in flight at once: 4 per core on an idle machine, fewer as the load per core grows,
+ * never under 2 nor over 16 (`--concurrency` overrides it).
+ */
+export function paceConcurrency(load = loadavg()[0], cores = availableParallelism()): number {
+  return Math.min(16, Math.max(2, Math.floor((4 * cores) / loadFactor(load, cores))));
+}
+
+/** Runs `task` on every item with at most `limit` in flight; resolves with the settled results in order. */
+export async function eachPaced<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<PromiseSettledResult<R>[]> {
+  const results: PromiseSettledResult<R>[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      try {
+        results[i] = { status: 'fulfilled', value: await task(items[i]!) };
+      } catch (reason) {
+        results[i] = { status: 'rejected', reason };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return results;
+}

@@ -1,0 +1,25 @@
+import type { ApiClient } from '../client/api.js';
+import { OperationError } from '../client/errors.js';
+import { nodeAction, type Node } from '../client/nodes.js';
+import { eachPaced, paceConcurrency, perNodeTimeoutMs } from '../client/pacing.js';
+import { spinWithProgress, type Output } from '../render/output.js';
+
+/**
+ * Stops the nodes a few at a time (as many as the machine's cores and load allow), each request
+ * given a wait that grows with the load; progress goes to stderr (a spinner on a terminal, a line
+ * every tenth otherwise). Every node is tried; those that failed are named in one error.
+ */
+export async function stopPaced(api: ApiClient, projectId: string, nodes: readonly Node[], out: Output, concurrency = paceConcurrency()): Promise<void> {
+  if (!nodes.length) return;
+  const step = Math.max(10, Math.ceil(nodes.length / 10));
+  let done = 0;
+  const results = await spinWithProgress(out, `Stopping ${nodes.length} nodes`, (update) =>
+    eachPaced(nodes, concurrency, async (node) => {
+      await nodeAction(api, projectId, node.node_id, 'stop', perNodeTimeoutMs());
+      done++;
+      update(`Stopping ${nodes.length} nodes: ${done} stopped`);
+      if (!out.interactive && nodes.length > step && done % step === 0) out.note(`stopped ${done}/${nodes.length} nodes`);
+    }));
+  const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [`${nodes[i]!.name}: ${(r.reason as Error).message}`] : []));
+  if (failed.length) throw new OperationError(`${failed.length} of ${nodes.length} nodes did not stop: ${failed.slice(0, 10).join('; ')}${failed.length > 10 ? '; …' : ''}`);
+}
