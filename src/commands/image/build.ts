@@ -16,10 +16,10 @@ export interface ImageBuildOptions {
   compute?: string;
 }
 
-/** `emuctl image build frr|host… [--tag T] [-c C]`. */
+/** `emuctl image build frr|host|ssh… [--tag T] [-c C]`. */
 export function imageBuildCommand(f: Factory, run = runImageBuild): Command {
   return new Command('build')
-    .description('build the offline docker images (frr, host) from Debian packages into the local Docker, tagged emuctl/NAME:latest')
+    .description('build the offline docker images (frr, host, ssh) from Debian packages into the local Docker, tagged emuctl/NAME:latest')
     .argument('<name...>', `image to build: ${OFFLINE_IMAGE_NAMES.join(', ')}`)
     .addOption(new Option('--tag <tag>', 'tag the image with this name too (one image only)'))
     .addOption(imageComputeOption())
@@ -30,7 +30,7 @@ export function imageBuildCommand(f: Factory, run = runImageBuild): Command {
 /** argv → options: known names, no repeats, --tag with a single image. */
 export function parseImageBuild(names: string[], flags: { tag?: string; compute?: string }): ImageBuildOptions {
   const unknown = names.filter((n) => !(OFFLINE_IMAGE_NAMES as readonly string[]).includes(n));
-  if (unknown.length) throw new UsageError(`unknown image ${unknown.join(', ')}: emuctl builds ${OFFLINE_IMAGE_NAMES.join(' and ')}`);
+  if (unknown.length) throw new UsageError(`unknown image ${unknown.join(', ')}: emuctl builds ${OFFLINE_IMAGE_NAMES.join(', ')}`);
   const unique = [...new Set(names)] as OfflineImageName[];
   if (flags.tag !== undefined && unique.length !== 1) throw new UsageError('--tag names one image: build one image with it');
   if (flags.tag !== undefined && !/^[a-z0-9][a-z0-9._/-]*(:[\w][\w.-]{0,127})?$/.test(flags.tag)) throw new UsageError(`--tag ${flags.tag} is not a docker image name`);

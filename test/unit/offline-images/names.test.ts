@@ -9,7 +9,8 @@ describe('offline image names', () => {
     assert.equal(offlineImageOf('emuctl/frr:latest'), 'frr');
     assert.equal(offlineImageOf('emuctl/host'), 'host');
     assert.equal(offlineImageOf('emuctl-test/host:2035c66196a1'), 'host');
-    for (const other of ['frrouting/frr:v8.4.0', 'emuctl/ssh:latest', 'docker.io/emuctl/frr:latest', 'emuctl/frr:latest/x', 'my/emuctl/frr']) assert.equal(offlineImageOf(other), undefined, other);
+    assert.equal(offlineImageOf('emuctl/ssh:latest'), 'ssh');
+    for (const other of ['frrouting/frr:v8.4.0', 'emuctl/sshd:latest', 'docker.io/emuctl/frr:latest', 'emuctl/frr:latest/x', 'my/emuctl/frr']) assert.equal(offlineImageOf(other), undefined, other);
     assert.equal(buildHint('emuctl/host:latest'), 'emuctl image build host');
     assert.equal(buildHint('busybox:1.36'), undefined);
   });
