@@ -34,7 +34,7 @@ describe('image build parses', () => {
   it('names frr and/or host, --tag with one image, -c', async () => {
     assert.deepEqual((await parseWithSpy('image', imageBuildCommand, ['image', 'build', 'frr', 'host', 'frr'])).opts, { names: ['frr', 'host'], tag: undefined, compute: undefined });
     assert.deepEqual((await parseWithSpy('image', imageBuildCommand, ['image', 'build', 'host', '--tag', 'lab/host:1', '-c', 'far'])).opts, { names: ['host'], tag: 'lab/host:1', compute: 'far' });
-    await assert.rejects(parseWithSpy('image', imageBuildCommand, ['image', 'build', 'vyos']), (e: Error) => e instanceof UsageError && /unknown image vyos: emuctl builds frr and host/.test(e.message));
+    await assert.rejects(parseWithSpy('image', imageBuildCommand, ['image', 'build', 'vyos']), (e: Error) => e instanceof UsageError && /unknown image vyos: emuctl builds frr, host, ssh$/.test(e.message));
     await assert.rejects(parseWithSpy('image', imageBuildCommand, ['image', 'build', 'frr', 'host', '--tag', 'x']), UsageError);
     await assert.rejects(parseWithSpy('image', imageBuildCommand, ['image', 'build', 'frr', '--tag', 'Bad Tag']), UsageError);
     await assert.rejects(parseWithSpy('image', imageBuildCommand, ['image', 'build']), isUsage);
