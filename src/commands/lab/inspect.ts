@@ -3,7 +3,7 @@ import type { Context, Factory } from '../../cli/context.js';
 import { NoMatchError } from '../../cli/errors.js';
 import type { Inspection } from '../../lab/inspect.js';
 import { filterValue } from '../../lab/filters.js';
-import { renderTable } from '../../render/table.js';
+import { renderTable, type Column } from '../../render/table.js';
 import { labTarget } from './shared.js';
 
 /** Options of `lab inspect`. */
@@ -56,6 +56,13 @@ function sameLink(label: string, name: string): boolean {
   return cut(label) === cut(name);
 }
 
+/** An FRR router's configuration check: frr.conf when it runs it all, else what it lacks. */
+const configColumn: Column<Inspection['nodes'][number]> = {
+  header: 'config',
+  value: (n) => (!n.config ? '-' : n.config.ok ? 'frr.conf' : n.config.error ?? `lacks ${n.config.missing.length}: ${n.config.missing[0]}`),
+  color: (cell, n, s) => (!n.config ? cell : n.config.ok ? s.green(cell) : s.red(cell)),
+};
+
 function human(inspection: Inspection, ctx: Context): string {
   const { style } = ctx.out;
   const address = (n: Inspection['nodes'][number]) => [n.ip, n.gateway && `gw ${n.gateway}`, n.dns && `dns ${n.dns}`].filter(Boolean).join(' ') || '-';
@@ -70,8 +77,8 @@ function human(inspection: Inspection, ctx: Context): string {
       { header: 'console', value: (n) => n.console ?? '-' },
       { header: 'addresses', value: address },
       ...(inspection.nodes.some((n) => n.mgmt_ipv4) ? [{ header: 'mgmt', value: (n: Inspection['nodes'][number]) => [n.mgmt_ipv4, n.mgmt_ipv6].filter(Boolean).join(' ') || '-' }] : []),
-      { header: 'config', value: (n) => (!n.config ? '-' : n.config.ok ? 'frr.conf' : n.config.error ?? `lacks ${n.config.missing.length}: ${n.config.missing[0]}`),
-        color: (cell, n, s) => (!n.config ? cell : n.config.ok ? s.green(cell) : s.red(cell)) },
+      // Shown when the lab has FRR routers, as the management column is when it has a management network.
+      ...(inspection.nodes.some((n) => n.config) ? [configColumn] : []),
     ], style),
   ];
   if (inspection.links.length) {
