@@ -4,7 +4,9 @@ import { createServer as createHttpsServer } from 'node:https';
 import { answerClientErrors } from './http/client-errors.js';
 import { guardConnections } from './http/connection-guard.js';
 import { PACKAGE_VERSION } from '../version.js';
-import { computeNodeTypes } from './kinds/index.js';
+import { computeNodeTypes, NODE_KINDS } from './kinds/index.js';
+import type { NodeKind } from './kinds/kind.js';
+import { useNodeKinds } from './controller/node-types.js';
 import { computeCapabilities } from './compute/capabilities.js';
 import { LocalCompute } from './compute/local-compute.js';
 import { HostInterfacePolicy } from './compute/host-interface-policy.js';
@@ -69,8 +71,12 @@ const PRIVATE_UMASK = 0o077;
 /** How long in-flight requests get to finish on shutdown before their connections are cut. */
 const DRAIN_MS = 5000;
 
-/** Starts the daemon: loads state, listens, writes the pid file, and stops gracefully on SIGTERM/SIGINT. */
-export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = process.env, opts: { handleSignals?: boolean } = {}): Promise<RunningDaemon> {
+/**
+ * Starts the daemon: loads state, listens, writes the pid file, and stops gracefully on SIGTERM/SIGINT.
+ * `kinds` are the node kinds it knows (NODE_KINDS unless told; a test adds a toy kind this way): both
+ * the compute's registry and the controller's node types are built from them.
+ */
+export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = process.env, opts: { handleSignals?: boolean; kinds?: readonly NodeKind[] } = {}): Promise<RunningDaemon> {
   survivableStdio();
   // Everything the daemon and its children (VPCS, QEMU, dnsmasq…) create is owner-only, whatever
   // umask the daemon was started with: vpcs.log and other files emuctl does not open itself included.
@@ -95,7 +101,9 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const processRegistry = daemonRegistry(settings.paths.runDir, settings.port);
   if (isCompute) await cleanupLeftovers(settings, log);
   const [consoleMin, consoleMax] = settings.consolePortRange;
-  const nodeTypes = computeNodeTypes({ settings, env, log, registry: processRegistry });
+  const kinds = opts.kinds ?? NODE_KINDS;
+  useNodeKinds(kinds);
+  const nodeTypes = computeNodeTypes({ settings, env, log, registry: processRegistry }, kinds);
   if (isCompute) {
     for (const kind of nodeTypes.all()) await kind.cleanupLeftovers?.().catch((err: Error) => log.error(`cleaning up what a previous run left (${kind.type}): ${err.message}`));
   }

@@ -1,5 +1,6 @@
 import { InvalidError } from '../errors.js';
 import { NODE_KINDS } from '../kinds/index.js';
+import type { NodeKind } from '../kinds/kind.js';
 import type { ControllerRules } from './node-rules.js';
 import type { TemplateSpec, TemplateType } from './template-types.js';
 
@@ -8,9 +9,19 @@ export type { NodeView } from './node-ports.js';
 /** One node type as the controller knows it: its rules and its template. */
 export type ControllerNodeType = ControllerRules & { type: string; template: TemplateSpec };
 
-/** The node types the controller can place on a compute, from the one list of kinds. */
-const TYPES: ControllerNodeType[] = NODE_KINDS.map((kind) => ({ type: kind.type, ...kind.controller, template: kind.template }));
-const BY_TYPE = new Map(TYPES.map((t) => [t.type, t]));
+/** What the controller takes of a node kind (kinds/kind.ts's NodeKind has it). */
+export type ControllerKind = Pick<NodeKind, 'type' | 'controller' | 'template'>;
+
+/** The node types the controller can place on a compute: the kinds the daemon was started with (NODE_KINDS unless told). */
+let TYPES: ControllerNodeType[] = [];
+let BY_TYPE = new Map<string, ControllerNodeType>();
+useNodeKinds(NODE_KINDS);
+
+/** Makes the controller know these kinds, and only these: startDaemon calls it with the kinds it was given, before anything reads a type. */
+export function useNodeKinds(kinds: readonly ControllerKind[]): void {
+  TYPES = kinds.map((kind) => ({ type: kind.type, ...kind.controller, template: kind.template }));
+  BY_TYPE = new Map(TYPES.map((t) => [t.type, t]));
+}
 
 /** The names of the known node types. */
 export function nodeTypeNames(): string[] {

@@ -14,7 +14,7 @@ import type { NODE_DUPLICATE_SCHEMA } from '../schemas/project-extras.js';
 import type { FromSchema } from '../schemas/validation.js';
 
 /** Template fields the controller turns into something else: GNS3 sends a base script's content instead of its name. */
-const CONTROLLER_ONLY_PROPERTIES = ['base_script_file', 'category'];
+export const CONTROLLER_ONLY_PROPERTIES: readonly string[] = ['base_script_file', 'category'];
 
 /** A node create body, as NODE_CREATE_SCHEMA accepts it. */
 export type NodeCreate = FromSchema<typeof NODE_CREATE_SCHEMA>;
