@@ -6,7 +6,7 @@ import { guardConnections } from './http/connection-guard.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { computeNodeTypes, NODE_KINDS } from './kinds/index.js';
 import type { NodeKind } from './kinds/kind.js';
-import { useNodeKinds } from './controller/node-types.js';
+import { ControllerNodeTypes } from './controller/node-types.js';
 import { computeCapabilities } from './compute/capabilities.js';
 import { LocalCompute } from './compute/local-compute.js';
 import { HostInterfacePolicy } from './compute/host-interface-policy.js';
@@ -102,7 +102,6 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   if (isCompute) await cleanupLeftovers(settings, log);
   const [consoleMin, consoleMax] = settings.consolePortRange;
   const kinds = opts.kinds ?? NODE_KINDS;
-  useNodeKinds(kinds);
   const nodeTypes = computeNodeTypes({ settings, env, log, registry: processRegistry }, kinds);
   if (isCompute) {
     for (const kind of nodeTypes.all()) await kind.cleanupLeftovers?.().catch((err: Error) => log.error(`cleaning up what a previous run left (${kind.type}): ${err.message}`));
@@ -129,17 +128,18 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   if (compute) computes.setApi('local', compute);
   const labs = new Labs();
   const links = new LinkManager({ computes, events });
-  const nodes = new NodeManager({ computes, events, links, policy: settings });
+  const nodeTypeRules = new ControllerNodeTypes(kinds);
+  const nodes = new NodeManager({ computes, events, links, policy: settings, types: nodeTypeRules });
   computes.setReports(new LiveState({ labs, nodes, links, events, log }));
   if (compute && isController) computes.followLocal(compute.events);
   wireNotifications(notifications, { controller: isController ? events : undefined, compute: compute?.events });
   projects.addLifecycle(new LabLifecycle({ labs, nodes, links, computes, log }));
-  const templates = new TemplateManager({ file: isController ? settings.paths.templatesFile(settings.port) : undefined, events, log, policy: settings });
+  const templates = new TemplateManager({ file: isController ? settings.paths.templatesFile(settings.port) : undefined, events, log, policy: settings, types: nodeTypeRules });
   const gui = new GuiSettings(isController ? settings.paths.guiSettingsFile(settings.port) : undefined);
   const symbols = new SymbolLibrary(settings.symbolsDir);
   const appliances = new ApplianceCatalog(settings.appliancesDir, log);
   const drawings = new DrawingManager({ events });
-  const archives = new ProjectArchives({ projects, labs, computes, limits: new ImportLimits(settings), log });
+  const archives = new ProjectArchives({ projects, labs, computes, limits: new ImportLimits(settings), log, types: nodeTypeRules });
   const snapshots = new SnapshotManager({ projects, archives, events, removeFromRemoteComputes: (p) => removeFromRemoteComputes(p, computes, log) });
   if (isController) {
     await templates.load();
