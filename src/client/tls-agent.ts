@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Agent, AgentOptions } from 'node:https';
 import { trustAgent } from '../util/tls-trust.js';
-import type { ServerTrust } from './api.js';
+import type { ServerTrust } from './server-trust.js';
 import { UsageError } from './errors.js';
 
 /** The https Agent that verifies the server as `trust` says (system CAs when it says nothing); a CA file that cannot be read is a usage error. */

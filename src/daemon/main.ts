@@ -4,7 +4,9 @@ import { createServer as createHttpsServer } from 'node:https';
 import { answerClientErrors } from './http/client-errors.js';
 import { guardConnections } from './http/connection-guard.js';
 import { PACKAGE_VERSION } from '../version.js';
-import { computeNodeTypes } from './kinds/index.js';
+import { computeNodeTypes, NODE_KINDS } from './kinds/index.js';
+import type { NodeKind } from './kinds/kind.js';
+import { ControllerNodeTypes } from './controller/node-types.js';
 import { computeCapabilities } from './compute/capabilities.js';
 import { LocalCompute } from './compute/local-compute.js';
 import { HostInterfacePolicy } from './compute/host-interface-policy.js';
@@ -71,8 +73,12 @@ const PRIVATE_UMASK = 0o077;
 /** How long in-flight requests get to finish on shutdown before their connections are cut. */
 const DRAIN_MS = 5000;
 
-/** Starts the daemon: loads state, listens, writes the pid file, and stops gracefully on SIGTERM/SIGINT. */
-export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = process.env, opts: { handleSignals?: boolean } = {}): Promise<RunningDaemon> {
+/**
+ * Starts the daemon: loads state, listens, writes the pid file, and stops gracefully on SIGTERM/SIGINT.
+ * `kinds` are the node kinds it knows (NODE_KINDS unless told; a test adds a toy kind this way): both
+ * the compute's registry and the controller's node types are built from them.
+ */
+export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = process.env, opts: { handleSignals?: boolean; kinds?: readonly NodeKind[] } = {}): Promise<RunningDaemon> {
   survivableStdio();
   // Everything the daemon and its children (VPCS, QEMU, dnsmasq…) create is owner-only, whatever
   // umask the daemon was started with: vpcs.log and other files emuctl does not open itself included.
@@ -99,7 +105,8 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const computeManagement = isCompute ? new ComputeManagement({ runDir: settings.paths.runDir, log, env }) : undefined;
   await computeManagement?.cleanupLeftovers().catch((err: Error) => log.error(`cleaning up what a previous run's management networks left: ${err.message}`));
   const [consoleMin, consoleMax] = settings.consolePortRange;
-  const nodeTypes = computeNodeTypes({ settings, env, log, registry: processRegistry });
+  const kinds = opts.kinds ?? NODE_KINDS;
+  const nodeTypes = computeNodeTypes({ settings, env, log, registry: processRegistry }, kinds);
   if (isCompute) {
     for (const kind of nodeTypes.all()) await kind.cleanupLeftovers?.().catch((err: Error) => log.error(`cleaning up what a previous run left (${kind.type}): ${err.message}`));
   }
@@ -126,18 +133,19 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   const labs = new Labs();
   const links = new LinkManager({ computes, events });
   const management = new ManagementNetworks({ range4: settings.mgmtRange, range6: settings.mgmtRangeIpv6, computes, log, projects: () => projects.list() });
-  const nodes = new NodeManager({ computes, events, links, policy: settings, management });
+  const nodeTypeRules = new ControllerNodeTypes(kinds);
+  const nodes = new NodeManager({ computes, events, links, policy: settings, management, types: nodeTypeRules });
   computes.setReports(new LiveState({ labs, nodes, links, events, log }));
   if (compute && isController) computes.followLocal(compute.events);
   wireNotifications(notifications, { controller: isController ? events : undefined, compute: compute?.events });
   projects.addLifecycle(new LabLifecycle({ labs, nodes, links, computes, log }));
   projects.addLifecycle(management);
-  const templates = new TemplateManager({ file: isController ? settings.paths.templatesFile(settings.port) : undefined, events, log, policy: settings });
+  const templates = new TemplateManager({ file: isController ? settings.paths.templatesFile(settings.port) : undefined, events, log, policy: settings, types: nodeTypeRules });
   const gui = new GuiSettings(isController ? settings.paths.guiSettingsFile(settings.port) : undefined);
   const symbols = new SymbolLibrary(settings.symbolsDir);
   const appliances = new ApplianceCatalog(settings.appliancesDir, log);
   const drawings = new DrawingManager({ events });
-  const archives = new ProjectArchives({ projects, labs, computes, limits: new ImportLimits(settings), log });
+  const archives = new ProjectArchives({ projects, labs, computes, limits: new ImportLimits(settings), log, types: nodeTypeRules });
   const snapshots = new SnapshotManager({ projects, archives, events, removeFromRemoteComputes: (p) => removeFromRemoteComputes(p, computes, log) });
   if (isController) {
     await templates.load();

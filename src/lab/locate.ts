@@ -1,6 +1,6 @@
 import { isMap, isNode, isPair, isScalar, isSeq, type Document, type LineCounter } from 'yaml';
 import { UsageError } from '../client/errors.js';
-import type { Pos } from './model.js';
+import type { Pos } from './file-position.js';
 
 /** A mistake in a lab file, reported as `FILE:LINE:COL: reason` (exit 2). */
 export class LabFileError extends UsageError {

@@ -1,15 +1,12 @@
 // The topology file as the planner sees it: every node, link and capture of one lab, each with
 // the place in the file it came from (for error messages), node ports and filters already in
 // GNS3's terms.
+import type { Pos } from './file-position.js';
 import type { LabTest } from './lab-tests/model.js';
 import type { KeptNodeFields } from './node-fields.js';
 import type { LabPlan } from './generated/model.js';
 
-/** A place in the lab file: 1-based line and column. */
-export interface Pos {
-  line: number;
-  col: number;
-}
+export type { Pos };
 
 /** One port of an Ethernet switch, in GNS3's ports_mapping terms. */
 export interface SwitchPortSpec {

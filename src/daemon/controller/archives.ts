@@ -16,6 +16,7 @@ import type { ComputeRegistry } from './computes.js';
 import type { ImportLimits, Limit } from './import-limits.js';
 import type { Labs } from './lab.js';
 import { checkProjectName, type Project } from './project.js';
+import type { ControllerNodeTypes } from './node-types.js';
 import { ARCHIVE_TOPOLOGY, archiveTopology, exportableFiles, isExportable, readArchiveTopology, rewriteExtractedProject, type ImportRewrite } from './project-archive.js';
 import type { ProjectManager } from './projects.js';
 import { extractZip, zipStream, type ZipSource } from './zip-files.js';
@@ -45,7 +46,7 @@ export class ProjectArchives {
   /** Imports name and register their project one at a time, so that two never take the same free name. */
   private readonly registering = new AsyncLock();
 
-  constructor(private readonly deps: { projects: ProjectManager; labs: Labs; computes: ComputeRegistry; limits: ImportLimits; log: Logger }) {}
+  constructor(private readonly deps: { projects: ProjectManager; labs: Labs; computes: ComputeRegistry; limits: ImportLimits; log: Logger; types: ControllerNodeTypes }) {}
 
   /** How large an uploaded archive spooled into `spoolDir` may be (max_import_bytes). */
   uploadLimit(spoolDir: string): Promise<Limit> {
@@ -68,7 +69,7 @@ export class ProjectArchives {
     if (lab && [...lab.nodes.values()].some((n) => n.status !== 'stopped' && !n.alwaysRunning)) throw new ConflictError('Project must be stopped in order to export it');
     if (lab) await lab.persist();
     await project.flushed();
-    const topology = archiveTopology(project.toTopologyFile(), { keepComputeId: opts.keepComputeId ?? false, resetMacAddresses: opts.resetMacAddresses ?? false });
+    const topology = archiveTopology(project.toTopologyFile(), { keepComputeId: opts.keepComputeId ?? false, resetMacAddresses: opts.resetMacAddresses ?? false }, this.deps.types);
     const sources: ZipSource[] = [{ name: ARCHIVE_TOPOLOGY, data: Buffer.from(JSON.stringify(topology, null, 4)) }];
     const mtimes = new Map<ZipSource, Date>();
     for (const file of await exportableFiles(project.path, opts.includeSnapshots ?? false)) {

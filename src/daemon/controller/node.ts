@@ -4,7 +4,7 @@ import { NotFoundError } from '../errors.js';
 import type { NODE_CREATE_SCHEMA } from '../schemas/lab.js';
 import type { FromSchema } from '../schemas/validation.js';
 import type { NodePort } from './node-ports.js';
-import { findNodeType, type NodeView } from './node-types.js';
+import type { ControllerNodeType, NodeView } from './node-types.js';
 import { CachedTopologyEntry } from './topology-entry.js';
 
 /** Layout and presentation fields the controller keeps for the GUI (GNS3 names). */
@@ -56,6 +56,8 @@ export class ControllerNode extends CachedTopologyEntry {
     public consoleType: ConsoleType,
     readonly compute: ComputeApi,
     readonly consoleHost: string,
+    /** Its type's rules; none for a type this controller does not know (a node restored from a topology file). */
+    readonly rules: ControllerNodeType | undefined,
   ) {
     super();
   }
@@ -66,7 +68,7 @@ export class ControllerNode extends CachedTopologyEntry {
 
   /** GNS3's is_always_running (switch, hub): nothing to start, stop or save. */
   get alwaysRunning(): boolean {
-    return findNodeType(this.nodeType)?.alwaysRunning ?? false;
+    return this.rules?.alwaysRunning ?? false;
   }
 
   get console(): number | null {
@@ -74,7 +76,7 @@ export class ControllerNode extends CachedTopologyEntry {
   }
 
   get ports(): NodePort[] {
-    return findNodeType(this.nodeType)?.ports(this.view()) ?? [];
+    return this.rules?.ports(this.view()) ?? [];
   }
 
   private view(): NodeView {
@@ -92,7 +94,7 @@ export class ControllerNode extends CachedTopologyEntry {
   computeBody(): Record<string, unknown> {
     // As GNS3's controller: a console type the node has goes to the compute, except for kinds that have none.
     const consoleType = this.consoleType && !CONSOLELESS_TYPES.includes(this.nodeType) ? { console_type: this.consoleType } : {};
-    return { name: this.name, node_id: this.id, ...consoleType, ...this.properties, ...findNodeType(this.nodeType)?.computeFields?.(this.view()) };
+    return { name: this.name, node_id: this.id, ...consoleType, ...this.properties, ...this.rules?.computeFields?.(this.view()) };
   }
 
   /** Takes the compute's answer: its type-specific fields become properties. */

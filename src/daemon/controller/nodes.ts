@@ -8,14 +8,14 @@ import type { Lab } from './lab.js';
 import type { LinkManager } from './links.js';
 import type { ManagementNetworks } from './management/networks.js';
 import { ControllerNode, NODE_LAYOUT_DEFAULTS, type NodeLayout } from './node.js';
-import { apiSymbolOf, findNodeType, nodeTypeOf } from './node-types.js';
+import { ControllerNodeTypes } from './node-types.js';
 import { DEFAULT_SYMBOL, symbolSize } from './symbols.js';
 import type { NODE_CREATE_SCHEMA, NODE_UPDATE_SCHEMA } from '../schemas/lab.js';
 import type { NODE_DUPLICATE_SCHEMA } from '../schemas/project-extras.js';
 import type { FromSchema } from '../schemas/validation.js';
 
 /** Template fields the controller turns into something else: GNS3 sends a base script's content instead of its name. */
-const CONTROLLER_ONLY_PROPERTIES = ['base_script_file', 'category'];
+export const CONTROLLER_ONLY_PROPERTIES: readonly string[] = ['base_script_file', 'category'];
 
 /** A node create body, as NODE_CREATE_SCHEMA accepts it. */
 export type NodeCreate = FromSchema<typeof NODE_CREATE_SCHEMA>;
@@ -26,7 +26,12 @@ export type NodeDuplicate = FromSchema<typeof NODE_DUPLICATE_SCHEMA>;
 
 /** Creates, changes and runs the nodes of a lab on their computes; the lab coordinates each change. */
 export class NodeManager {
-  constructor(private readonly deps: { computes: ComputeRegistry; events: ControllerEvents; links: LinkManager; policy?: HostPolicy; management?: ManagementNetworks }) {}
+  /** The node types this controller knows: the daemon's kinds. */
+  readonly types: ControllerNodeTypes;
+
+  constructor(private readonly deps: { computes: ComputeRegistry; events: ControllerEvents; links: LinkManager; policy?: HostPolicy; management?: ManagementNetworks; types?: ControllerNodeTypes }) {
+    this.types = deps.types ?? new ControllerNodeTypes();
+  }
 
   /**
    * Creates a node on its compute (default `local`) and records it in the project. A taken name
@@ -34,7 +39,7 @@ export class NodeManager {
    * concurrent creates never share a name; the compute is called outside the lab's lock.
    */
   async create(lab: Lab, body: NodeCreate): Promise<ControllerNode> {
-    nodeTypeOf(body.node_type);
+    this.types.of(body.node_type);
     this.checkProperties(body.node_type, body.compute_id ?? LOCAL_COMPUTE_ID, body.properties ?? {});
     const node = await lab.lock.run(async () => {
       const built = this.build(lab, { ...body, name: lab.freeName(body.name), node_id: body.node_id ?? randomUUID() });
@@ -64,13 +69,13 @@ export class NodeManager {
     const compute = this.deps.computes.api(computeId);
     const layout = { ...NODE_LAYOUT_DEFAULTS } as Record<string, unknown>;
     for (const key of Object.keys(layout)) if ((body as unknown as Record<string, unknown>)[key] !== undefined) layout[key] = (body as unknown as Record<string, unknown>)[key];
-    layout.symbol ??= apiSymbolOf(body.node_type) ?? DEFAULT_SYMBOL;
+    layout.symbol ??= this.types.apiSymbolOf(body.node_type) ?? DEFAULT_SYMBOL;
     Object.assign(layout, symbolSize(layout.symbol as string));
     layout.label = { ...defaultLabel(layout.height as number), ...(layout.label as Record<string, unknown> | null), text: body.name };
     const properties = { ...(body.properties ?? {}) };
     for (const key of CONTROLLER_ONLY_PROPERTIES) delete properties[key];
     if (body.console !== undefined && body.console !== null) properties.console = body.console;
-    return new ControllerNode(body.node_id, lab.project.id, body.node_type, computeId, body.name, properties, layout as NodeLayout, body.console_type ?? findNodeType(body.node_type)?.defaultConsoleType ?? null, compute, this.deps.computes.hostOf(computeId));
+    return new ControllerNode(body.node_id, lab.project.id, body.node_type, computeId, body.name, properties, layout as NodeLayout, body.console_type ?? this.types.find(body.node_type)?.defaultConsoleType ?? null, compute, this.deps.computes.hostOf(computeId), this.types.find(body.node_type));
   }
 
   /**
@@ -82,7 +87,7 @@ export class NodeManager {
     // The local compute shares the project's directory, as GNS3 sends the path to its local compute.
     const path = node.computeId === LOCAL_COMPUTE_ID ? { path: lab.project.path } : {};
     await lab.readyOn(node.computeId, () => node.compute.createProject({ project_id: lab.project.id, name: lab.project.name, ...path }));
-    findNodeType(node.nodeType)?.prepare?.(node.properties, lab.otherNodeProperties(node));
+    node.rules?.prepare?.(node.properties, lab.otherNodeProperties(node));
     await this.deps.management?.ready(lab, node);
     try {
       node.absorb(await node.compute.createNode(lab.project.id, node.nodeType, node.computeBody(), { restoring }));
@@ -193,7 +198,7 @@ export class NodeManager {
 
   /** A remote compute may be a GNS3 server that checks nothing: what would reach its command lines is checked here. */
   private checkProperties(nodeType: string, computeId: string, properties: Record<string, unknown>): void {
-    if (computeId !== LOCAL_COMPUTE_ID) findNodeType(nodeType)?.checkProperties?.(properties, this.deps.policy ?? STRICT_HOST_POLICY);
+    if (computeId !== LOCAL_COMPUTE_ID) this.types.find(nodeType)?.checkProperties?.(properties, this.deps.policy ?? STRICT_HOST_POLICY);
   }
 
   /**

@@ -8,7 +8,7 @@ import { ConflictError, InvalidError, PayloadTooLargeError } from '../errors.js'
 import { jsonShapeProblem } from '../schemas/json-shape.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import { filenameFor } from './project.js';
-import { findNodeType } from './node-types.js';
+import type { ControllerNodeTypes } from './node-types.js';
 
 /**
  * The layout of a GNS3 2.2 portable project (`.gns3project`, a ZIP): the topology as `project.gns3`
@@ -54,11 +54,11 @@ export interface ExportTopologyOptions {
 
 
 /** The topology file content as it goes into an archive (a copy; GNS3's _patch_project_file). */
-export function archiveTopology(topology: Record<string, unknown>, opts: ExportTopologyOptions): Record<string, unknown> {
+export function archiveTopology(topology: Record<string, unknown>, opts: ExportTopologyOptions, types: ControllerNodeTypes): Record<string, unknown> {
   const copy = structuredClone(topology) as { topology?: { nodes?: Record<string, unknown>[]; computes?: unknown[] } };
   for (const node of copy.topology?.nodes ?? []) {
     const properties = node.properties as Record<string, unknown> | undefined;
-    const kind = findNodeType(String(node.node_type));
+    const kind = types.find(String(node.node_type));
     if (!opts.keepComputeId) {
       node.compute_id = 'local';
       for (const key of kind?.emuctlOnlyProperties ?? []) delete properties?.[key];

@@ -2,7 +2,7 @@ import { LOCAL_COMPUTE_ID } from './computes.js';
 import { defaultLinkLabel, type LinkLabel } from './link.js';
 import { NODE_LAYOUT_DEFAULTS } from './node.js';
 import type { NodePort } from './node-ports.js';
-import { findNodeType } from './node-types.js';
+import type { ControllerNodeTypes } from './node-types.js';
 import type { Project } from './project.js';
 
 type Entry = Record<string, unknown>;
@@ -12,7 +12,7 @@ type Entry = Record<string, unknown>;
  * just imported, say): nothing runs, so every node is stopped. `consoleHostOf` is null for a compute
  * this controller no longer knows.
  */
-export function savedNodesJSON(project: Project, consoleHostOf: (computeId: string) => string | null): Entry[] {
+export function savedNodesJSON(project: Project, consoleHostOf: (computeId: string) => string | null, types: ControllerNodeTypes): Entry[] {
   return project.topology.nodes.map((entry) => {
     const computeId = String(entry.compute_id ?? LOCAL_COMPUTE_ID);
     const properties = (entry.properties ?? {}) as Entry;
@@ -30,14 +30,14 @@ export function savedNodesJSON(project: Project, consoleHostOf: (computeId: stri
       command_line: null,
       node_directory: null,
       properties,
-      ports: savedPorts(String(entry.node_type), properties, layout),
+      ports: savedPorts(types, String(entry.node_type), properties, layout),
     };
   });
 }
 
-function savedPorts(nodeType: string, properties: Entry, layout: typeof NODE_LAYOUT_DEFAULTS): NodePort[] {
+function savedPorts(types: ControllerNodeTypes, nodeType: string, properties: Entry, layout: typeof NODE_LAYOUT_DEFAULTS): NodePort[] {
   try {
-    return findNodeType(nodeType)?.ports({ properties, computeState: {}, layout }) ?? [];
+    return types.find(nodeType)?.ports({ properties, computeState: {}, layout }) ?? [];
   } catch {
     return []; // a port name format the node type refuses: the opened project reports that error
   }

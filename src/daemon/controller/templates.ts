@@ -11,7 +11,7 @@ import type { ControllerEvents } from './events.js';
 import { GroupCommit } from './group-commit.js';
 import { NODE_LAYOUT_DEFAULTS } from './node.js';
 import type { NodeCreate } from './nodes.js';
-import { templateType, templateTypes } from './node-types.js';
+import { ControllerNodeTypes } from './node-types.js';
 import type { TemplateType } from './template-types.js';
 import { takeOut } from '../../util/take-out.js';
 import { DNS_NAMESPACE, uuidV3 } from '../../util/uuid-v3.js';
@@ -42,12 +42,17 @@ const FIXED_FIELDS = ['template_id', 'template_type', 'compute_id', 'builtin'];
 
 /** The templates of this controller: GNS3 2.2's built-in ones, and custom ones persisted (atomically) in the state directory. */
 export class TemplateManager {
-  private readonly builtins: Template[] = templateTypes().filter((t) => t.builtin).map(builtinTemplate);
+  private readonly types: ControllerNodeTypes;
+  private readonly builtins: Template[];
   private readonly custom = new Map<string, Template>();
   /** A change is applied, written, and undone if the write fails (507). */
   private readonly writer = new GroupCommit(() => this.save(), (err) => storageError(this.deps.file ?? 'templates', err));
 
-  constructor(private readonly deps: { file?: string; events: ControllerEvents; log: Logger; policy?: HostPolicy }) {}
+  /** `types`: the node types of the daemon's kinds (NODE_KINDS unless given). */
+  constructor(private readonly deps: { file?: string; events: ControllerEvents; log: Logger; policy?: HostPolicy; types?: ControllerNodeTypes }) {
+    this.types = deps.types ?? new ControllerNodeTypes();
+    this.builtins = this.types.templateTypes().filter((t) => t.builtin).map(builtinTemplate);
+  }
 
   /** Reads the saved custom templates; one that no longer validates is skipped with a warning, as GNS3 does. */
   async load(): Promise<void> {
@@ -62,7 +67,7 @@ export class TemplateManager {
     for (const entry of Array.isArray(saved) ? saved : []) {
       try {
         // A saved template is kept even if its type's checks refuse it now: the nodes it makes are refused instead.
-        const template = checked(entry as Record<string, unknown>, { saved: true });
+        const template = checked(this.types, entry as Record<string, unknown>, { saved: true });
         this.custom.set(template.template_id, template);
       } catch (err) {
         this.deps.log.warn(`skipping saved template ${JSON.stringify(entry).slice(0, 200)}: ${(err as Error).message}`);
@@ -84,7 +89,7 @@ export class TemplateManager {
   async create(body: Record<string, unknown>): Promise<Template> {
     const id = typeof body.template_id === 'string' ? body.template_id.toLowerCase() : randomUUID();
     if (this.builtins.some((t) => t.template_id === id) || this.custom.has(id)) throw new ConflictError(`Template ID '${id}' already exists`);
-    const template = checked({ ...body, template_id: id }, { policy: this.deps.policy });
+    const template = checked(this.types, { ...body, template_id: id }, { policy: this.deps.policy });
     this.custom.set(id, template);
     await this.writer.commit(() => this.custom.delete(id));
     this.deps.events.publish('template.created', template);
@@ -99,7 +104,7 @@ export class TemplateManager {
       throw new ConflictError(`Template ID ${id} cannot be changed because it is a builtin`);
     }
     const change = Object.fromEntries(Object.entries(body).filter(([key]) => !FIXED_FIELDS.includes(key)));
-    const template = checked({ ...current, ...change }, { policy: this.deps.policy });
+    const template = checked(this.types, { ...current, ...change }, { policy: this.deps.policy });
     this.custom.set(id, template);
     await this.writer.commit(() => this.custom.set(id, current));
     this.deps.events.publish('template.updated', template);
@@ -155,10 +160,10 @@ export function nodeFromTemplate(template: Template, usage: TemplateUsage): Node
 }
 
 /** A custom template validated against its type (GNS3's schemas), with GNS3's defaults filled in. */
-function checked(settings: Record<string, unknown>, { saved = false, policy = STRICT_HOST_POLICY }: { saved?: boolean; policy?: HostPolicy } = {}): Template {
+function checked(types: ControllerNodeTypes, settings: Record<string, unknown>, { saved = false, policy = STRICT_HOST_POLICY }: { saved?: boolean; policy?: HostPolicy } = {}): Template {
   validate(TEMPLATE_CREATE_SCHEMA, settings, 'template');
-  const type = templateType(settings.template_type as string);
-  if (!type) throw new InvalidError(`Unknown template_type '${String(settings.template_type)}' (known: ${templateTypes().map((t) => t.type).join(', ')})`);
+  const type = types.templateType(settings.template_type as string);
+  if (!type) throw new InvalidError(`Unknown template_type '${String(settings.template_type)}' (known: ${types.names().join(', ')})`);
   const template: Record<string, unknown> = { ...settings };
   if (typeof template.category === 'number') template.category = CATEGORY_NAMES[template.category] ?? template.category;
   const defaults: Record<string, unknown> = { category: type.category, default_name_format: type.default_name_format, symbol: type.symbol };

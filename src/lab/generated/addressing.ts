@@ -3,7 +3,7 @@
 // with /128 and /64 in IPv6 when the lab asks. Pinned addresses are kept and never handed out
 // again. Deterministic: nodes and links are taken in file order.
 import { LabFileError } from '../locate.js';
-import type { Pos } from '../model.js';
+import type { Pos } from '../file-position.js';
 import { blockSize, networkOf, overlaps, prefixText, type Prefix } from './ip.js';
 import type { LabPlan, PlanInterface, PlanLink, PlanNode } from './model.js';
 

@@ -1,7 +1,7 @@
 // The topology and addressing plan of a generated lab: what the lab file's device nodes and
 // links without ports become once interfaces and addresses are allocated. Modules (OSPF, BGP)
 // and devices (frr, linux) turn it into configuration text.
-import type { Pos } from '../model.js';
+import type { Pos } from '../file-position.js';
 import type { Prefix } from './ip.js';
 
 export type Role = 'router' | 'host';

@@ -1,6 +1,6 @@
 // Tests written in a lab file (`tests:`), as the runner sees them: what to run, what to expect of
 // its output, and how to time it. Reporters read TestResult only.
-import type { Pos } from '../model.js';
+import type { Pos } from '../file-position.js';
 
 /** What a test runs: a command through the exec route, a ping, or a line sent to a console. */
 export type Probe =

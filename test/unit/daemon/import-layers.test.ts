@@ -1,7 +1,7 @@
 // The source tree's import rules, read from the TypeScript sources themselves (type-only imports included):
 // - nothing under src/daemon/{compute,controller,dataplane,http}/ imports a kind's own folder
 //   (src/daemon/kinds/<kind>/...): only kinds/index.ts (the list) or kinds/kind.ts (the descriptor type);
-// - no import cycle among the files of src/daemon/.
+// - no import cycle among the files of src/ (the C engine's, under native/, is not TypeScript and not read).
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -105,7 +105,11 @@ test('compute, controller, dataplane and http import no kind folder, only kinds/
   assert.deepEqual(upward, []);
 });
 
-test('no import cycle in src/daemon/ (type-only imports count)', () => {
-  const daemon = new Map([...importGraph()].filter(([file]) => file.startsWith('daemon/')));
-  assert.deepEqual(cycles(daemon).map((c) => c.join(' <-> ')), []);
+test('no import cycle in src/ (type-only imports count)', () => {
+  assert.deepEqual(cycles(importGraph()).map((c) => c.join(' <-> ')), []);
+});
+
+test('the cycle finder sees a type-only circle (the check can fail)', () => {
+  const graph = new Map([['lab/model.ts', ['lab/lab-tests/model.ts']], ['lab/lab-tests/model.ts', ['lab/model.ts']], ['lab/parse.ts', ['lab/model.ts']]]);
+  assert.deepEqual(cycles(graph), [['lab/lab-tests/model.ts', 'lab/model.ts']]);
 });

@@ -1,10 +1,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { archiveTopology, isExportable } from '../../../src/daemon/controller/project-archive.js';
+import { ControllerNodeTypes } from '../../../src/daemon/controller/node-types.js';
 import yauzl from 'yauzl';
 import { EntryChecks, safeEntryName } from '../../../src/daemon/controller/archive-entries.js';
 import { RATIO_FREE_BYTES } from '../../../src/daemon/controller/import-limits.js';
 import { InvalidError, PayloadTooLargeError } from '../../../src/daemon/errors.js';
+
+/** The node types of the daemon's own kinds. */
+const TYPES = new ControllerNodeTypes();
 
 describe('project archives (GNS3 2.2 .gns3project)', () => {
   it('exports project files, not the .gns3, captures, temporary files, logs or (unless asked) snapshots', () => {
@@ -23,13 +27,13 @@ describe('project archives (GNS3 2.2 .gns3project)', () => {
         nodes: [{ node_id: 'a', compute_id: 'c1', properties: { mac_address: '00:50:79:66:68:01', hda_disk_image: '/images/qemu/disk.qcow2' } }],
       },
     };
-    const portable = archiveTopology(topology, { keepComputeId: false, resetMacAddresses: true }) as any;
+    const portable = archiveTopology(topology, { keepComputeId: false, resetMacAddresses: true }, TYPES) as any;
     assert.equal(portable.topology.nodes[0].compute_id, 'local');
     assert.deepEqual(portable.topology.computes, []);
     assert.equal(portable.topology.nodes[0].properties.mac_address, null);
     assert.equal(portable.topology.nodes[0].properties.hda_disk_image, 'disk.qcow2');
     assert.equal(topology.topology.nodes[0].compute_id, 'c1', 'the project itself is untouched');
-    const kept = archiveTopology(topology, { keepComputeId: true, resetMacAddresses: false }) as any;
+    const kept = archiveTopology(topology, { keepComputeId: true, resetMacAddresses: false }, TYPES) as any;
     assert.equal(kept.topology.nodes[0].compute_id, 'c1');
     assert.equal(kept.topology.computes.length, 1);
     assert.equal(kept.topology.nodes[0].properties.mac_address, '00:50:79:66:68:01');
@@ -37,16 +41,16 @@ describe('project archives (GNS3 2.2 .gns3project)', () => {
 
   it('a docker node goes to GNS3 as GNS3 takes it: its image reference whole (not a file name), without the capability extensions GNS3\'s schema refuses', () => {
     const topology = { topology: { computes: [], nodes: [{ node_type: 'docker', compute_id: 'local', properties: { image: 'registry.example:5000/team/frr:8.4', cap_add: ['NET_ADMIN'], privileged: false, adapters: 2 } }] } };
-    assert.deepEqual((archiveTopology(topology, { keepComputeId: false, resetMacAddresses: false }) as any).topology.nodes[0].properties, { image: 'registry.example:5000/team/frr:8.4', adapters: 2 });
-    const snapshot = (archiveTopology(topology, { keepComputeId: true, resetMacAddresses: false }) as any).topology.nodes[0].properties;
+    assert.deepEqual((archiveTopology(topology, { keepComputeId: false, resetMacAddresses: false }, TYPES) as any).topology.nodes[0].properties, { image: 'registry.example:5000/team/frr:8.4', adapters: 2 });
+    const snapshot = (archiveTopology(topology, { keepComputeId: true, resetMacAddresses: false }, TYPES) as any).topology.nodes[0].properties;
     assert.deepEqual(snapshot.cap_add, ['NET_ADMIN'], 'snapshots keep them');
   });
 
   it("a VPCS's MAC (an emuctl extension GNS3's VPCS schema refuses) stays out of portable archives, not out of snapshots", () => {
     const topology = { topology: { computes: [], nodes: [{ node_type: 'vpcs', compute_id: 'local', properties: { mac_address: '00:50:79:66:68:07' } }] } };
-    assert.deepEqual((archiveTopology(topology, { keepComputeId: false, resetMacAddresses: false }) as any).topology.nodes[0].properties, {});
-    assert.equal((archiveTopology(topology, { keepComputeId: true, resetMacAddresses: false }) as any).topology.nodes[0].properties.mac_address, '00:50:79:66:68:07');
-    assert.equal((archiveTopology(topology, { keepComputeId: true, resetMacAddresses: true }) as any).topology.nodes[0].properties.mac_address, null);
+    assert.deepEqual((archiveTopology(topology, { keepComputeId: false, resetMacAddresses: false }, TYPES) as any).topology.nodes[0].properties, {});
+    assert.equal((archiveTopology(topology, { keepComputeId: true, resetMacAddresses: false }, TYPES) as any).topology.nodes[0].properties.mac_address, '00:50:79:66:68:07');
+    assert.equal((archiveTopology(topology, { keepComputeId: true, resetMacAddresses: true }, TYPES) as any).topology.nodes[0].properties.mac_address, null);
   });
 
   it('archive entry names stay inside the project (zip-slip refused)', () => {

@@ -1,5 +1,7 @@
 import { AdapterWires } from '../adapter-wires.js';
 import type { NodeContext, NodeStatus } from '../node-context.js';
+import type { TelnetConsole } from '../node-types.js';
+import { reachableHost } from '../../../util/reachable-host.js';
 import { DataplaneNode } from './dataplane-node.js';
 
 /**
@@ -8,6 +10,9 @@ import { DataplaneNode } from './dataplane-node.js';
  */
 export abstract class AdapterWiresNode extends DataplaneNode {
   protected readonly wires: AdapterWires;
+  /** The node's console port (null: none), and its settings, which say the console's type. */
+  abstract consolePort: number | null;
+  abstract settings: { console_type?: string | null };
 
   /** `what` names the node's kind in port errors ("QEMU VM", "docker node"). */
   constructor(id: string, name: string, ctx: NodeContext, initialStatus: NodeStatus, private readonly what: string) {
@@ -25,5 +30,11 @@ export abstract class AdapterWiresNode extends DataplaneNode {
 
   protected portList() {
     return this.wires.portList();
+  }
+
+  /** A telnet console (QEMU's relay, docker's server) listens on the compute's host at the node's console port. */
+  telnetConsole(): TelnetConsole | undefined {
+    if (this.settings.console_type !== 'telnet' || this.consolePort === null) return undefined;
+    return { host: reachableHost(this.ctx.bindHost), port: this.consolePort };
   }
 }

@@ -4,7 +4,6 @@ import type { Labs } from '../../controller/lab.js';
 import type { NodeManager } from '../../controller/nodes.js';
 import type { ProjectManager } from '../../controller/projects.js';
 import { savedNodesJSON } from '../../controller/saved-topology.js';
-import { findNodeType } from '../../controller/node-types.js';
 import { ConflictError } from '../../errors.js';
 import { EXEC_SCHEMA } from '../../schemas/nodes.js';
 import { route } from '../route.js';
@@ -27,7 +26,7 @@ export function nodeRoutes(router: Router, deps: { projects: ProjectManager; lab
   // notifications: a read never waits for a compute, however slow or gone it is.
   route(router, { method: 'get', template: NODES_ROUTE }, ({ params }) => {
     const project = projects.get(params.project_id);
-    if (project.status !== 'opened') return savedNodesJSON(project, consoleHostOf);
+    if (project.status !== 'opened') return savedNodesJSON(project, consoleHostOf, nodes.types);
     return [...labs.of(project).nodes.values()].map((n) => n.toJSON());
   });
   route(router, { method: 'post', template: NODES_ROUTE, body: NODE_CREATE_SCHEMA, status: 201 }, async ({ params, body }) =>
@@ -60,7 +59,7 @@ export function nodeRoutes(router: Router, deps: { projects: ProjectManager; lab
     const lab = labOf(params.project_id);
     const node = lab.node(params.node_id);
     // Refused here, not by the compute: a GNS3 compute would answer 404 for a route it does not have.
-    if (!findNodeType(node.nodeType)?.exec) throw new ConflictError(`node ${node.name} (${node.nodeType}) has no exec; use its console`);
+    if (!node.rules?.exec) throw new ConflictError(`node ${node.name} (${node.nodeType}) has no exec; use its console`);
     return node.compute.execInNode(lab.project.id, node.nodeType, node.id, body);
   });
   route(router, { method: 'get', template: `${NODE_ROUTE}/links` }, ({ params }) => {

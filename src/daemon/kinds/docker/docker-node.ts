@@ -6,13 +6,12 @@ import type Docker from 'dockerode';
 import { AdapterWiresNode } from '../../compute/nodes/adapter-wires-node.js';
 import { nodeIdOr } from '../../compute/nodes/dataplane-node.js';
 import type { NodeContext } from '../../compute/node-context.js';
-import type { CreateOptions, TelnetConsole } from '../../compute/node-types.js';
+import type { CreateOptions } from '../../compute/node-types.js';
 import { nodeOwner } from '../../compute/ownership.js';
 import { ConflictError, InvalidError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { makeDirs, pathSegments, PRIVATE_DIR_MODE, relativeBelow, withDir } from '../../safe-fs.js';
 import type { FromSchema } from '../../schemas/validation.js';
-import { reachableHost } from '../../../util/reachable-host.js';
 import { moveIntoContainer, tapName } from './container-interfaces.js';
 import { LABEL, type DaemonIdentity } from './container-labels.js';
 import { containerSpec, type VolumeMount } from './container-spec.js';
@@ -215,11 +214,6 @@ export class DockerNode extends AdapterWiresNode {
       this.nios.clear();
       await this.wires.resize(0);
     });
-  }
-
-  telnetConsole(): TelnetConsole | undefined {
-    if (this.settings.console_type !== 'telnet' || this.consolePort === null) return undefined;
-    return { host: reachableHost(this.ctx.bindHost), port: this.consolePort };
   }
 
   toJSON(): Record<string, unknown> {

@@ -7,8 +7,7 @@ import { failpoint } from '../../failpoints.js';
 import type { QEMU_CREATE_SCHEMA, QEMU_UPDATE_SCHEMA, QemuDrive } from './schemas.js';
 import type { FromSchema } from '../../schemas/validation.js';
 import type { NioJson, NodeContext, NodeStatus } from '../../compute/node-context.js';
-import type { ComputeNode, TelnetConsole } from '../../compute/node-types.js';
-import { reachableHost } from '../../../util/reachable-host.js';
+import type { ComputeNode } from '../../compute/node-types.js';
 import { nodeOwner } from '../../compute/ownership.js';
 import { copyNodeDirectory } from '../../compute/project-files.js';
 import type { ProcessRegistry } from '../../compute/process/process-registry.js';
@@ -238,12 +237,6 @@ export class QemuNode extends AdapterWiresNode {
       this.nios.clear();
       await this.setWires(0, true);
     });
-  }
-
-  /** The serial console: emuctl's relay listens on the compute's host. */
-  telnetConsole(): TelnetConsole | undefined {
-    if (this.settings.console_type !== 'telnet' || this.consolePort === null) return undefined;
-    return { host: reachableHost(this.ctx.bindHost), port: this.consolePort };
   }
 
   toJSON(): Record<string, unknown> {
