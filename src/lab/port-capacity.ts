@@ -7,7 +7,7 @@ import type { LabState } from './state.js';
 /** Console ports a new node takes on its compute: a docker node two (console and aux), VPCS and QEMU one. */
 const CONSOLE_PORTS: Readonly<Record<string, number>> = { docker: 2, vpcs: 1, qemu: 1 };
 
-/** What GET /v2/compute/network/ports answers (emuctl and GNS3 alike). */
+/** What GET /v2/computes/{id}/ports answers (GNS3 2.2's controller route, which emuctl has too). */
 interface ComputePorts {
   console_port_range?: [number, number];
   console_ports?: number[];
@@ -43,7 +43,7 @@ export function portsNeeded(plan: Plan, state: LabState): Map<string, { console:
 export async function checkPortCapacity(api: ApiClient, plan: Plan, state: LabState): Promise<void> {
   const problems: string[] = [];
   for (const [computeId, need] of portsNeeded(plan, state)) {
-    const ports = await api.get<ComputePorts>(apiPath('computes', computeId, 'network', 'ports')).catch(() => undefined);
+    const ports = await api.get<ComputePorts>(apiPath('computes', computeId, 'ports')).catch(() => undefined);
     if (!ports) continue;
     const name = state.computes.find((c) => c.compute_id === computeId)?.name ?? computeId;
     const short = (what: string, setting: string, range: [number, number] | undefined, used: number[] | undefined, wanted: number) => {

@@ -47,7 +47,7 @@ describe('emuctl image build', () => {
   it('a name it does not build is a usage error on one line', async () => {
     const r = await runInProcess(['image', 'build', 'vyos'], cliEnv(home));
     assert.equal(r.code, 2);
-    assert.equal(r.stderr.trim(), 'emuctl: unknown image vyos: emuctl builds frr and host');
+    assert.equal(r.stderr.trim(), 'emuctl: unknown image vyos: emuctl builds frr, host, ssh');
   });
 
   it('a docker node of a missing emuctl/frr tag is a 409 naming emuctl image build frr', async () => {

@@ -401,6 +401,12 @@ export async function startFakeGns3(): Promise<FakeGns3> {
       if (!compute) throw new HttpError(404, `Compute ID ${params.compute_id} doesn't exist`);
       return { status: 200, body: compute };
     }],
+    // GNS3 2.2's port manager of the compute (its __json__): ranges and the ports in use.
+    ['GET', '/computes/{compute_id}/ports', undefined, ({ params }) => {
+      if (!computes.has(params.compute_id)) throw new HttpError(404, `Compute ID ${params.compute_id} doesn't exist`);
+      const consolesInUse = new Set([...nodes.values()].flatMap((m) => [...m.values()]).map((n) => n.console).filter((c): c is number => typeof c === 'number'));
+      return { status: 200, body: { console_port_range: [5000, 10000], console_ports: [...consolesInUse], udp_port_range: [10000, 20000], udp_ports: [] } };
+    }],
     ['DELETE', '/computes/{compute_id}', undefined, ({ params }) => {
       if (!computes.delete(params.compute_id)) throw new HttpError(404, `Compute ID ${params.compute_id} doesn't exist`);
       return { status: 204 };
