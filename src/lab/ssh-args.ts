@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { LabSshFiles } from './ssh-keys.js';
 import { LAB_SSH_USER } from './ssh-keys.js';
 
@@ -27,8 +28,12 @@ export function labSshArgs(files: Pick<LabSshFiles, 'privateKey' | 'knownHosts'>
   return [...labSshOptions(files), '-l', LAB_SSH_USER, address, ...(command.length ? ['--', ...command] : [])];
 }
 
-/** An address with its prefix length (`198.19.130.5/24`) as the bare address; null/undefined/'' give undefined. */
+/**
+ * An address with its prefix length (`198.19.130.5/24`) as the bare address; null/undefined/'' give
+ * undefined, and so does anything that is not an IP address: the value comes from the server and
+ * ends up as ssh's host argument (`-oProxyCommand=…` would be an option) and in ssh-config lines.
+ */
 export function bareAddress(cidr: unknown): string | undefined {
-  if (typeof cidr !== 'string' || !cidr) return undefined;
-  return cidr.split('/')[0];
+  const m = typeof cidr === 'string' ? /^([^/]+)(?:\/\d{1,3})?$/.exec(cidr) : null;
+  return m && isIP(m[1]!) ? m[1] : undefined;
 }

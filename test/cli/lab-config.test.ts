@@ -51,4 +51,13 @@ describe('emuctl lab config', () => {
     (await import('node:fs')).writeFileSync(bad, 'name: x\nnodes:\n  R1: {device: frr}\nlinks:\n  - [R1, R9]\n');
     assertFails(await runBin(['lab', 'config', bad], env), 2, /bad\.yml:5:10: link to unknown node "R9"; nodes: R1\n$/);
   });
+
+  it('-o DIR never writes outside DIR, whatever a node is named', async () => {
+    const fs = await import('node:fs');
+    const lab = join(home, 'escape.yml');
+    fs.writeFileSync(lab, 'name: escape\nnodes:\n  ../outside: {device: frr}\n  R2: {device: frr}\nlinks:\n  - [../outside, R2]\n');
+    const out = join(home, 'escape-out');
+    assertFails(await runBin(['lab', 'config', lab, '-o', out], env), 2, /node \.\.\/outside: its name would write .*outside .*escape-out; rename the node\n$/);
+    assert.equal(existsSync(join(home, 'outside')), false, 'nothing beside DIR');
+  });
 });

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Context, Factory } from '../../cli/context.js';
-import { NoMatchError } from '../../cli/errors.js';
+import { NoMatchError, UsageError } from '../../cli/errors.js';
 import { readLabFile } from './shared.js';
 
 /** Options of `lab config`. */
@@ -41,9 +41,12 @@ export async function runLabConfig(opts: LabConfigOptions, ctx: Context): Promis
     return;
   }
   const { mkdir, writeFile } = await import('node:fs/promises');
-  const { dirname, join } = await import('node:path');
+  const { dirname, isAbsolute, join, relative, resolve } = await import('node:path');
   for (const file of files) {
     const target = join(opts.output, file.output);
+    // Node names come from the lab file: `../x` would write beside DIR, not in it.
+    const inside = relative(resolve(opts.output), resolve(target));
+    if (inside.startsWith('..') || isAbsolute(inside)) throw new UsageError(`node ${file.node}: its name would write ${target}, outside ${opts.output}; rename the node`);
     if (opts.dryRun) {
       ctx.out.writeOut(`would write ${target}\n`);
       continue;

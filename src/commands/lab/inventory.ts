@@ -29,10 +29,12 @@ export async function runLabInventory(opts: LabInventoryOptions, ctx: Context): 
   const { name } = await labTarget(opts.lab, ctx.env);
   const api = await ctx.api();
   const { readLabState } = await import('../../lab/state.js');
-  const { buildInventory } = await import('../../lab/inventory/hosts.js');
+  const { buildInventory, unlistableNodes } = await import('../../lab/inventory/hosts.js');
   const state = await readLabState(api, name);
   if (!state.project) throw new NoMatchError(`no lab ${name} on ${api.url} (no project of that name); bring it up with 'emuctl lab up FILE'`);
   const inventory = buildInventory(state.project, state.nodes, await labSshFilesOf(ctx, name));
+  const unlisted = unlistableNodes(state.nodes);
+  if (unlisted.length) ctx.out.note(`left out, their names are not one word of letters, digits, '.', '_' or '-': ${unlisted.map((n) => JSON.stringify(n)).join(', ')}`);
   if (!inventory.hosts.length) throw new NoMatchError(`lab ${name} has no node with a management address (give the lab file mgmt: {} and run lab up)`);
   const { inventoryText, writeInventory } = await import('../../lab/inventory/write.js');
   if (opts.output === undefined) {

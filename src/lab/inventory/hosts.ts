@@ -60,11 +60,25 @@ function imageOf(node: Node): string | null {
   return typeof image === 'string' && image ? image : null;
 }
 
-/** The inventory of a lab's nodes: those with a management address (`mgmt_ipv4`), in name order. */
+/**
+ * Whether a node name can be an inventory host: one word of letters, digits, `.`, `_` and `-`. The
+ * name comes from the server and is written into ssh-config `Host` lines, /etc/hosts lines and YAML
+ * keys, where a space or a line break would add settings of its own.
+ */
+export function isInventoryHostName(name: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name);
+}
+
+/** The nodes with a management address whose name cannot be an inventory host (left out of it). */
+export function unlistableNodes(nodes: readonly Node[]): string[] {
+  return nodes.filter((node) => bareAddress(node.properties.mgmt_ipv4) && !isInventoryHostName(node.name)).map((node) => node.name);
+}
+
+/** The inventory of a lab's nodes: those with a management address (`mgmt_ipv4`) and a plain name, in name order. */
 export function buildInventory(lab: { name: string; project_id: string }, nodes: readonly Node[], ssh: Pick<LabSshFiles, 'privateKey' | 'knownHosts'>): Inventory {
   const hosts = nodes.flatMap((node): InventoryHost[] => {
     const ipv4 = bareAddress(node.properties.mgmt_ipv4);
-    if (!ipv4) return [];
+    if (!ipv4 || !isInventoryHostName(node.name)) return [];
     const image = imageOf(node);
     const mgmtIpv6 = typeof node.properties.mgmt_ipv6 === 'string' && node.properties.mgmt_ipv6 ? node.properties.mgmt_ipv6 : null;
     return [{

@@ -35,5 +35,7 @@ describe('lab ssh arguments', () => {
     assert.equal(bareAddress('fd00::5/64'), 'fd00::5');
     assert.equal(bareAddress(null), undefined);
     assert.equal(bareAddress(''), undefined);
+    // The server's value becomes ssh's host argument: anything but an address is no address.
+    for (const hostile of ['-oProxyCommand=touch x', 'host\nProxyCommand x', 'r1.example', '198.19.130.5 -v']) assert.equal(bareAddress(hostile), undefined, hostile);
   });
 });

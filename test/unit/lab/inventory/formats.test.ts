@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Node } from '../../../../src/client/nodes.js';
-import { buildInventory, imageGroup, networkOsOf } from '../../../../src/lab/inventory/hosts.js';
+import { buildInventory, imageGroup, networkOsOf, unlistableNodes } from '../../../../src/lab/inventory/hosts.js';
 import { ansibleInventory, hostsFile, jsonInventory, nornirInventory, sshConfig } from '../../../../src/lab/inventory/formats.js';
 import { inventoryText, writeInventory } from '../../../../src/lab/inventory/write.js';
 
@@ -56,6 +56,18 @@ describe('lab inventory hosts', () => {
     assert.equal(networkOsOf('notfrr:1'), null);
     assert.equal(networkOsOf(null), null);
   });
+  it('leaves out a node whose name or address would add lines of its own to ssh-config or /etc/hosts', () => {
+    const hostile = [
+      node('R1\n  ProxyCommand touch x', 'docker', { mgmt_ipv4: '198.19.130.9/24', image: 'busybox' }),
+      node('R 2', 'docker', { mgmt_ipv4: '198.19.130.10/24', image: 'busybox' }),
+      node('R3', 'docker', { mgmt_ipv4: '198.19.130.11/24\n  ProxyCommand touch x', image: 'busybox' }),
+    ];
+    const inventory = buildInventory({ name: 'demo', project_id: 'p' }, [...NODES, ...hostile], SSH);
+    assert.deepEqual(inventory.hosts.map((h) => h.name), INVENTORY.hosts.map((h) => h.name));
+    assert.deepEqual(unlistableNodes([...NODES, ...hostile]), ['R1\n  ProxyCommand touch x', 'R 2']);
+    assert.doesNotMatch(sshConfig(inventory) + hostsFile(inventory), /ProxyCommand|R 2/);
+  });
+
   it('makes group names Ansible takes', () => {
     assert.equal(imageGroup('emuctl-test/frr:a1'), 'image_emuctl_test_frr_a1');
   });
