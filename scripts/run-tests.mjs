@@ -53,7 +53,7 @@ function run(files, env) {
         // no skip was reported
       }
       rmSync(scratch, { recursive: true, force: true });
-      resolve({ status: code ?? (signal ? 1 : 0), output: Buffer.concat(output), skips });
+      resolve({ status: code ?? (signal ? 1 : 0), output: Buffer.concat(output), skips, files });
     });
   });
 }
@@ -120,6 +120,24 @@ if (refused.length) {
   console.error(`${refused.length} test(s) did not run: install what they need (bash scripts/setup.sh) or list them in scripts/allowed-skips.json with a reason`);
   process.exit(1);
 }
+/** The failing tests of a run and the first lines of what each said, so a log's tail names them. */
+function failures(r) {
+  const lines = r.output.toString('utf8').split('\n');
+  const out = [];
+  lines.forEach((line, i) => {
+    if (!/^\s*not ok /.test(line)) return;
+    out.push(line);
+    const yaml = lines.slice(i + 1, i + 40);
+    const end = yaml.findIndex((l) => /^\s*\.\.\.$/.test(l));
+    const detail = (end < 0 ? yaml : yaml.slice(0, end)).filter((l) => !/^\s*(---|duration_ms:|stack:|type:)/.test(l));
+    out.push(...detail.slice(0, 12));
+  });
+  return out;
+}
 const failed = results.filter((r) => r.status !== 0);
-if (failed.length) console.error(`${failed.length} test run(s) failed: search the output above for "not ok"`);
+for (const r of failed) {
+  console.error(`failed run (exit ${r.status}): ${r.files.join(' ')}`);
+  for (const line of failures(r)) console.error(`  ${line}`);
+}
+if (failed.length) console.error(`${failed.length} test run(s) failed: the lines above name them; search the output for "not ok"`);
 process.exit(failed[0]?.status ?? 0);
