@@ -6,6 +6,7 @@ import { createSession } from '../client/profile-session.js';
 import { openProfileStore, readProfilesData, type ProfileStore, type ProfilesData } from '../client/profiles.js';
 import { emuctlPaths, type EmuctlPaths } from '../config/paths.js';
 import type { Output } from '../render/output.js';
+import { loadFactor } from '../client/pacing.js';
 import { UsageError } from './errors.js';
 import { readGlobals, type GlobalOptions } from './globals.js';
 
@@ -82,10 +83,11 @@ export function createContext(
   return ctx;
 }
 
-/** The request timeout: EMUCTL_TIMEOUT seconds, default 10. */
-export function requestTimeoutMs(env: NodeJS.ProcessEnv): number {
+/** The request timeout: EMUCTL_TIMEOUT seconds; by default 10 s times the load per core of this machine, at most 120 s. */
+export function requestTimeoutMs(env: NodeJS.ProcessEnv, load = loadFactor()): number {
   const raw = env.EMUCTL_TIMEOUT;
-  if (raw === undefined || raw === '') return 10_000;
+  // A machine this loaded answers that much later: 10 s per answer when idle, up to 120 s.
+  if (raw === undefined || raw === '') return Math.round(Math.min(120_000, 10_000 * load));
   const seconds = Number(raw);
   if (!Number.isFinite(seconds) || seconds <= 0) {
     throw new UsageError(`EMUCTL_TIMEOUT must be a positive number of seconds, not "${raw}"`);

@@ -157,10 +157,14 @@ describe('end to end: a VPCS lab built with emuctl commands, captured with emuct
   });
 
   it('capture start --duration: captures while pinging, stops by itself, prints the file', async () => {
-    const capture = runBin(['--url', d.url, 'capture', 'start', L, '--duration', '3', '--json'], env);
+    // The link is polled over HTTP, not with a CLI process each time: on a loaded machine a CLI start can
+    // take longer than a short capture lasts, and the window would be missed.
+    const link = JSON.parse((await emuctl('link', 'show', L, '--json')).stdout) as { project_id: string; link_id: string };
+    const capture = runBin(['--url', d.url, 'capture', 'start', L, '--duration', '8', '--json'], env);
     let capturing = false;
     await waitFor('the capture to start', () => capturing, 20_000, async () => {
-      capturing = JSON.parse((await emuctl('link', 'show', L, '--json')).stdout).capturing === true;
+      const res = await fetch(`${d.url}/v2/projects/${link.project_id}/links/${link.link_id}`);
+      capturing = ((await res.json()) as { capturing?: boolean }).capturing === true;
     });
     assert.equal((await ping(consoles[0], '10.0.0.2', 2)).received, 2);
     const r = await capture;
