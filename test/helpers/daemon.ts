@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DaemonFlags } from '../../src/daemon/settings.js';
+import { loadFactor } from '../../src/client/pacing.js';
 
 const DAEMON_MAIN = fileURLToPath(new URL('./daemon-main.js', import.meta.url));
 
@@ -53,7 +54,9 @@ export async function startTestDaemon(opts: { home?: string; flags?: DaemonFlags
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
     void exited.then((code) => reject(new Error(`daemon exited with ${code} before listening:\n${output}`)));
-    setTimeout(() => reject(new Error(`daemon did not start within 15 s:\n${output}`)), 15_000).unref();
+    // 15 s on an idle machine, longer on a loaded one (the CLI waits the same way).
+    const startMs = Math.round(Math.min(120_000, 15_000 * loadFactor()));
+    setTimeout(() => reject(new Error(`daemon did not start within ${startMs / 1000} s:\n${output}`)), startMs).unref();
   });
   const port = Number(new URL(url).port);
   return {
