@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { macPlus } from '../../src/util/mac-address.js';
-import { cliEnv, runBin } from '../cli/helpers/cli.js';
+import { cliEnv, runInProcess } from '../cli/helpers/cli.js';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { firewallRules, linksStartingWith } from '../helpers/host-network.js';
 import { GuestShell, guestCmdline, qemuProcessesOf, testGuest } from '../helpers/qemu-guest.js';
@@ -49,7 +49,8 @@ async function pingable(address: string, deadlineMs = 60_000): Promise<void> {
 describe('QEMU nodes on a management network', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'emuctl-mgmt-qemu-'));
   const home = join(tmp, 'home');
-  const env = cliEnv(join(tmp, 'cli'));
+  // In this process (no child's time limit) and a long request timeout: the machine may be loaded.
+  const env = cliEnv(join(tmp, 'cli'), { EMUCTL_TIMEOUT: '300' });
   const shells: GuestShell[] = [];
   let d: TestDaemon;
 
@@ -72,7 +73,7 @@ describe('QEMU nodes on a management network', () => {
     const qemu = (eth0: string) => `{type: qemu, ram: 128, adapters: 2, adapter_type: virtio-net-pci, kernel: vmlinuz, initrd: initrd.img, kernel_command_line: "${guestCmdline([eth0])}"}`;
     writeFileSync(file, `name: mgmt-qemu\nmgmt: {}\nnodes:\n  R1: ${qemu('198.18.77.1/24')}\n  R2: ${qemu('198.18.78.1/24')}\n  PC1: {type: vpcs, ip: 198.18.77.10/24, gateway: 198.18.77.1}\nlinks:\n  - [PC1:0/0, R1:0/0]\n`);
     const cli = async (...argv: string[]) => {
-      const r = await runBin(['--url', d.url, ...argv], env);
+      const r = await runInProcess(['--url', d.url, ...argv], env);
       assert.equal(r.code, 0, `emuctl ${argv.join(' ')}: ${r.stderr}`);
       return r.stdout;
     };
@@ -94,7 +95,7 @@ describe('QEMU nodes on a management network', () => {
       const base = String(node.properties.mac_address);
       assert.deepEqual(macs, [macPlus(base, 0), macPlus(base, 1), macPlus(base, 2)], 'eth0 and eth1 are the data adapters, eth2 the management NIC after them');
       assert.equal((await shell.run(DHCP_SCRIPT)).status, 0);
-      const dhcp = await shell.run('udhcpc -i eth2 -f -q -n -t 20 -T 3 -s /tmp/dhcp.sh', 120_000);
+      const dhcp = await shell.run('ip link set eth2 up && udhcpc -i eth2 -f -q -n -t 20 -T 3 -s /tmp/dhcp.sh', 120_000);
       assert.equal(dhcp.status, 0, dhcp.output);
       assert.match((await shell.run('ip -4 -o addr show dev eth2')).output, new RegExp(`inet ${address.replace(/\./g, '\\.')}/24 `), 'exactly the address the controller assigned');
       assert.equal((await shell.run('cat /tmp/lease')).output.trim(), 'router=', 'no router given out');
@@ -118,7 +119,7 @@ describe('QEMU nodes on a management network', () => {
     const afterDelete = await hostState([r2.node_id]);
     assert.deepEqual({ links: afterDelete.links, qemu: afterDelete.qemu }, { links: [], qemu: [] }, 'no TAP or qemu of the deleted node');
     assert.equal((await hostState([projectId])).dnsmasq.length, 1);
-    const renew = await shells[0].run('udhcpc -i eth2 -f -q -n -t 20 -T 3 -s /tmp/dhcp.sh', 120_000);
+    const renew = await shells[0].run('ip link set eth2 up && udhcpc -i eth2 -f -q -n -t 20 -T 3 -s /tmp/dhcp.sh', 120_000);
     assert.equal(renew.status, 0, `R1 still gets its lease after the server restarted without R2's: ${renew.output}`);
 
     // kill -9: the next start removes the TAP, the bridge, the rules, dnsmasq and qemu the dead daemon left.
