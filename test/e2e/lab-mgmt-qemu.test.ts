@@ -87,6 +87,7 @@ describe('QEMU nodes on a management network', () => {
     assert.deepEqual([r1, r2].map((n) => n.properties.mgmt_ipv4), [`${prefix}2/24`, `${prefix}3/24`], 'addresses in file order');
     assert.deepEqual(r1.ports.map((p: any) => [p.adapter_number, p.port_number]), [[0, 0], [1, 0]], 'the GNS3 ports are the data adapters only');
 
+    const timings: string[] = [];
     for (const node of [r1, r2]) {
       const address = String(node.properties.mgmt_ipv4).split('/')[0];
       const shell = await GuestShell.connect(node.console_host, node.console, 180_000);
@@ -95,13 +96,18 @@ describe('QEMU nodes on a management network', () => {
       const base = String(node.properties.mac_address);
       assert.deepEqual(macs, [macPlus(base, 0), macPlus(base, 1), macPlus(base, 2)], 'eth0 and eth1 are the data adapters, eth2 the management NIC after them');
       assert.equal((await shell.run(DHCP_SCRIPT)).status, 0);
+      const t0 = Date.now();
       const dhcp = await shell.run('ip link set eth2 up && udhcpc -i eth2 -f -q -n -t 20 -T 3 -s /tmp/dhcp.sh', 120_000);
       assert.equal(dhcp.status, 0, dhcp.output);
+      timings.push(`${node.name} ${address}: lease in ${Date.now() - t0} ms`);
       assert.match((await shell.run('ip -4 -o addr show dev eth2')).output, new RegExp(`inet ${address.replace(/\./g, '\\.')}/24 `), 'exactly the address the controller assigned');
       assert.equal((await shell.run('cat /tmp/lease')).output.trim(), 'router=', 'no router given out');
       assert.doesNotMatch((await shell.run('ip route')).output, /default/, 'no route out');
+      const t1 = Date.now();
       await pingable(address);
+      timings[timings.length - 1] += `, host ping answered ${Date.now() - t1} ms later`;
     }
+    console.log(`# DHCP on the management NIC (TCG guest, udhcpc on its serial shell): ${timings.join('; ')}`);
     assert.equal((await shells[0].run('ping -c 2 -W 5 198.18.77.10', 60_000)).status, 0, 'the data link on adapter 0 (eth0) works as before');
 
     const inventory = await cli('lab', 'inventory', 'mgmt-qemu', '--format', 'hosts');
