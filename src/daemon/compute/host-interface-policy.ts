@@ -19,10 +19,12 @@ export const DOCKER_TAP_PREFIX = 'emd';
 export const MGMT_BRIDGE_PREFIX = 'emum';
 /** A node's management veth on the host: this + 8 hex digits of the node id (+ `p` for the end that goes into the node). */
 export const MGMT_VETH_PREFIX = 'emuv';
+/** A QEMU node's management TAP on the host: this + 8 hex digits of the node id. */
+export const MGMT_TAP_PREFIX = 'emuq';
 
 /** Names of the interfaces emuctl makes (and any that looks like one), with what each is. */
 const OWNED: readonly { pattern: RegExp; what: string }[] = [
-  { pattern: /^emu/, what: "an emuctl interface (the prefix emu is emuctl's: NAT and management bridges, management veths)" },
+  { pattern: /^emu/, what: "an emuctl interface (the prefix emu is emuctl's: NAT and management bridges, management veths and TAPs)" },
   { pattern: new RegExp(`^${NAT_TAP_PREFIX}[0-9a-f]{8}\\d+$`), what: "a NAT node's TAP" },
   { pattern: new RegExp(`^${DOCKER_TAP_PREFIX}[0-9a-f]{8}e\\d+$`), what: "a docker node's TAP" },
 ];

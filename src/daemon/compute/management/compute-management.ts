@@ -1,10 +1,14 @@
+import { join } from 'node:path';
 import type { Logger } from '../../logger.js';
 import { describeChange, undoDeadJournals } from '../host-changes.js';
 import { missingHostAccess } from '../host-access.js';
 import { ConflictError, InvalidError } from '../../errors.js';
 import { addressValue, cidrContains, cidrsOverlap, cidrText, parseCidr, type Family } from '../../../util/ip-cidr.js';
 import { hostRoutes } from '../../../util/host-routes.js';
-import { ManagementBridge, mgmtBridgeName, MGMT_JOURNAL } from './management-bridge.js';
+import type { ProcessRegistry } from '../process/process-registry.js';
+import { ManagementDhcp } from './dhcp-server.js';
+import { ManagementBridge, mgmtBridgeName, MGMT_JOURNAL, shortId } from './management-bridge.js';
+import { ProjectManagement } from './project-management.js';
 import type { ManagementAccess, ManagementNetwork } from './types.js';
 
 /** The host tools a management network runs, with the Debian package of each. */
@@ -12,9 +16,10 @@ export const MGMT_TOOLS = { ip: 'iproute2', iptables: 'iptables', nsenter: 'util
 
 /** The management networks of this compute's projects, one bridge each, made when the controller sets one. */
 export class ComputeManagement {
-  private readonly bridges = new Map<string, ManagementBridge>();
+  private readonly bridges = new Map<string, ProjectManagement>();
 
-  constructor(private readonly o: { runDir: string; log: Logger; env: NodeJS.ProcessEnv }) {}
+  /** `registry` records the DHCP servers, so that the next start ends those a killed daemon left. */
+  constructor(private readonly o: { runDir: string; log: Logger; env: NodeJS.ProcessEnv; registry?: ProcessRegistry }) {}
 
   /** Sets the project's network (null: none). The same network again changes nothing; another one replaces it. */
   async set(projectId: string, network: ManagementNetwork | null): Promise<void> {
@@ -29,8 +34,10 @@ export class ComputeManagement {
     if (missing) throw new ConflictError(missing);
     await this.checkFree(projectId, network);
     const bridge = new ManagementBridge(projectId, network, this.o.runDir, this.o.log);
-    await bridge.up();
-    this.bridges.set(projectId, bridge);
+    const dhcp = new ManagementDhcp({ bridge: bridge.bridge, subnet: network.ipv4.subnet, dir: join(this.o.runDir, `mgmt-dhcp.${shortId(projectId)}`), env: this.o.env, log: this.o.log, registry: this.o.registry });
+    const project = new ProjectManagement(bridge, dhcp);
+    await project.up();
+    this.bridges.set(projectId, project);
   }
 
   /** Each subnet is one, its gateway inside it, and no host route (but this project's own bridge) overlaps it: 400 or 409. */

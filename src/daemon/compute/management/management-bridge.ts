@@ -5,7 +5,7 @@ import { ConflictError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { AsyncLock } from '../../../util/async-lock.js';
 import { runHostTool } from '../host-access.js';
-import { HostChangeJournal, iptables } from '../host-changes.js';
+import { HostChangeJournal, iptables, type HostChange } from '../host-changes.js';
 import { MGMT_BRIDGE_PREFIX, MGMT_VETH_PREFIX } from '../host-interface-policy.js';
 import { thisProcessAsOwner } from '../process/process-registry.js';
 import type { ManagementAccess, ManagementNetwork } from './types.js';
@@ -39,7 +39,7 @@ function nsenter(pid: number, args: string[]): Promise<unknown> {
  * the dataplane: no management frame crosses a data link. Every change is journalled before it is
  * made (the NAT node's journal), so a daemon restarted after a kill -9 removes what this one made.
  */
-export class ManagementBridge implements ManagementAccess {
+export class ManagementBridge implements Omit<ManagementAccess, 'attachVm'> {
   readonly bridge: string;
   private readonly chain: string;
   private readonly lock = new AsyncLock();
@@ -106,6 +106,15 @@ export class ManagementBridge implements ManagementAccess {
       const e = err as { stderr?: string; message: string };
       throw new ConflictError(`cannot give the container its management interface ${name}: ${(e.stderr || e.message).trim().split('\n')[0]}`);
     }
+  }
+
+  /** Records `change` in the network's journal, then makes it, under the network's lock; ConflictError when the network is down. */
+  journalled(change: HostChange, make: () => Promise<void>): Promise<void> {
+    return this.lock.run(async () => {
+      if (!this.journal) throw new ConflictError(`the management network of project ${this.projectId} is not up`);
+      await this.journal.record(change);
+      await make();
+    });
   }
 
   async detach(nodeId: string): Promise<void> {

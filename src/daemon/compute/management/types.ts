@@ -18,6 +18,11 @@ export interface ManagementAccess {
    * addresses (with prefix length) set, no route but the subnet's, then brought up.
    */
   attachContainer(nodeId: string, pid: number, ipv4: string, ipv6: string | null): Promise<void>;
-  /** Removes the node's host end, if it is still there. */
+  /**
+   * Joins a QEMU VM about to start: a TAP (its name is returned) in the project's bridge, for QEMU to
+   * open, and a fixed DHCP lease of `ipv4` (with prefix length) for `mac`, from the network's dnsmasq.
+   */
+  attachVm(nodeId: string, mac: string, ipv4: string): Promise<string>;
+  /** Removes the node's host end (veth or TAP) and its DHCP lease, if they are still there. */
   detach(nodeId: string): Promise<void>;
 }

@@ -16,6 +16,7 @@ export const QEMU_KIND: NodeKind = {
   controller: {
     alwaysRunning: false,
     ports: standardPorts,
+    emuctlOnlyProperties: ['mgmt_ipv4', 'mgmt_ipv6'],
     computeFields: (node) => (node.layout.custom_adapters?.length ? { custom_adapters: node.layout.custom_adapters } : {}),
     checkProperties: (p, { qemuUnsafeOptions }) => void (!qemuUnsafeOptions && typeof p.options === 'string' && checkQemuOptions(p.options, relativeImageName)),
   },

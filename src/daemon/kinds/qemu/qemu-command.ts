@@ -32,6 +32,8 @@ export interface QemuCommandSpec {
   console?: { type: 'telnet'; socket: string } | { type: 'vnc'; host: string; port: number };
   qmpSocket: string;
   adapters: AdapterSpec[];
+  /** The management NIC, after the data adapters: a device of `type` with `mac` on the host TAP `tap` (made by the compute). */
+  management?: { type: string; mac: string; tap: string };
   /** The user's extra arguments, already split. */
   options: string[];
   /** Load this savevm snapshot at start (on_close save_vm_state). */
@@ -41,6 +43,12 @@ export interface QemuCommandSpec {
 /** The chardev id of the serial console. */
 const SERIAL_CHARDEV = 'emuctl-serial';
 
+
+/** The netdev id of the management NIC (not a `gns3-N`: QMP set_link and the data adapters' numbers never see it). */
+export const MGMT_NETDEV = 'emuctl-mgmt';
+/** A TAP name emuctl makes, and a MAC, as they may appear in an option value (no comma, nothing else). */
+const TAP_NAME = /^[a-z0-9]{1,15}$/;
+const MAC = /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/;
 
 /** The netdev id of adapter N (GNS3 names them so; QMP set_link uses it). */
 export function netdevId(adapter: number): string {
@@ -71,6 +79,13 @@ export function qemuArguments(s: QemuCommandSpec): string[] {
     args.push('-device', `${a.type},mac=${a.mac},netdev=${netdevId(n)}`);
     args.push('-netdev', `socket,id=${netdevId(n)},udp=${TUNNEL_HOST}:${a.tunnel.wirePort},localaddr=${TUNNEL_HOST}:${a.tunnel.qemuPort}`);
   });
+  if (s.management) {
+    const { type, mac, tap } = s.management;
+    if (!TAP_NAME.test(tap) || !MAC.test(mac)) throw new InvalidError(`the management NIC's TAP '${tap}' or MAC '${mac}' cannot be a QEMU option value`);
+    // script=no, downscript=no: the compute made the TAP and put it in the bridge; QEMU runs nothing.
+    args.push('-device', `${type},mac=${mac},netdev=${MGMT_NETDEV}`);
+    args.push('-netdev', `tap,id=${MGMT_NETDEV},ifname=${tap},script=no,downscript=no`);
+  }
   if (s.loadvm) args.push('-loadvm', s.loadvm);
   return [...args, ...s.options];
 }

@@ -22,6 +22,7 @@ import { CONSOLE_SOCKET_FILE, QemuProcess, QMP_SOCKET_FILE, SAVED_STATE } from '
 import { ConsoleRelay } from '../../compute/console-relay.js';
 import { adapterOf, applySettings, defaultSettings, drivesOf, IMAGE_SETTINGS, md5Key, type QemuSettings } from './qemu-settings.js';
 import { nodeIdOr } from '../../compute/nodes/dataplane-node.js';
+import { joinManagement, type JoinedManagement } from './qemu-management.js';
 
 /** A QEMU node create body, as QEMU_CREATE_SCHEMA accepts it. */
 export type QemuCreate = FromSchema<typeof QEMU_CREATE_SCHEMA>;
@@ -54,6 +55,8 @@ export class QemuNode extends AdapterWiresNode {
   private commandLine = '';
   /** The serial console's TCP port, served by emuctl in front of QEMU's unix socket while the VM runs. */
   private relay?: ConsoleRelay;
+  /** The management NIC of the running VM, when its project has a management network. */
+  private management?: JoinedManagement;
 
   private constructor(id: string, name: string, ctx: NodeContext, private readonly shared: QemuShared, public settings: QemuSettings, public consolePort: number | null) {
     super(id, name, ctx, 'stopped', 'QEMU VM');
@@ -143,6 +146,7 @@ export class QemuNode extends AdapterWiresNode {
           this.relay = new ConsoleRelay(join(this.dir, CONSOLE_SOCKET_FILE), `console of QEMU VM ${this.name} (port ${this.consolePort})`, this.ctx.log);
           await this.relay.listen(this.ctx.bindHost, this.consolePort);
         }
+        this.management = await joinManagement(this, this.ctx.management?.());
         const args = qemuArguments({
           name: this.name, uuid: this.id, ram: s.ram, cpus: s.cpus, accel, bootPriority: s.boot_priority, drives,
           cdrom: await this.checkedDisk(await image(s.cdrom_image, 'cdrom image')), bios: await image(s.bios_image, 'bios image'),
@@ -152,6 +156,7 @@ export class QemuNode extends AdapterWiresNode {
               : s.console_type === 'vnc' ? { type: 'vnc', host: this.ctx.bindHost, port: this.consolePort } : undefined,
           qmpSocket: QMP_SOCKET_FILE, // relative to QEMU's cwd, the node directory: sun_path is short
           adapters: Array.from({ length: s.adapters }, (_, n) => ({ ...adapterOf(s, n), tunnel: tunnels[n] })),
+          management: this.management?.nic,
           options,
           loadvm: s.on_close === 'save_vm_state' && existsSync(join(this.dir, SAVED_STATE_MARK)) ? SAVED_STATE : undefined,
         });
@@ -276,6 +281,9 @@ export class QemuNode extends AdapterWiresNode {
     this.commandLine = '';
     await this.relay?.close();
     this.relay = undefined;
+    const management = this.management;
+    this.management = undefined;
+    await management?.network.detach(this.id).catch((err: Error) => this.ctx.log.error(`QEMU VM ${this.name}: removing its management NIC: ${err.message}`));
     await this.wires.unplug();
     this.setRunStatus('stopped');
   }

@@ -46,6 +46,9 @@ export interface QemuSettings {
   process_priority: string;
   options: string;
   custom_adapters: CustomAdapter[];
+  /** emuctl: the addresses (with prefix length) of the management NIC; null when the project has no management network. */
+  mgmt_ipv4: string | null;
+  mgmt_ipv6: string | null;
 }
 
 /** GNS3 2.2's defaults for a new QEMU VM. */
@@ -58,6 +61,7 @@ export function defaultSettings(nodeId: string): QemuSettings {
     boot_priority: 'c', ram: 256, cpus: 1, adapters: 1, adapter_type: 'e1000', mac_address: defaultBaseMac(nodeId),
     legacy_networking: false, replicate_network_connection_state: true, tpm: false, uefi: false, create_config_disk: false,
     on_close: 'power_off', cpu_throttling: 0, process_priority: 'low', options: '', custom_adapters: [],
+    mgmt_ipv4: null, mgmt_ipv6: null,
   };
 }
 
@@ -87,6 +91,11 @@ export function md5Key(setting: ImageSetting): string {
 /** The drives that have an image; interface `none` (GNS3's template default) means `ide`, GNS3's fail-safe. */
 export function drivesOf(s: QemuSettings): { drive: QemuDrive; image: string; interface: string }[] {
   return QEMU_DRIVES.filter((d) => s[`${d}_disk_image`]).map((d) => ({ drive: d, image: s[`${d}_disk_image`], interface: s[`${d}_disk_interface`] === 'none' ? 'ide' : s[`${d}_disk_interface`] }));
+}
+
+/** The management NIC's MAC: the one after the data adapters' (base MAC + the adapter count), so theirs are unchanged. */
+export function managementMac(s: QemuSettings): string {
+  return macPlus(s.mac_address, s.adapters).toLowerCase();
 }
 
 /** Device model and MAC of adapter N: custom_adapters first, else adapter_type and base MAC + N. */

@@ -68,6 +68,9 @@ export const QEMU_CREATE_SCHEMA = schema({
     process_priority: { enum: ['realtime', 'very high', 'high', 'normal', 'low', 'very low', 'null'] },
     options: { type: ['string', 'null'] },
     custom_adapters: CUSTOM_ADAPTERS_SCHEMA,
+    // emuctl: the node's addresses on its project's management network (the controller assigns them).
+    mgmt_ipv4: { type: ['string', 'null'], pattern: '^(\\d{1,3}\\.){3}\\d{1,3}(/\\d{1,2})?$' },
+    mgmt_ipv6: { type: ['string', 'null'], pattern: '^[0-9A-Fa-f:]+(/\\d{1,3})?$' },
     status: { enum: ['started', 'stopped', 'suspended'] },
     project_id: UUID,
     node_directory: { type: ['string', 'null'] },

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { defaultBaseMac, qemuArguments, splitOptions, type QemuCommandSpec } from '../../../../src/daemon/kinds/qemu/qemu-command.js';
 import { macPlus } from '../../../../src/util/mac-address.js';
 import { standardPorts } from '../../../../src/daemon/controller/node-ports.js';
+import { applySettings, defaultSettings, managementMac } from '../../../../src/daemon/kinds/qemu/qemu-settings.js';
 
 describe('QEMU command line', () => {
   it('splits options like a shell, without expanding anything', () => {
@@ -51,5 +52,23 @@ describe('QEMU command line', () => {
     const custom = standardPorts(view({ custom_adapters: [{ adapter_number: 1, port_name: 'wan', mac_address: '02:00:00:00:00:09', adapter_type: 'virtio-net-pci' }] }));
     assert.deepEqual(custom.map((p) => [p.name, p.mac_address, p.adapter_number]), [['Ethernet0', '0c:00:00:00:00:00', 0], ['wan', '02:00:00:00:00:09', 1], ['Ethernet2', '0c:00:00:00:00:02', 2]]);
     assert.throws(() => standardPorts(view({ port_name_format: 'e{nope}' })), /Invalid port name format/);
+  });
+
+  it('puts the management NIC after the data adapters: a TAP netdev of its own, no script, the MAC after theirs; odd values never reach QEMU', () => {
+    const spec = {
+      name: 'R1', uuid: 'u', ram: 256, cpus: 1, accel: 'tcg', bootPriority: 'c', drives: [], qmpSocket: 'qmp.sock',
+      adapters: [{ type: 'virtio-net-pci', mac: '0c:00:00:00:00:00', tunnel: { qemuPort: 10001, wirePort: 10002 } }],
+      management: { type: 'virtio-net-pci', mac: '0c:00:00:00:00:01', tap: 'emuq0123abcd' }, options: ['-cpu', 'max'],
+    } satisfies QemuCommandSpec;
+    const args = qemuArguments(spec);
+    const joined = args.join(' ');
+    assert.match(joined, /netdev=gns3-0 -netdev socket,id=gns3-0,\S+ -device virtio-net-pci,mac=0c:00:00:00:00:01,netdev=emuctl-mgmt -netdev tap,id=emuctl-mgmt,ifname=emuq0123abcd,script=no,downscript=no -cpu max$/);
+    assert.ok(!qemuArguments({ ...spec, management: undefined }).join(' ').includes('tap'), 'no management NIC without a network');
+    assert.throws(() => qemuArguments({ ...spec, management: { ...spec.management, tap: 'x,script=/tmp/evil' } }), /cannot be a QEMU option value/);
+    assert.throws(() => qemuArguments({ ...spec, management: { ...spec.management, mac: '0c:00:00:00:00:01,vhost=on' } }), /cannot be a QEMU option value/);
+
+    const id = '2320a0b9-ed9b-45d9-9bef-c6d13bd9dde2';
+    assert.equal(managementMac(applySettings(defaultSettings(id), { adapters: 2 }, id)), '0c:20:a0:b9:00:02', 'base + the adapter count');
+    assert.equal(managementMac(applySettings(defaultSettings(id), { adapters: 1, mac_address: '0C:00:00:00:00:FF' }, id)), '0c:00:00:00:01:00');
   });
 });
