@@ -50,6 +50,17 @@ describe('generated VLANs', () => {
     assert.match(fixtureLab('ospf-triangle').nodes.find((n) => n.name === 'R1')!.cmd!, /^sh -c '\/usr\/lib\/frr\/frrinit\.sh start;/);
   });
 
+  it('BGP sees the VLANs as host LANs: a router on a trunk advertises each VLAN subnet it has hosts in', () => {
+    const spec = parseLab(LAB(TWO, '  - {lan: [R1, H1, H2], vlan: {R1: [red, blue], H1: red, H2: blue}}\n', '[vlan, bgp]\nbgp: {as: 65001}'), 'lab.yml', {});
+    const conf = generatedFiles(spec, 'R1').find((f) => f.path === '/etc/frr/frr.conf')!.text;
+    assert.match(conf, /interface eth0\.10\n description hosts on LAN1 vlan red: H1\n ip address 172\.16\.0\.1\/24\n/);
+    assert.match(conf, /interface eth0\.20\n description hosts on LAN1 vlan blue: H2\n ip address 172\.16\.1\.1\/24\n/);
+    assert.match(conf, /  network 172\.16\.0\.0\/24\n  network 172\.16\.1\.0\/24\n/);
+    const h2 = spec.generated!.nodes.find((n) => n.name === 'H2')!;
+    assert.equal(h2.interfaces[0].name, 'eth0');
+    assert.equal(`${h2.gateway[4]!.value}`, `${spec.generated!.nodes[0].interfaces[1].address[4]!.value}`);
+  });
+
   it('the same file gives the same bytes', () => {
     const a = renderGeneratedFiles(generatedFiles(fixtureLab('vlan-stick')));
     assert.equal(renderGeneratedFiles(generatedFiles(fixtureLab('vlan-stick'))), a);
