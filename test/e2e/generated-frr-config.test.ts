@@ -17,11 +17,11 @@ function dryRun(image: string, text: string): Promise<{ code: number; output: st
 }
 
 describe('generated FRR configurations', () => {
-  for (const lab of ['ospf-triangle', 'bgp-fabric', 'ibgp-rr-ipv6']) {
+  for (const lab of ['ospf-triangle', 'bgp-fabric', 'ibgp-rr-ipv6', 'vlan-stick']) {
     it(`${lab}: FRR reads every router's frr.conf without an error`, async () => {
       const image = await testImage('frr');
       const confs = generatedFiles(fixtureLab(lab)).filter((f) => f.path === '/etc/frr/frr.conf');
-      assert.ok(confs.length >= 3);
+      assert.ok(confs.length >= 2, `${lab} has routers`);
       for (const conf of confs) {
         const { code, output } = await dryRun(image, conf.text);
         assert.equal(code, 0, `${conf.node}: ${output}`);

@@ -41,6 +41,7 @@ export function allocateAddresses(plan: LabPlan, file: string): void {
     const reserved = [
       ...plan.nodes.flatMap((n) => (n.pinnedLoopback[family] ? [n.pinnedLoopback[family]!] : [])),
       ...plan.links.flatMap((l) => (l.pinned[family] ? [networkOf(l.pinned[family]![0])] : [])),
+      ...(family === 4 ? plan.links.flatMap((l) => (l.vlan?.prefix ? [l.vlan.prefix] : [])) : []),
     ];
     const loopbacks = new Pool(`${family === 4 ? 'IPv4' : 'IPv6'} loopback`, pools.loopback, reserved, file, true);
     const p2p = new Pool(`${family === 4 ? 'IPv4' : 'IPv6'} p2p`, pools.p2p, reserved, file, false);
@@ -56,6 +57,10 @@ export function allocateAddresses(plan: LabPlan, file: string): void {
         link.subnet[family] = networkOf(pinned[0]);
         continue;
       }
+      if (family === 4 && link.vlan?.prefix) {
+        link.subnet[4] = link.vlan.prefix;
+        continue;
+      }
       if (link.kind === 'p2p') {
         const length = family === 4 ? (link.p2pPrefix ?? plan.pools.p2pPrefix) : 64;
         link.subnet[family] = p2p.next(length, link.pos);
@@ -68,7 +73,7 @@ export function allocateAddresses(plan: LabPlan, file: string): void {
   for (const link of plan.links) addLinkInterfaces(link, byName, families);
   for (const node of plan.nodes) {
     if (node.role === 'router') node.routerId = node.loopback[4] ? prefixText(node.loopback[4]).split('/')[0] : undefined;
-    node.interfaces.sort((a, b) => a.adapter - b.adapter);
+    node.interfaces.sort((a, b) => a.adapter - b.adapter || (a.vlan?.id ?? 0) - (b.vlan?.id ?? 0));
   }
   for (const node of plan.nodes) if (node.role === 'host') setGateway(node, byName);
 }
@@ -88,9 +93,11 @@ function addLinkInterfaces(link: PlanLink, byName: Map<string, PlanNode>, famili
   const hostLink = link.members.some((m) => byName.get(m.node)!.role === 'host');
   link.members.forEach((member, i) => {
     const node = byName.get(member.node)!;
+    const parent = `eth${member.adapter}`;
     node.interfaces.push({
-      name: `eth${member.adapter}`,
+      name: member.vlan ? `${parent}.${member.vlan}` : parent,
       adapter: member.adapter,
+      ...(member.vlan ? { vlan: { parent, id: member.vlan } } : {}),
       link,
       address: addresses.get(i)!,
       peers: link.members.flatMap((other, j) => (j === i ? [] : [{ node: other.node, address: addresses.get(j)! }])),

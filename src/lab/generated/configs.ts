@@ -38,7 +38,7 @@ export function renderAddressing(plan: LabPlan): string {
     if (loopbacks.length) lines.push(`${node.name} lo ${loopbacks.join(' ')} router-id ${node.routerId}`);
     for (const i of node.interfaces) {
       const addresses = [i.address[4], i.address[6]].filter((p) => p !== undefined).map((p) => prefixText(p!));
-      const where = i.link.switchName ? `lan ${i.link.switchName}` : i.link.kind;
+      const where = `${i.link.switchName ? `lan ${i.link.switchName}` : i.link.kind}${i.link.vlan ? ` vlan ${i.link.vlan.name} (${i.link.vlan.id})` : ''}`;
       lines.push(`${node.name} ${i.name} ${addresses.join(' ')} ${where} with ${i.peers.map((p) => p.node).join(' ')}`);
     }
     const gateways = [node.gateway[4], node.gateway[6]].filter((p) => p !== undefined).map((p) => prefixText(p!).split('/')[0]);

@@ -1,6 +1,6 @@
 // The devices a lab node may name with `device:`: what emuctl knows about each (default image,
 // how many interfaces and their names, how it is configured). Adding a device is one entry here.
-import { FRR_START_COMMAND, FRR_VTYSH_CONF, frrConf, frrDaemons, frrDaemonsOf } from './frr.js';
+import { FRR_START_COMMAND, FRR_VLAN_SCRIPT_PATH, FRR_VLAN_START_COMMAND, FRR_VTYSH_CONF, frrConf, frrDaemons, frrDaemonsOf, frrVlanScript } from './frr.js';
 import { HOST_SCRIPT_PATH, HOST_START_COMMAND, hostScript } from './linux.js';
 import type { LabPlan, PlanNode, Role } from './model.js';
 
@@ -17,6 +17,8 @@ export interface Device {
   image: string;
   /** How many interfaces (docker adapters, eth0…) a node of it may have. */
   interfaces: number;
+  /** Whether it makes 802.1Q sub-interfaces (a trunk of modules: [vlan] on it). */
+  subinterfaces: boolean;
   configure(node: PlanNode, plan: LabPlan): DeviceConfig;
 }
 
@@ -25,15 +27,20 @@ export const DEVICES: Record<string, Device> = {
     role: 'router',
     image: '${FRR_IMAGE:-emuctl/frr:latest}',
     interfaces: 64,
-    configure: (node, plan) => ({
-      files: { '/etc/frr/frr.conf': frrConf(node, plan), '/etc/frr/daemons': frrDaemons(frrDaemonsOf(plan)), '/etc/frr/vtysh.conf': FRR_VTYSH_CONF },
-      cmd: FRR_START_COMMAND,
-    }),
+    subinterfaces: true,
+    configure: (node, plan) => {
+      const vlans = frrVlanScript(node);
+      return {
+        files: { '/etc/frr/frr.conf': frrConf(node, plan), '/etc/frr/daemons': frrDaemons(frrDaemonsOf(plan)), '/etc/frr/vtysh.conf': FRR_VTYSH_CONF, ...(vlans ? { [FRR_VLAN_SCRIPT_PATH]: vlans } : {}) },
+        cmd: vlans ? FRR_VLAN_START_COMMAND : FRR_START_COMMAND,
+      };
+    },
   },
   linux: {
     role: 'host',
     image: '${HOST_IMAGE:-emuctl/host:latest}',
     interfaces: 8,
+    subinterfaces: true,
     configure: (node) => ({ files: { [HOST_SCRIPT_PATH]: hostScript(node) }, cmd: HOST_START_COMMAND }),
   },
 };

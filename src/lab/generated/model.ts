@@ -17,6 +17,17 @@ export interface Member {
   node: string;
   adapter: number;
   pos: Pos;
+  /** On a VLAN's segment: the member's trunk carries the VLAN, as sub-interface eth<adapter>.<vlan>. */
+  vlan?: number;
+}
+
+/** A VLAN of `vlans:` (modules: [vlan]). */
+export interface PlanVlan {
+  name: string;
+  id: number;
+  pos: Pos;
+  /** `prefix:`: its pinned IPv4 subnet. */
+  prefix?: Prefix;
 }
 
 /** A link between device nodes: point-to-point (two routers), or a LAN (a host on it, or more than two members). */
@@ -26,8 +37,10 @@ export interface PlanLink {
   pos: Pos;
   kind: 'p2p' | 'lan';
   members: Member[];
-  /** The switch made for a LAN of more than two members. */
+  /** The switch made for a LAN of more than two members (or with VLANs). */
   switchName?: string;
+  /** A VLAN's segment of a LAN (its members: that VLAN's access ports and trunks). */
+  vlan?: PlanVlan;
   ospf: OspfSettings;
   p2pPrefix?: 30 | 31;
   /** Pinned addresses, per family, one per member. */
@@ -47,6 +60,8 @@ export interface PlanInterface {
   peers: { node: string; address: { 4?: Prefix; 6?: Prefix } }[];
   /** A host sits on the link: OSPF keeps it passive, BGP advertises it. */
   hostLink: boolean;
+  /** A VLAN sub-interface (`name` is parent.id): made in the container, on top of `parent`. */
+  vlan?: { parent: string; id: number };
 }
 
 /** One device node and everything generated for it. */
@@ -76,7 +91,7 @@ export interface Pools {
 
 /** The lab-wide module settings. */
 export interface ModuleSettings {
-  modules: ('ospf' | 'bgp')[];
+  modules: ('ospf' | 'bgp' | 'vlan')[];
   ospf: { area: string; cost?: number; hello: number; dead: number };
   bgp: { as?: number };
 }

@@ -7,7 +7,8 @@ import type { EndSpec, LinkSpec, NodeSpec, Pos } from '../model.js';
 import { allocateAddresses } from './addressing.js';
 import { DEVICES, type Device } from './devices.js';
 import { addressText, networkOf, overlaps, parsePrefix, prefixText, type Prefix } from './ip.js';
-import type { LabPlan, Member, ModuleSettings, PlanLink, PlanNode, Pools } from './model.js';
+import type { LabPlan, Member, ModuleSettings, PlanLink, PlanNode, PlanVlan, Pools } from './model.js';
+import { checkOneLan, readLinkVlans, readVlans, vlanSegments, vlanSwitchPorts, type VlanPort } from './vlan.js';
 
 /** The documented default pools. */
 export const DEFAULT_POOLS = {
@@ -21,6 +22,14 @@ const DEVICE_NODE_KEYS = ['device', 'compute', 'x', 'y', 'image', 'loopback', 'o
 const DEVICE_ONLY_KEYS = ['device', 'loopback', 'ospf', 'bgp'];
 
 type Raw = Record<string, any>;
+
+/** A generated `links:` entry as read: the link, its text, and with vlan: each member's port and the VLANs' segments. */
+interface Written {
+  link: PlanLink;
+  raw: Raw;
+  ports?: VlanPort[];
+  segments?: PlanLink[];
+}
 
 /** What parse.ts lends (passed in, not imported: an import cycle would deadlock the bundled CLI's lazy chunks). */
 export interface ParseHelpers {
@@ -87,14 +96,15 @@ export class GeneratedLab {
     }
     (this.raw.links ?? []).forEach((link: Raw, index: number) => {
       if (ownedLinks.has(index) || Array.isArray(link)) return;
-      for (const key of ['ospf', 'p2p_prefix', 'addresses']) {
+      for (const key of ['ospf', 'p2p_prefix', 'addresses', 'vlan']) {
         if (link[key] !== undefined) throw this.where.keyError(['links', index], key, `${key}: is for links written with ends: or lan: (device nodes), not endpoints:`);
       }
     });
     const deviceNames = this.where.keys(['nodes']).filter((n) => this.isDevice(n));
-    const uses = ['modules', 'addressing', 'ospf', 'bgp', 'devices'].filter((k) => this.raw[k] !== undefined);
+    const uses = ['modules', 'addressing', 'ospf', 'bgp', 'devices', 'vlans'].filter((k) => this.raw[k] !== undefined);
     if (!deviceNames.length && !ownedLinks.size && !uses.length) return undefined;
     const settings = this.settings();
+    const vlans = readVlans(this.raw, this.where, settings.modules);
     const plan: LabPlan = { nodes: deviceNames.map((n) => this.planNode(n, settings)), links: [], pools: this.pools(), settings };
     const byName = new Map(plan.nodes.map((n) => [n.name, n]));
     const used = new Map<string, Set<number>>(plan.nodes.map((n) => [n.name, new Set()]));
@@ -107,9 +117,16 @@ export class GeneratedLab {
       for (const end of link.ends) used.get(end.node)?.add(end.adapter);
       if (link.ends.every((e) => byName.has(e.node))) explicit.push({ index, link });
     });
-    const written = [...ownedLinks].map((index) => this.readLink(index, byName, used));
+    const written = [...ownedLinks].map((index) => this.readLink(index, byName, used, vlans, settings));
     for (const w of written) for (const m of w.link.members) if (m.adapter < 0) m.adapter = this.freeAdapter(m, byName.get(m.node)!, used);
-    plan.links = [...explicit.map(({ index, link }) => this.explicitLink(index, link, byName)), ...written.map((w) => w.link)].sort((a, b) => a.index - b.index);
+    // A LAN with VLANs is addressed per VLAN: its segments take its place in the plan.
+    const seen = new Map<string, PlanLink>();
+    for (const w of written) {
+      if (!w.ports) continue;
+      w.segments = vlanSegments(w.link, w.ports, vlans);
+      checkOneLan(w.segments, seen, this.where.file, (l) => this.where.at(['links', l.index, 'vlan']));
+    }
+    plan.links = [...explicit.map(({ index, link }) => this.explicitLink(index, link, byName)), ...written.flatMap((w) => w.segments ?? [w.link])].sort((a, b) => a.index - b.index);
     allocateAddresses(plan, this.where.file);
     this.addTopology(written, nodes, links, defaultCompute);
     for (const node of plan.nodes) this.configure(nodes.get(node.name)!, node, plan, used.get(node.name)!);
@@ -187,7 +204,7 @@ export class GeneratedLab {
   }
 
   /** One generated `links:` entry: its members (a pinned interface taken now, the others later), kind and settings. */
-  private readLink(index: number, byName: Map<string, PlanNode>, used: Map<string, Set<number>>): { link: PlanLink; raw: Raw } {
+  private readLink(index: number, byName: Map<string, PlanNode>, used: Map<string, Set<number>>, vlans: Map<string, PlanVlan>, settings: ModuleSettings): Written {
     const value = this.raw.links[index];
     const raw: Raw = Array.isArray(value) ? { ends: value } : value;
     const key = raw.lan ? 'lan' : 'ends';
@@ -216,10 +233,13 @@ export class GeneratedLab {
       return { node: name, adapter, pos };
     });
     const hasHost = members.some((m) => byName.get(m.node)!.role === 'host');
-    const kind = key === 'lan' || members.length > 2 || hasHost ? 'lan' : 'p2p';
     const linkPath: YamlPath = ['links', index];
+    const ports = raw.vlan !== undefined ? readLinkVlans(raw.vlan, linkPath, members, byName, vlans, this.where, settings.modules) : undefined;
+    const kind = key === 'lan' || members.length > 2 || hasHost || ports ? 'lan' : 'p2p';
+    if (ports && raw.addresses !== undefined) throw this.where.keyError(linkPath, 'addresses', "addresses: is not for a link with vlan:; a VLAN's subnet is its prefix: in vlans:");
     if (raw.p2p_prefix !== undefined && kind !== 'p2p') throw this.where.keyError(linkPath, 'p2p_prefix', 'p2p_prefix: is for a link between two routers; this one is a LAN (/24)');
     for (const k of ['filters', 'suspend', 'capture']) {
+      if (raw[k] !== undefined && ports) throw this.where.keyError(linkPath, k, `${k}: is for a link of two ends; a link with vlan: is ${members.length} links to its switch`);
       if (raw[k] !== undefined && members.length > 2) throw this.where.keyError(linkPath, k, `${k}: is for a link of two ends; a LAN of ${members.length} is ${members.length} links to its switch`);
     }
     const link: PlanLink = {
@@ -232,7 +252,7 @@ export class GeneratedLab {
       pinned: raw.addresses ? this.pinned(raw.addresses, members.length, [...linkPath, 'addresses']) : {},
       subnet: {},
     };
-    return { link, raw };
+    return { link, raw, ...(ports ? { ports } : {}) };
   }
 
   /** `addresses: [a/31, b/31]`: one per member and family, all in one subnet. */
@@ -274,11 +294,11 @@ export class GeneratedLab {
   }
 
   /** The switches of LANs and the links the planner makes, in file order. */
-  private addTopology(written: { link: PlanLink; raw: Raw }[], nodes: Map<string, NodeSpec>, links: LinkSpec[], defaultCompute: string): void {
+  private addTopology(written: Written[], nodes: Map<string, NodeSpec>, links: LinkSpec[], defaultCompute: string): void {
     let lanNumber = 0;
-    for (const { link, raw } of written) {
+    for (const { link, raw, ports, segments } of written) {
       const end = (m: Member): EndSpec => ({ node: m.node, adapter: m.adapter, port: 0, pos: m.pos });
-      if (link.members.length === 2) {
+      if (link.members.length === 2 && !ports) {
         links.push({ ends: [end(link.members[0]), end(link.members[1])], filters: raw.filters ? this.helpers.gns3Filters(raw.filters) : {}, suspend: raw.suspend ?? false, capture: raw.capture ?? false, pos: link.pos });
         continue;
       }
@@ -286,6 +306,7 @@ export class GeneratedLab {
       do name = `LAN${++lanNumber}`;
       while (nodes.has(name));
       link.switchName = name;
+      for (const s of segments ?? []) s.switchName = name;
       const count = Math.max(8, link.members.length);
       nodes.set(name, {
         name,
@@ -293,7 +314,7 @@ export class GeneratedLab {
         type: 'ethernet_switch',
         compute: defaultCompute,
         computePos: this.where.at(['defaults', 'compute']),
-        switchPorts: Array.from({ length: count }, (_, port) => ({ port, name: `Ethernet${port}`, type: 'access' as const, vlan: 1 })),
+        switchPorts: ports ? vlanSwitchPorts(ports, count) : Array.from({ length: count }, (_, port) => ({ port, name: `Ethernet${port}`, type: 'access' as const, vlan: 1 })),
       });
       link.members.forEach((m, port) => links.push({ ends: [end(m), { node: name, adapter: 0, port, pos: m.pos }], filters: {}, suspend: false, capture: false, pos: link.pos }));
     }

@@ -36,6 +36,19 @@ const BGP_NODE = {
   properties: { as: AS, rr: { type: 'boolean', description: 'a route reflector of its AS (the others of the AS peer with the reflectors only)' } },
   additionalProperties: false,
 };
+const VLAN_NAME_PATTERN = '^[A-Za-z][A-Za-z0-9_-]*$';
+const VLAN_NAME = { type: 'string', pattern: VLAN_NAME_PATTERN, description: 'a VLAN of vlans:' };
+/** A link's VLANs: one for every member (access ports), or per member a VLAN (access) or a list (a trunk of sub-interfaces). */
+const VLAN_LINK = {
+  description: 'vlan: NAME puts every member in that VLAN (access ports); vlan: {MEMBER: NAME, MEMBER: [NAME, NAME]} gives each member its VLAN, a list being a trunk (802.1Q sub-interfaces)',
+  anyOf: [
+    VLAN_NAME,
+    {
+      type: 'object',
+      additionalProperties: { anyOf: [VLAN_NAME, { type: 'array', items: VLAN_NAME, minItems: 1, uniqueItems: true }] },
+    },
+  ],
+};
 const BGP_LAB = { type: 'object', description: 'BGP defaults of the lab: the AS of nodes that name none', properties: { as: AS }, additionalProperties: false };
 
 /** Top-level keys. */
@@ -68,7 +81,18 @@ export const GENERATED_TOP_PROPERTIES = {
     },
     additionalProperties: false,
   },
-  modules: { type: 'array', items: { enum: ['ospf', 'bgp'] }, uniqueItems: true, description: 'routing the frr devices run, configured from the topology' },
+  modules: { type: 'array', items: { enum: ['ospf', 'bgp', 'vlan'] }, uniqueItems: true, description: 'routing the frr devices run (ospf, bgp), and VLANs (vlan), configured from the topology' },
+  vlans: {
+    type: 'object',
+    description: 'VLANs of the lab (modules: [vlan]): NAME: {id: 1-4094, prefix: its subnet (default: the next /24 of the lan pool)}',
+    propertyNames: { pattern: VLAN_NAME_PATTERN },
+    additionalProperties: {
+      type: 'object',
+      required: ['id'],
+      properties: { id: { type: 'integer', description: '802.1Q VLAN id, 1-4094' }, prefix: { ...CIDR, description: 'the VLAN\'s IPv4 subnet' } },
+      additionalProperties: false,
+    },
+  },
   ospf: OSPF_LAB,
   bgp: BGP_LAB,
 };
@@ -96,4 +120,5 @@ export const GENERATED_LINK_PROPERTIES = {
   ospf: OSPF_LINK,
   p2p_prefix: { enum: [30, 31], description: 'prefix length of this point-to-point link' },
   addresses: { type: 'array', items: CIDR, minItems: 1, description: 'pinned addresses, one per end in order (IPv4, then IPv6 if any)' },
+  vlan: VLAN_LINK,
 };
