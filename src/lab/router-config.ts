@@ -19,7 +19,8 @@ export interface RouterConfig {
 const MARK = '===emuctl-running-config===';
 /** Exit status of the check when the container has no frr.conf. */
 const NO_CONF = 3;
-const SCRIPT = `test -r /etc/frr/frr.conf || exit ${NO_CONF}; cat /etc/frr/frr.conf; echo ${MARK}; vtysh -c 'show running-config' 2>&1`;
+const LINKS_MARK = '===emuctl-interfaces===';
+const SCRIPT = `test -r /etc/frr/frr.conf || exit ${NO_CONF}; cat /etc/frr/frr.conf; echo ${MARK}; vtysh -c 'show running-config' 2>&1; echo ${LINKS_MARK}; ls /sys/class/net`;
 
 /**
  * The lines of an FRR configuration that say whether it was loaded: the hostname, each interface's
@@ -45,12 +46,24 @@ export function configFacts(text: string): string[] {
   return facts;
 }
 
-/** Compares the output of SCRIPT (frr.conf, the mark, the running configuration). */
+/**
+ * Compares the output of SCRIPT (frr.conf, the mark, the running configuration, and after the
+ * second mark the container's interfaces). FRR keeps the configuration of an interface that does
+ * not exist (a VLAN sub-interface the kernel could not make), so each interface frr.conf configures
+ * must also be there.
+ */
 export function compareConfig(output: string): RouterConfig {
   const at = output.indexOf(MARK);
-  const wanted = configFacts(at < 0 ? output : output.slice(0, at));
-  const running = new Set(at < 0 ? [] : configFacts(output.slice(at + MARK.length)));
+  const linksAt = output.indexOf(LINKS_MARK);
+  const conf = at < 0 ? output : output.slice(0, at);
+  const wanted = configFacts(conf);
+  const running = new Set(at < 0 ? [] : configFacts(output.slice(at + MARK.length, linksAt < 0 ? undefined : linksAt)));
   const missing = wanted.filter((f) => !running.has(f));
+  if (linksAt >= 0) {
+    const present = new Set(output.slice(linksAt + LINKS_MARK.length).split(/\s+/).filter(Boolean));
+    const configured = [...conf.matchAll(/^interface (\S+)/gm)].map((m) => m[1]!);
+    for (const name of configured.filter((n) => !present.has(n))) missing.unshift(`interface ${name} (no such interface in the container)`);
+  }
   return { ok: missing.length === 0, missing };
 }
 

@@ -51,6 +51,7 @@ exit
 end
 `;
 const MARK = '===emuctl-running-config===';
+const LINKS_MARK = '===emuctl-interfaces===';
 
 describe('router-config: does a router run what its frr.conf asks', () => {
   it('takes the hostname, each interface address and each router section from a configuration', () => {
@@ -81,5 +82,14 @@ describe('router-config: does a router run what its frr.conf asks', () => {
     const r = compareConfig(`${FRR_CONF}${MARK}\nExiting: failed to connect to any daemons.\n`);
     assert.equal(r.ok, false);
     assert.equal(r.missing.length, 5);
+  });
+
+  it('an interface frr.conf configures that the container does not have is named (FRR keeps its addresses anyway)', () => {
+    const conf = FRR_CONF.replace('router ospf', 'interface eth1.10\n ip address 198.19.10.1/24\n!\nrouter ospf');
+    const running = RUNNING.replace('router ospf', 'interface eth1.10\n ip address 198.19.10.1/24\nexit\n!\nrouter ospf');
+    assert.deepEqual(compareConfig(`${conf}${MARK}\n${running}${LINKS_MARK}\neth0\neth1\nlo\n`), {
+      ok: false, missing: ['interface eth1.10 (no such interface in the container)'],
+    });
+    assert.deepEqual(compareConfig(`${conf}${MARK}\n${running}${LINKS_MARK}\neth0\neth1\neth1.10\nlo\n`), { ok: true, missing: [] });
   });
 });
