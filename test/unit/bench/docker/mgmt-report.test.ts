@@ -1,7 +1,7 @@
 // The management network bench's pure parts: options, ansible output, leftovers, per-node cost and tables.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ansiblePongs, clean, interfacesLeft, mgmtRules, parseRange, parseSizes, perNodeCost, reportTables, type LabRun } from '../../../../bench/docker/mgmt-report.js';
+import { ansiblePongs, clean, interfacesLeft, reachedAll, mgmtRules, parseRange, parseSizes, perNodeCost, reportTables, type LabRun } from '../../../../bench/docker/mgmt-report.js';
 
 const none = { containers: 0, interfaces: 0, bridges: 0, rules: 0, dnsmasq: 0 };
 
@@ -58,7 +58,7 @@ describe('mgmt bench: what it reads', () => {
 
 describe('mgmt bench: cost and report', () => {
   const base = lab({});
-  const mgmt = lab({ mgmt: true, upMs: 30_000, cgroupKb: [5120, 6144, 7168], daemonMb: 110, sshFirstMs: 21_000, sshMedianMs: 25_000, sshAllMs: 31_000, ansibleMs: 40_000, ansibleRunMs: 9_000, ansibleRuns: 1, cgroupAfterKb: 9216 });
+  const mgmt = lab({ mgmt: true, upMs: 30_000, cgroupKb: [5120, 6144, 7168], daemonMb: 110, sshAnswered: 20, sshFirstMs: 21_000, sshMedianMs: 25_000, sshAllMs: 31_000, ansiblePongs: 20, ansibleMs: 40_000, ansibleRunMs: 9_000, ansibleRuns: 1, cgroupAfterKb: 9216 });
 
   it('gives the per-node cost of mgmt against the baseline as ratio and difference', () => {
     const c = perNodeCost(base, mgmt);
@@ -78,7 +78,7 @@ describe('mgmt bench: cost and report', () => {
   });
 
   it('prints a reach row per size and the cost rows, with the 60 s Ansible verdict and what was left', () => {
-    const slow = lab({ nodes: 100, mgmt: true, upMs: 100_000, ansibleMs: 75_000, ansibleRunMs: 20_000, ansibleRuns: 2, sshAllMs: 70_000, left: { ...none, rules: 2 } });
+    const slow = lab({ nodes: 100, mgmt: true, upMs: 100_000, ansiblePongs: 100, ansibleMs: 75_000, ansibleRunMs: 20_000, ansibleRuns: 2, sshAnswered: 100, sshAllMs: 70_000, left: { ...none, rules: 2 } });
     const table = reportTables([base, mgmt, lab({ nodes: 100 }), slow]);
     assert.match(table, /^\| 20 \| 1\.00 1\.00 1\.00 \| 30\.0 s \| 21\.0 s \| 25\.0 s \| 31\.0 s \| 40\.0 s \(1; 9\.0 s\) \| met \| 5\.0 s \| 0 \/ 0 \/ 0 \/ 0 \/ 0 \|/m);
     assert.match(table, /^\| 100 \| .* \| 75\.0 s \(2; 20\.0 s\) \| not met \| .* \| 0 \/ 0 \/ 0 \/ 2 \/ 0 \|/m);
@@ -87,5 +87,14 @@ describe('mgmt bench: cost and report', () => {
     assert.match(table, /^\| 20 \| cgroup memory per container after the ssh and Ansible contacts \(median\) \| – \| 9\.0 MiB \|/m);
     assert.equal(clean(mgmt), true);
     assert.equal(clean(slow), false);
+  });
+
+  it('says how many nodes answered when not all did, and that such a lab did not reach every node', () => {
+    const short = lab({ mgmt: true, sshAnswered: 14, sshFirstMs: 30_000, sshMedianMs: 60_000, sshAllMs: NaN, ansiblePongs: 17, ansibleMs: NaN, ansibleRunMs: 50_000, ansibleRuns: 3 });
+    const table = reportTables([base, short]);
+    assert.match(table, /^\| 20 \| .* \| 14 of 20 answered \| 17 of 20 at best \(3; 50\.0 s\) \| not met \|/m);
+    assert.equal(reachedAll(short), false);
+    assert.equal(reachedAll(mgmt), true);
+    assert.equal(reachedAll(base), true);
   });
 });
