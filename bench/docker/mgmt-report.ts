@@ -118,7 +118,7 @@ export function reportTables(runs: LabRun[]): string {
       `| ${n} | \`lab up\` time per node | ${c.upMsPerNode.base.toFixed(0)} ms | ${c.upMsPerNode.mgmt.toFixed(0)} ms | ${c.upMsPerNode.ratio.toFixed(2)}× | ${signed(c.upMsPerNode.diff, 0)} ms |`,
       `| ${n} | cgroup memory per container, sshd up, before any contact (median) | ${mib(c.cgroupKb.base)} MiB | ${mib(c.cgroupKb.mgmt)} MiB | ${c.cgroupKb.ratio.toFixed(2)}× | ${signed(c.cgroupKb.diff / 1024, 2)} MiB |`,
       `| ${n} | process RSS per container (median) | ${mib(c.rssKb.base)} MiB | ${mib(c.rssKb.mgmt)} MiB | ${c.rssKb.ratio.toFixed(2)}× | ${signed(c.rssKb.diff / 1024, 2)} MiB |`,
-      `| ${n} | daemon RSS with the lab up, per node | ${(c.daemonMbPerNode.base * 1024).toFixed(0)} KiB | ${(c.daemonMbPerNode.mgmt * 1024).toFixed(0)} KiB | ${c.daemonMbPerNode.ratio.toFixed(2)}× | ${signed(c.daemonMbPerNode.diff * 1024, 0)} KiB |`,
+      `| ${n} | daemon RSS with the lab up (whole daemon) | ${base.daemonMb.toFixed(1)} MB | ${mgmt.daemonMb.toFixed(1)} MB | ${(mgmt.daemonMb / base.daemonMb).toFixed(2)}× | ${signed(c.daemonMbPerNode.diff * 1024, 0)} KiB |`,
       `| ${n} | \`lab up\` whole lab | ${s(base.upMs)} | ${s(mgmt.upMs)} | ${(mgmt.upMs / base.upMs).toFixed(2)}× | – |`,
       `| ${n} | \`lab down\` whole lab; left | ${s(base.downMs)}; ${leftText(base)} | ${s(mgmt.downMs)}; ${leftText(mgmt)} | ${(mgmt.downMs / base.downMs).toFixed(2)}× | – |`,
     );

@@ -84,6 +84,7 @@ describe('mgmt bench: cost and report', () => {
     assert.match(table, /^\| 100 \| .* \| 75\.0 s \(2; 20\.0 s\) \| not met \| .* \| 0 \/ 0 \/ 0 \/ 2 \/ 0 \|/m);
     assert.match(table, /^\| 20 \| `lab up` time per node \| 1000 ms \| 1500 ms \| 1\.50× \| \+500 ms \|$/m);
     assert.match(table, /^\| 20 \| cgroup memory per container, .* \| 5\.0 MiB \| 6\.0 MiB \| 1\.20× \| \+1\.00 MiB \|$/m);
+    assert.match(table, /^\| 20 \| daemon RSS with the lab up \(whole daemon\) \| 100\.0 MB \| 110\.0 MB \| 1\.10× \| \+512 KiB \|$/m);
     assert.match(table, /^\| 20 \| cgroup memory per container after the ssh and Ansible contacts \(median\) \| – \| 9\.0 MiB \|/m);
     assert.equal(clean(mgmt), true);
     assert.equal(clean(slow), false);
