@@ -1,14 +1,14 @@
 // Runs every benchmark one after the other (each prints its own markdown table).
-// Usage: node dist/bench/run-all.js [name ...]   names: cli-startup forward api switch capture-filters events dataplane tap tap-ubridge nat qemu lab-up persistence api-under-traffic docker-start docker-ring web soak
+// Usage: node dist/bench/run-all.js [name ...]   names: cli-startup forward api switch capture-filters events dataplane tap tap-ubridge nat qemu lab-up persistence api-under-traffic docker-start docker-ring docker-mgmt web soak
 // With no name, every benchmark but the soak (11 minutes) runs.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const benches = ['cli-startup', 'forward', 'api', 'switch', 'capture-filters', 'events', 'dataplane', 'tap', 'tap-ubridge', 'nat', 'qemu', 'lab-up', 'persistence', 'api-under-traffic', 'docker-start', 'docker-ring', 'web', 'soak'];
+const benches = ['cli-startup', 'forward', 'api', 'switch', 'capture-filters', 'events', 'dataplane', 'tap', 'tap-ubridge', 'nat', 'qemu', 'lab-up', 'persistence', 'api-under-traffic', 'docker-start', 'docker-ring', 'docker-mgmt', 'web', 'soak'];
 /** Benchmarks whose script is not NAME/run.js. */
-const scripts: Record<string, string> = { 'docker-start': 'docker/start.js', 'docker-ring': 'docker/ring.js' };
+const scripts: Record<string, string> = { 'docker-start': 'docker/start.js', 'docker-ring': 'docker/ring.js', 'docker-mgmt': 'docker/mgmt.js' };
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : benches.filter((name) => name !== 'soak');
 const unknown = chosen.filter((name) => !benches.includes(name));
 if (unknown.length) {
