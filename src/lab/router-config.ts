@@ -62,7 +62,7 @@ export function compareConfig(output: string): RouterConfig {
   if (linksAt >= 0) {
     const present = new Set(output.slice(linksAt + LINKS_MARK.length).split(/\s+/).filter(Boolean));
     const configured = [...conf.matchAll(/^interface (\S+)/gm)].map((m) => m[1]!);
-    for (const name of configured.filter((n) => !present.has(n))) missing.unshift(`interface ${name} (no such interface in the container)`);
+    missing.unshift(...configured.filter((n) => !present.has(n)).map((n) => `interface ${n} (no such interface in the container)`));
   }
   return { ok: missing.length === 0, missing };
 }

@@ -130,7 +130,7 @@ describe('end to end: generated VLANs (a router on a stick between two VLANs of 
       assert.match(probe.stderr + probe.stdout, /Unknown device type|not supported|Operation not supported/i);
       const w = await cli('lab', 'wait', file, '--configured', '--timeout', '20');
       assert.notEqual(w.code, 0, `lab wait --configured passed with R1 lacking its sub-interfaces: ${w.stdout}`);
-      assert.match(w.stderr + w.stdout, /R1: lacks interface eth0\.10 \(no such interface in the container\)/);
+      assert.match(w.stderr + w.stdout, /R1: lacks interface eth0\.10 \(no such interface in the container\), interface eth0\.20 \(no such interface in the container\)/);
       return;
     }
     assert.equal((await exec('R1', 'ip', 'link', 'delete', 'probe99')).code, 0);
