@@ -25,7 +25,7 @@ describe('lab file mgmt:', () => {
   it('is absent unless written; mgmt: {} takes every default', () => {
     assert.equal(parseLab(lab(''), 'lab.yml').mgmt, undefined);
     const { mgmt } = parseLab(lab('mgmt: {}\n'), 'lab.yml');
-    assert.deepEqual({ ...mgmt, pos: undefined }, { ipv4: 'auto', ipv6: 'auto', interface: 'mgmt0', ssh: true, pos: undefined });
+    assert.deepEqual({ ...mgmt, pos: undefined }, { ipv4: 'auto', ipv6: 'auto', interface: 'mgmt0', ssh: true, nat: false, pos: undefined });
     assert.deepEqual(mgmt!.pos, { line: 2, col: 7 });
   });
 

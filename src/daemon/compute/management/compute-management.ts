@@ -4,20 +4,25 @@ import { missingHostAccess } from '../host-access.js';
 import { ConflictError, InvalidError } from '../../errors.js';
 import { addressValue, cidrContains, cidrsOverlap, cidrText, parseCidr, type Family } from '../../../util/ip-cidr.js';
 import { hostRoutes } from '../../../util/host-routes.js';
+import { forwardingStillNeeded } from './isolation.js';
 import { ManagementBridge, mgmtBridgeName, MGMT_JOURNAL } from './management-bridge.js';
 import type { ManagementAccess, ManagementNetwork } from './types.js';
 
 /** The host tools a management network runs, with the Debian package of each. */
-export const MGMT_TOOLS = { ip: 'iproute2', iptables: 'iptables', nsenter: 'util-linux' };
+export const MGMT_TOOLS = { ip: 'iproute2', iptables: 'iptables', ip6tables: 'iptables', nsenter: 'util-linux' };
 
 /** The management networks of this compute's projects, one bridge each, made when the controller sets one. */
 export class ComputeManagement {
   private readonly bridges = new Map<string, ManagementBridge>();
 
-  constructor(private readonly o: { runDir: string; log: Logger; env: NodeJS.ProcessEnv }) {}
+  /** `allowNat`: the compute's `mgmt_nat` setting (false: a network that asks for a route out is refused). */
+  constructor(private readonly o: { runDir: string; log: Logger; env: NodeJS.ProcessEnv; allowNat: boolean }) {}
 
   /** Sets the project's network (null: none). The same network again changes nothing; another one replaces it. */
-  async set(projectId: string, network: ManagementNetwork | null): Promise<void> {
+  async set(projectId: string, asked: ManagementNetwork | null): Promise<void> {
+    // Absent and false are the same: no route out.
+    const network = asked && { ...asked, nat: asked.nat === true };
+    if (network?.nat && !this.o.allowNat) throw new ConflictError('this compute does not let a management network route out (its mgmt_nat setting is false): remove nat from the lab\'s mgmt:');
     const current = this.bridges.get(projectId);
     if (current && network && JSON.stringify(current.network) === JSON.stringify(network)) return;
     if (current) {
@@ -59,7 +64,7 @@ export class ComputeManagement {
 
   /** Removes what dead daemons' management networks left on the host (their journals in the run dir). */
   async cleanupLeftovers(): Promise<void> {
-    const { undone, failures } = await undoDeadJournals(this.o.runDir, async () => false, MGMT_JOURNAL);
+    const { undone, failures } = await undoDeadJournals(this.o.runDir, forwardingStillNeeded, MGMT_JOURNAL);
     if (undone.length) this.o.log.info(`removed what a previous run's management networks left on the host: ${undone.map(describeChange).join(', ')}`);
     for (const f of failures) this.o.log.error(`could not remove what a previous run's management network left: ${f}`);
   }
