@@ -16,7 +16,7 @@ import { testImage } from '../helpers/docker-images.js';
 
 const run = promisify(execFile);
 const TIMEOUT = { timeout: 600_000 };
-const ENV = { EMUCTL_MGMT_RANGE: '198.19.32.0/19', EMUCTL_UDP_PORT_RANGE: '21200-21249', EMUCTL_CONSOLE_PORT_RANGE: '21250-21299' };
+const ENV = { EMUCTL_MGMT_RANGE: '198.19.32.0/19', EMUCTL_UDP_PORT_RANGE: '21250-21274', EMUCTL_CONSOLE_PORT_RANGE: '21275-21299' };
 
 describe('the lab page shows management addresses', () => {
   let d: TestDaemon;

@@ -20,7 +20,7 @@ import { createNode, createProject } from '../helpers/lab.js';
 
 const run = promisify(execFile);
 const docker = new Docker({ socketPath: '/var/run/docker.sock' });
-const ENV = { EMUCTL_MGMT_RANGE: '198.19.64.0/18', EMUCTL_UDP_PORT_RANGE: '21200-21249', EMUCTL_CONSOLE_PORT_RANGE: '21250-21299' };
+const ENV = { EMUCTL_MGMT_RANGE: '198.19.64.0/18', EMUCTL_UDP_PORT_RANGE: '21200-21224', EMUCTL_CONSOLE_PORT_RANGE: '21225-21249' };
 const IPV6_FORWARDING = '/proc/sys/net/ipv6/conf/all/forwarding';
 
 const short = (id: string) => id.replace(/-/g, '').slice(0, 8);
@@ -181,7 +181,7 @@ describe('management network isolation and route out', () => {
 
     // The NAT lab: a default route through the gateway before the command ran, and the outside reached
     // though it has no route back to the lab's subnet (checked above): its replies went to the host's address, masqueraded.
-    assert.match((await exec(nat.project, nat.node.node_id, 'cat', '/tmp/routes')).output, new RegExp(`^default via ${nat.net.ipv4.gateway.replace(/\./g, '\\.')} dev mgmt0 metric 1000`, 'm'));
+    assert.match((await exec(nat.project, nat.node.node_id, 'cat', '/tmp/routes')).output, new RegExp(`^default via ${nat.net.ipv4.gateway.replace(/\./g, '\\.')} dev mgmt0\\s+metric 1000`, 'm'));
     const out = await exec(nat.project, nat.node.node_id, 'ping', '-c', '2', '-W', '5', `${outside.prefix}.2`);
     assert.equal(out.exit_code, 0, `the NAT lab reaches the outside: ${out.output}`);
     // Another lab's management network is still out of reach from the NAT lab.
