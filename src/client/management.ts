@@ -6,13 +6,16 @@ export interface ManagementNetwork {
   ipv4: { subnet: string; gateway: string };
   ipv6: { subnet: string; gateway: string } | null;
   interface: string;
+  /** A route out for the nodes (IPv4, masqueraded); false or absent: isolated. */
+  nat?: boolean;
 }
 
-/** What `PUT .../management` takes: subnets (`auto`: a free one) and the interface's name in the nodes. */
+/** What `PUT .../management` takes: subnets (`auto`: a free one), the interface's name in the nodes, and a route out (`nat`). */
 export interface ManagementRequest {
   ipv4?: string;
   ipv6?: string | false;
   interface?: string;
+  nat?: boolean;
 }
 
 const NEEDS = 'a management network (mgmt:) needs';

@@ -102,7 +102,7 @@ export async function startDaemon(flags: DaemonFlags, env: NodeJS.ProcessEnv = p
   await refuseIfRunning(settings);
   const processRegistry = daemonRegistry(settings.paths.runDir, settings.port);
   if (isCompute) await cleanupLeftovers(settings, log);
-  const computeManagement = isCompute ? new ComputeManagement({ runDir: settings.paths.runDir, log, env, registry: processRegistry }) : undefined;
+  const computeManagement = isCompute ? new ComputeManagement({ runDir: settings.paths.runDir, log, env, registry: processRegistry, allowNat: settings.mgmtNat }) : undefined;
   await computeManagement?.cleanupLeftovers().catch((err: Error) => log.error(`cleaning up what a previous run's management networks left: ${err.message}`));
   const [consoleMin, consoleMax] = settings.consolePortRange;
   const kinds = opts.kinds ?? NODE_KINDS;

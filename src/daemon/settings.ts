@@ -69,6 +69,8 @@ export interface DaemonFlags {
   // Management networks: the ranges `auto` takes each lab's subnets from.
   mgmtRange?: string;
   mgmtRangeIpv6?: string;
+  // Management networks: whether this compute lets a lab's network route out (mgmt: {nat: true}).
+  mgmtNat?: boolean;
   // TAP offloads: TCP segments of up to 64 KB cross the native dataplane whole.
   tapOffload?: boolean;
   // Cloud nodes: the host interfaces they may bridge (names or prefix*); unset: all but the loopback and emuctl's own.
@@ -148,6 +150,8 @@ export interface DaemonSettings {
   mgmtRange: string;
   /** mgmt_range_ipv6: the IPv6 range a lab's `auto` management subnet (a /64 of it) is taken from. */
   mgmtRangeIpv6: string;
+  /** mgmt_nat: a lab's management network may route out, IPv4 masqueraded, when the lab asks (`nat: true`); false refuses it (409). On by default. */
+  mgmtNat: boolean;
   // TAP offloads.
   /** tap_offload: the native dataplane opens TAPs with virtio headers and TCP offloads (native/offload.c); on by default. */
   tapOffload: boolean;
@@ -331,6 +335,7 @@ const SPECS = {
   natSubnet: { env: 'EMUCTL_NAT_SUBNET', file: 'nat_subnet', kind: TEXT, fallback: '192.168.122.0/24', check: checkNatSubnet },
   // Management networks: a lab's /24 (/64) out of these, chosen free of host routes and other labs.
   mgmtRange: { env: 'EMUCTL_MGMT_RANGE', file: 'mgmt_range', kind: TEXT, fallback: '10.242.0.0/16', check: (v: string, where: string) => void managementSubnet(v, 4, where) },
+  mgmtNat: { env: 'EMUCTL_MGMT_NAT', file: 'mgmt_nat', kind: BOOLEAN, fallback: true },
   mgmtRangeIpv6: { env: 'EMUCTL_MGMT_RANGE_IPV6', file: 'mgmt_range_ipv6', kind: TEXT, fallback: 'fd65:6d75:6374::/48', check: (v: string, where: string) => void managementSubnet(v, 6, where) },
   // TAP offloads: on unless turned off (a host whose TAP driver refuses TUNSETOFFLOAD, or a comparison).
   tapOffload: { env: 'EMUCTL_TAP_OFFLOAD', file: 'tap_offload', kind: BOOLEAN, fallback: true },

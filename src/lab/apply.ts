@@ -140,7 +140,7 @@ class Applier {
   private async management(): Promise<void> {
     const mgmt = this.ctx.mgmt;
     if (!mgmt || this.mgmtSet) return;
-    await putManagement(this.ctx.api, this.pid, { ipv4: mgmt.ipv4, ipv6: mgmt.ipv6, interface: mgmt.interface });
+    await putManagement(this.ctx.api, this.pid, { ipv4: mgmt.ipv4, ipv6: mgmt.ipv6, interface: mgmt.interface, ...(mgmt.nat ? { nat: true } : {}) });
     this.mgmtSet = true;
   }
 

@@ -95,6 +95,7 @@ export const LAB_FILE_SCHEMA = {
         ipv6: { anyOf: [{ type: 'string', pattern: '^(auto|[0-9A-Fa-f:]+/\\d{1,3})$' }, { const: false }], description: 'IPv6 subnet (CIDR), auto (default) or false for none' },
         interface: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_.-]{0,14}$', description: "the interface's name in each node (default mgmt0)" },
         ssh: { type: 'boolean', description: "install the lab's SSH key in each docker node (default true)" },
+        nat: { type: 'boolean', description: 'a route out for the nodes: IPv4 masqueraded through the host (default false: isolated, no route out)' },
       },
       additionalProperties: false,
     },

@@ -12,9 +12,10 @@ interface RawMgmt {
   ipv6?: string | false;
   interface?: string;
   ssh?: boolean;
+  nat?: boolean;
 }
 
-/** `mgmt:` with its defaults: ipv4 auto, ipv6 auto, interface mgmt0, ssh on. */
+/** `mgmt:` with its defaults: ipv4 auto, ipv6 auto, interface mgmt0, ssh on, nat off. */
 export function readMgmt(raw: RawMgmt, where: Locator): MgmtSpec {
   const ipv4 = raw.ipv4 ?? 'auto';
   const ipv6 = raw.ipv6 ?? 'auto';
@@ -28,7 +29,7 @@ export function readMgmt(raw: RawMgmt, where: Locator): MgmtSpec {
     if (typeof c === 'string') throw where.error(['mgmt', 'ipv6'], `mgmt ipv6: ${c}`);
     if (c.prefix < 48 || c.prefix > 120) throw where.error(['mgmt', 'ipv6'], `mgmt ipv6: '${ipv6}' must have a prefix length from 48 to 120`);
   }
-  return { ipv4, ipv6, interface: raw.interface ?? DEFAULT_MGMT_INTERFACE, ssh: raw.ssh ?? true, pos: where.at(['mgmt']) };
+  return { ipv4, ipv6, interface: raw.interface ?? DEFAULT_MGMT_INTERFACE, ssh: raw.ssh ?? true, nat: raw.nat ?? false, pos: where.at(['mgmt']) };
 }
 
 /** Pinned addresses need `mgmt:`, must be addresses of its subnets (when given), and each is pinned once. */

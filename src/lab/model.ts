@@ -86,6 +86,8 @@ export interface MgmtSpec {
   interface: string;
   /** Install the lab's SSH key in each docker node. */
   ssh: boolean;
+  /** A route out for the nodes (IPv4, masqueraded); false: isolated. */
+  nat: boolean;
   pos: Pos;
 }
 

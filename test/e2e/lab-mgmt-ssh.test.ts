@@ -53,9 +53,7 @@ describe('lab with mgmt: ssh, node ssh and inventories reach every node', () => 
     // ansible keeps its temporary files and ssh control sockets below HOME.
     // EMUCTL_TIMEOUT: the machine runs under a load of 20 and more.
     env = cliEnv(home, { EMUCTL_TIMEOUT: '120', ANSIBLE_HOME: join(home, '.ansible'), ANSIBLE_LOCAL_TEMP: join(home, '.ansible', 'tmp') });
-    // ipv6: false — the management network's IPv6 fails in a container whose IPv6 docker disabled
-    // ("IPv6 is disabled on this device", the mgmt-net part); IPv4 is what ssh and Ansible use here.
-    writeFileSync(join(dir, 'auto.yml'), `name: auto-ssh\nmgmt: {ipv6: false}\nnodes:\n${names.map((n) => `  ${n}: {type: docker, image: ${image}}`).join('\n')}\n`);
+    writeFileSync(join(dir, 'auto.yml'), `name: auto-ssh\nmgmt: {}\nnodes:\n${names.map((n) => `  ${n}: {type: docker, image: ${image}}`).join('\n')}\n`);
   });
   after(async () => {
     if (d) {

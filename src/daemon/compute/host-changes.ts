@@ -4,11 +4,14 @@ import { runHostTool } from './host-access.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import { isOwnerAlive, type RegistryOwner } from './process/process-registry.js';
 
+/** Which firewall a chain or rule is in: iptables (4, the default, and every journal written before IPv6 rules) or ip6tables (6). */
+export type IpFamily = 4 | 6;
+
 /** One thing a host-side part (the NAT node, a management network) adds to the host, as its undo needs it. */
 export type HostChange =
   | { kind: 'link'; name: string }
-  | { kind: 'chain'; table: string; name: string }
-  | { kind: 'rule'; table: string; chain: string; spec: string[] }
+  | { kind: 'chain'; table: string; name: string; family?: IpFamily }
+  | { kind: 'rule'; table: string; chain: string; spec: string[]; family?: IpFamily }
   | { kind: 'sysctl'; path: string; previous: string };
 
 interface JournalFile {
@@ -24,6 +27,16 @@ export function iptables(table: string, ...args: string[]): Promise<unknown> {
   return runHostTool('iptables', ['-w', '-t', table, ...args]);
 }
 
+/** Runs ip6tables the same way. */
+export function ip6tables(table: string, ...args: string[]): Promise<unknown> {
+  return runHostTool('ip6tables', ['-w', '-t', table, ...args]);
+}
+
+/** iptables or ip6tables, by family. */
+export function xtables(family: IpFamily | undefined): (table: string, ...args: string[]) => Promise<unknown> {
+  return family === 6 ? ip6tables : iptables;
+}
+
 async function succeeds(command: Promise<unknown>): Promise<boolean> {
   return command.then(() => true, () => false);
 }
@@ -34,14 +47,18 @@ async function undo(change: HostChange, stillShared: () => Promise<boolean>): Pr
     case 'link':
       if (await succeeds(runHostTool('ip', ['link', 'show', 'dev', change.name]))) await runHostTool('ip', ['link', 'delete', 'dev', change.name]);
       return;
-    case 'rule':
-      if (await succeeds(iptables(change.table, '-C', change.chain, ...change.spec))) await iptables(change.table, '-D', change.chain, ...change.spec);
+    case 'rule': {
+      const tables = xtables(change.family);
+      if (await succeeds(tables(change.table, '-C', change.chain, ...change.spec))) await tables(change.table, '-D', change.chain, ...change.spec);
       return;
-    case 'chain':
-      if (!(await succeeds(iptables(change.table, '-n', '-L', change.name)))) return;
-      await iptables(change.table, '-F', change.name);
-      await iptables(change.table, '-X', change.name);
+    }
+    case 'chain': {
+      const tables = xtables(change.family);
+      if (!(await succeeds(tables(change.table, '-n', '-L', change.name)))) return;
+      await tables(change.table, '-F', change.name);
+      await tables(change.table, '-X', change.name);
       return;
+    }
     case 'sysctl':
       // Another emuctl NAT bridge still up on this host needs forwarding on.
       if (!(await stillShared())) await writeFile(change.path, change.previous);
@@ -88,8 +105,8 @@ async function undoChanges(changes: HostChange[], stillShared: () => Promise<boo
 export function describeChange(change: HostChange): string {
   switch (change.kind) {
     case 'link': return `interface ${change.name}`;
-    case 'chain': return `iptables chain ${change.table}/${change.name}`;
-    case 'rule': return `iptables rule ${change.table}/${change.chain} ${change.spec.join(' ')}`;
+    case 'chain': return `${change.family === 6 ? 'ip6tables' : 'iptables'} chain ${change.table}/${change.name}`;
+    case 'rule': return `${change.family === 6 ? 'ip6tables' : 'iptables'} rule ${change.table}/${change.chain} ${change.spec.join(' ')}`;
     case 'sysctl': return `${change.path} back to ${change.previous}`;
   }
 }

@@ -17,6 +17,8 @@ describe("a management network's DHCP server", () => {
     try {
       assert.throws(() => new ManagementDhcp({ ...options(dir), bridge: 'br0 --dhcp-script=/x' }), /not one dnsmasq may be given/);
       assert.throws(() => new ManagementDhcp({ ...options(dir), subnet: '2001:db8::/64' }), /management subnet/);
+      assert.throws(() => new ManagementDhcp({ ...options(dir), router: '198.18.5.1,8.8.8.8' }), /not an address of 198\.18\.5\.0\/24/);
+      assert.throws(() => new ManagementDhcp({ ...options(dir), router: '198.18.6.1' }), /not an address of/);
       const dhcp = new ManagementDhcp(options(dir));
       await assert.rejects(dhcp.set('n1', '0c:00:00:00:00:01,198.18.5.9', '198.18.5.2'), /not a MAC address dnsmasq may be given/);
       await assert.rejects(dhcp.set('n1', '0C:00:00:00:00:01', '198.18.5.2'), /not a MAC address/, 'dnsmasq gets lower case, as the node computes it');

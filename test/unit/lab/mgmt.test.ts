@@ -25,13 +25,13 @@ describe('lab file mgmt:', () => {
   it('is absent unless written; mgmt: {} takes every default', () => {
     assert.equal(parseLab(lab(''), 'lab.yml').mgmt, undefined);
     const { mgmt } = parseLab(lab('mgmt: {}\n'), 'lab.yml');
-    assert.deepEqual({ ...mgmt, pos: undefined }, { ipv4: 'auto', ipv6: 'auto', interface: 'mgmt0', ssh: true, pos: undefined });
+    assert.deepEqual({ ...mgmt, pos: undefined }, { ipv4: 'auto', ipv6: 'auto', interface: 'mgmt0', ssh: true, nat: false, pos: undefined });
     assert.deepEqual(mgmt!.pos, { line: 2, col: 7 });
   });
 
-  it('keeps given subnets, ipv6: false, the interface name and ssh', () => {
-    const { mgmt } = parseLab(lab('mgmt: {ipv4: 198.19.130.0/24, ipv6: false, interface: oob0, ssh: false}\n'), 'lab.yml');
-    assert.deepEqual({ ...mgmt, pos: undefined }, { ipv4: '198.19.130.0/24', ipv6: false, interface: 'oob0', ssh: false, pos: undefined });
+  it('keeps given subnets, ipv6: false, the interface name, ssh and nat', () => {
+    const { mgmt } = parseLab(lab('mgmt: {ipv4: 198.19.130.0/24, ipv6: false, interface: oob0, ssh: false, nat: true}\n'), 'lab.yml');
+    assert.deepEqual({ ...mgmt, pos: undefined }, { ipv4: '198.19.130.0/24', ipv6: false, interface: 'oob0', ssh: false, nat: true, pos: undefined });
     assert.equal(parseLab(lab('mgmt: {ipv6: "fd00:1:2:3::/64"}\n'), 'lab.yml').mgmt!.ipv6, 'fd00:1:2:3::/64');
   });
 
@@ -53,6 +53,8 @@ describe('lab file mgmt:', () => {
     errorOf(lab('mgmt: {ipv6: "fd00::/32"}\n'), '"fd00::/32"', /prefix length from 48 to 120/);
     errorOf(lab('mgmt: {ipv4: 10.0.0.0/24, vlan: 3}\n'), 'vlan', /vlan/);
     errorOf(lab('mgmt: {interface: "eth 0"}\n'), '"eth 0"', /interface/);
+    errorOf(lab('mgmt: {nat: "yes"}\n'), '"yes"', /nat/);
+    errorOf(lab('mgmt: {nat: 1}\n'), '1}', /nat/);
   });
 
   it('refuses pinned addresses without mgmt:, outside the subnet, twice, or on other node types', () => {

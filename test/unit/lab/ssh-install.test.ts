@@ -18,7 +18,7 @@ nodes:
   spec.nodes[1].files![0].text = 'ssh-ed25519 AAAAmine me@example';
   return { ...spec, ...(mgmt ? { mgmt } : {}) };
 }
-const MGMT = { ipv4: 'auto', ipv6: false as const, interface: 'mgmt0', ssh: true, pos: { line: 1, col: 1 } };
+const MGMT = { ipv4: 'auto', ipv6: false as const, interface: 'mgmt0', ssh: true, nat: false, pos: { line: 1, col: 1 } };
 
 describe('lab SSH key install', () => {
   it("gives each docker node root's authorized_keys, in a volume, and leaves other kinds alone", () => {

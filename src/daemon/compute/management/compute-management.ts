@@ -7,22 +7,29 @@ import { addressValue, cidrContains, cidrsOverlap, cidrText, parseCidr, type Fam
 import { hostRoutes } from '../../../util/host-routes.js';
 import type { ProcessRegistry } from '../process/process-registry.js';
 import { ManagementDhcp } from './dhcp-server.js';
+import { forwardingStillNeeded } from './isolation.js';
 import { ManagementBridge, mgmtBridgeName, MGMT_JOURNAL, shortId } from './management-bridge.js';
 import { ProjectManagement } from './project-management.js';
 import type { ManagementAccess, ManagementNetwork } from './types.js';
 
 /** The host tools a management network runs, with the Debian package of each. */
-export const MGMT_TOOLS = { ip: 'iproute2', iptables: 'iptables', nsenter: 'util-linux' };
+export const MGMT_TOOLS = { ip: 'iproute2', iptables: 'iptables', ip6tables: 'iptables', nsenter: 'util-linux' };
 
 /** The management networks of this compute's projects, one bridge each, made when the controller sets one. */
 export class ComputeManagement {
   private readonly bridges = new Map<string, ProjectManagement>();
 
-  /** `registry` records the DHCP servers, so that the next start ends those a killed daemon left. */
-  constructor(private readonly o: { runDir: string; log: Logger; env: NodeJS.ProcessEnv; registry?: ProcessRegistry }) {}
+  /**
+   * `registry` records the DHCP servers, so that the next start ends those a killed daemon left;
+   * `allowNat` is the compute's `mgmt_nat` setting (false: a network that asks for a route out is refused).
+   */
+  constructor(private readonly o: { runDir: string; log: Logger; env: NodeJS.ProcessEnv; registry?: ProcessRegistry; allowNat: boolean }) {}
 
   /** Sets the project's network (null: none). The same network again changes nothing; another one replaces it. */
-  async set(projectId: string, network: ManagementNetwork | null): Promise<void> {
+  async set(projectId: string, asked: ManagementNetwork | null): Promise<void> {
+    // Absent and false are the same: no route out.
+    const network = asked && { ...asked, nat: asked.nat === true };
+    if (network?.nat && !this.o.allowNat) throw new ConflictError('this compute does not let a management network route out (its mgmt_nat setting is false): remove nat from the lab\'s mgmt:');
     const current = this.bridges.get(projectId);
     if (current && network && JSON.stringify(current.network) === JSON.stringify(network)) return;
     if (current) {
@@ -34,7 +41,7 @@ export class ComputeManagement {
     if (missing) throw new ConflictError(missing);
     await this.checkFree(projectId, network);
     const bridge = new ManagementBridge(projectId, network, this.o.runDir, this.o.log);
-    const dhcp = new ManagementDhcp({ bridge: bridge.bridge, subnet: network.ipv4.subnet, dir: join(this.o.runDir, `mgmt-dhcp.${shortId(projectId)}`), env: this.o.env, log: this.o.log, registry: this.o.registry });
+    const dhcp = new ManagementDhcp({ bridge: bridge.bridge, subnet: network.ipv4.subnet, router: network.nat ? network.ipv4.gateway : undefined, dir: join(this.o.runDir, `mgmt-dhcp.${shortId(projectId)}`), env: this.o.env, log: this.o.log, registry: this.o.registry });
     const project = new ProjectManagement(bridge, dhcp);
     await project.up();
     this.bridges.set(projectId, project);
@@ -66,7 +73,7 @@ export class ComputeManagement {
 
   /** Removes what dead daemons' management networks left on the host (their journals in the run dir). */
   async cleanupLeftovers(): Promise<void> {
-    const { undone, failures } = await undoDeadJournals(this.o.runDir, async () => false, MGMT_JOURNAL);
+    const { undone, failures } = await undoDeadJournals(this.o.runDir, forwardingStillNeeded, MGMT_JOURNAL);
     if (undone.length) this.o.log.info(`removed what a previous run's management networks left on the host: ${undone.map(describeChange).join(', ')}`);
     for (const f of failures) this.o.log.error(`could not remove what a previous run's management network left: ${f}`);
   }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ConflictError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { AsyncLock } from '../../../util/async-lock.js';
-import { addressText, parseCidr, type Cidr } from '../../../util/ip-cidr.js';
+import { addressText, addressValue, cidrContains, parseCidr, type Cidr } from '../../../util/ip-cidr.js';
 import { DEFAULT_GRACE_MS, terminateProcessTree } from '../../../util/process-termination.js';
 import { hostTool, missingHostAccess } from '../host-access.js';
 import { launchRecorded, logTail, type Launched } from '../process/launch.js';
@@ -23,6 +23,8 @@ export interface DhcpServerOptions {
   bridge: string;
   /** The network's IPv4 subnet (`a.b.c.0/N`). */
   subnet: string;
+  /** The default router handed out (the gateway, when the network has a route out); none when absent. */
+  router?: string;
   /** Where its lease file, pid file and log go (made owner-only). */
   dir: string;
   env: NodeJS.ProcessEnv;
@@ -43,6 +45,7 @@ export interface DhcpServerOptions {
 export class ManagementDhcp {
   private readonly lock = new AsyncLock();
   private readonly subnet: Cidr;
+  private readonly router?: string;
   /** The wanted leases: node id → MAC and address. */
   private readonly leases = new Map<string, { mac: string; address: string }>();
   private running?: { launched: Launched; args: string[] };
@@ -53,6 +56,11 @@ export class ManagementDhcp {
     const subnet = parseCidr(o.subnet, 4);
     if (typeof subnet === 'string') throw new ConflictError(`management subnet ${o.subnet}: ${subnet}`);
     this.subnet = subnet;
+    if (o.router !== undefined) {
+      const router = addressValue(o.router, 4);
+      if (router === undefined || !cidrContains(subnet, router)) throw new ConflictError(`the router '${o.router}' is not an address of ${o.subnet}`);
+      this.router = addressText(router, 4);
+    }
   }
 
   /** One line on what the host lacks to serve DHCP, or undefined. */
@@ -109,8 +117,8 @@ export class ManagementDhcp {
       '--keep-in-foreground', '--conf-file=/dev/null', '--no-hosts', '--no-resolv', '--log-facility=-', '--port=0',
       `--interface=${this.o.bridge}`, '--bind-interfaces', '--except-interface=lo',
       `--dhcp-range=${addressText(this.subnet.network, 4)},static,${netmask},12h`, '--dhcp-authoritative', '--no-ping',
-      // Empty options are sent as "none": no default route, no DNS server.
-      '--dhcp-option=3', '--dhcp-option=6',
+      // Empty options are sent as "none": no default route (unless the network routes out), no DNS server.
+      this.router ? `--dhcp-option=3,${this.router}` : '--dhcp-option=3', '--dhcp-option=6',
       `--dhcp-leasefile=${join(this.o.dir, 'leases')}`, `--pid-file=${join(this.o.dir, 'dnsmasq.pid')}`,
       ...hosts,
     ];

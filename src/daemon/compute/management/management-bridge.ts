@@ -5,13 +5,17 @@ import { ConflictError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { AsyncLock } from '../../../util/async-lock.js';
 import { runHostTool } from '../host-access.js';
-import { HostChangeJournal, iptables, type HostChange } from '../host-changes.js';
+import { HostChangeJournal, type HostChange } from '../host-changes.js';
 import { MGMT_BRIDGE_PREFIX, MGMT_VETH_PREFIX } from '../host-interface-policy.js';
 import { thisProcessAsOwner } from '../process/process-registry.js';
+import { forwardingStillNeeded, isolate } from './isolation.js';
 import type { ManagementAccess, ManagementNetwork } from './types.js';
 
 /** A management journal's file name: `mgmt-host.<8 hex of the project>.<pid>-<start time>.json`. */
 export const MGMT_JOURNAL = /^mgmt-host\.[0-9a-f]{8}\.\d+-\d+\.json$/;
+
+/** The metric of a node's default route through the management gateway (a lab's own default route, metric 0, wins). */
+export const MGMT_DEFAULT_ROUTE_METRIC = 1000;
 
 /** 8 hex digits of an id: the part of a name that says whose it is. */
 export function shortId(id: string): string {
@@ -34,24 +38,27 @@ function nsenter(pid: number, args: string[]): Promise<unknown> {
 
 /**
  * One project's management network on this host: a bridge holding the gateway addresses, kept
- * apart from every other host interface (iptables rules of its own chain drop what would be
- * forwarded in or out; frames between its own ports pass), and one veth per node. It is outside
+ * apart from every other host interface (isolation.ts: iptables and ip6tables rules of its own chain
+ * drop what would be forwarded in or out; frames between its own ports pass; a lab that asks for
+ * `nat` gets an IPv4 route out, masqueraded), and one veth per node. It is outside
  * the dataplane: no management frame crosses a data link. Every change is journalled before it is
  * made (the NAT node's journal), so a daemon restarted after a kill -9 removes what this one made.
  */
 export class ManagementBridge implements Omit<ManagementAccess, 'attachVm'> {
   readonly bridge: string;
-  private readonly chain: string;
   private readonly lock = new AsyncLock();
   private journal?: HostChangeJournal;
 
   constructor(readonly projectId: string, readonly network: ManagementNetwork, private readonly runDir: string, private readonly log: Logger) {
     this.bridge = mgmtBridgeName(projectId);
-    this.chain = `EMUCTL-MGMT-${shortId(projectId)}`;
   }
 
   get interfaceName(): string {
     return this.network.interface;
+  }
+
+  get routeOut(): boolean {
+    return this.network.nat === true;
   }
 
   /** Makes the bridge, its addresses and its isolation; ConflictError with one line when it cannot (undone first). */
@@ -61,11 +68,11 @@ export class ManagementBridge implements Omit<ManagementAccess, 'attachVm'> {
       if (existsSync(`/sys/class/net/${this.bridge}`)) throw new ConflictError(`cannot make the management bridge ${this.bridge}: an interface of that name exists and is not this daemon's`);
       await mkdir(this.runDir, { recursive: true, mode: 0o700 });
       const owner = thisProcessAsOwner();
-      const journal = new HostChangeJournal(join(this.runDir, `mgmt-host.${shortId(this.projectId)}.${owner.pid}-${owner.startTime}.json`), owner, async () => false);
+      const journal = new HostChangeJournal(join(this.runDir, `mgmt-host.${shortId(this.projectId)}.${owner.pid}-${owner.startTime}.json`), owner, forwardingStillNeeded);
       this.journal = journal;
       try {
         await this.makeBridge(journal);
-        await this.isolate(journal);
+        await isolate(journal, { bridge: this.bridge, short: shortId(this.projectId), network: this.network });
       } catch (err) {
         await this.downUnlocked().catch((e: Error) => this.log.error(`management network: undoing a failed start: ${e.message}`));
         throw err instanceof ConflictError ? err : new ConflictError(`cannot set up the management network ${this.network.ipv4.subnet}: ${(err as Error).message.split('\n')[0]}`);
@@ -101,6 +108,8 @@ export class ManagementBridge implements Omit<ManagementAccess, 'attachVm'> {
       }
       // Up last: the container's init waits for the interface to be up, so its command finds it addressed.
       await nsenter(pid, ['ip', 'link', 'set', 'dev', name, 'up']);
+      // A lab that asked for a route out: a default route through the gateway, at a metric the lab's own default routes win over (the init waits for it too).
+      if (this.routeOut) await nsenter(pid, ['ip', 'route', 'add', 'default', 'via', this.network.ipv4.gateway, 'dev', name, 'metric', String(MGMT_DEFAULT_ROUTE_METRIC)]);
     } catch (err) {
       await runHostTool('ip', ['link', 'delete', 'dev', host]).catch(() => undefined);
       const e = err as { stderr?: string; message: string };
@@ -129,19 +138,6 @@ export class ManagementBridge implements Omit<ManagementAccess, 'attachVm'> {
     await runHostTool('ip', ['addr', 'add', `${ipv4.gateway}/${ipv4.subnet.split('/')[1]}`, 'dev', this.bridge]);
     if (ipv6) await runHostTool('ip', ['-6', 'addr', 'add', `${ipv6.gateway}/${ipv6.subnet.split('/')[1]}`, 'dev', this.bridge, 'nodad']);
     await runHostTool('ip', ['link', 'set', 'dev', this.bridge, 'up']);
-  }
-
-  /** Nothing is forwarded between the bridge and another interface; frames between its own ports pass (br_netfilter sends them through FORWARD too). */
-  private async isolate(journal: HostChangeJournal): Promise<void> {
-    if (await iptables('filter', '-n', '-L', this.chain).then(() => true, () => false)) throw new ConflictError(`cannot make the iptables chain ${this.chain}: it exists and is not this daemon's`);
-    await journal.record({ kind: 'chain', table: 'filter', name: this.chain });
-    await iptables('filter', '-N', this.chain);
-    await iptables('filter', '-A', this.chain, '-i', this.bridge, '-o', this.bridge, '-j', 'ACCEPT');
-    await iptables('filter', '-A', this.chain, '-i', this.bridge, '-j', 'DROP');
-    await iptables('filter', '-A', this.chain, '-o', this.bridge, '-j', 'DROP');
-    const jump = ['-m', 'comment', '--comment', `emuctl management network ${shortId(this.projectId)}`, '-j', this.chain];
-    await journal.record({ kind: 'rule', table: 'filter', chain: 'FORWARD', spec: jump });
-    await iptables('filter', '-I', 'FORWARD', '1', ...jump);
   }
 
   private async downUnlocked(): Promise<void> {

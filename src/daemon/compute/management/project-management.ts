@@ -20,6 +20,10 @@ export class ProjectManagement implements ManagementAccess {
     return this.bridge.interfaceName;
   }
 
+  get routeOut(): boolean {
+    return this.bridge.routeOut;
+  }
+
   /** Brings the bridge up (the DHCP server waits for the first VM). */
   up(): Promise<void> {
     return this.bridge.up();

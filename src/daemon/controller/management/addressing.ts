@@ -79,8 +79,8 @@ export function addressOf(text: unknown, family: Family): bigint | undefined {
   return typeof text === 'string' ? addressValue(text.split('/')[0], family) : undefined;
 }
 
-/** The network's JSON from its subnets and interface name. */
-export function networkJSON(v4: Cidr, v6: Cidr | null, iface: string): ManagementNetwork {
+/** The network's JSON from its subnets, interface name and route out. */
+export function networkJSON(v4: Cidr, v6: Cidr | null, iface: string, nat: boolean): ManagementNetwork {
   const side = (c: Cidr) => ({ subnet: cidrText(c), gateway: addressText(gatewayOf(c), c.family) });
-  return { ipv4: side(v4), ipv6: v6 ? side(v6) : null, interface: iface };
+  return { ipv4: side(v4), ipv6: v6 ? side(v6) : null, interface: iface, nat };
 }

@@ -25,12 +25,14 @@ export interface ManagementRequest {
   ipv4?: string;
   ipv6?: string | false;
   interface?: string;
+  nat?: boolean;
 }
 
 interface Stored {
   v4: Cidr;
   v6: Cidr | null;
   iface: string;
+  nat: boolean;
 }
 
 /**
@@ -47,7 +49,7 @@ export class ManagementNetworks implements ProjectLifecycle {
   get(project: Project): ManagementNetwork {
     const net = this.stored(project);
     if (!net) throw new NotFoundError(`Project ${project.name} has no management network`);
-    return networkJSON(net.v4, net.v6, net.iface);
+    return networkJSON(net.v4, net.v6, net.iface, net.nat);
   }
 
   /** Whether the project has one. */
@@ -65,15 +67,16 @@ export class ManagementNetworks implements ProjectLifecycle {
     const iface = body.interface ?? current?.iface ?? 'mgmt0';
     const wants4 = body.ipv4 ?? 'auto';
     const wants6 = body.ipv6 ?? 'auto';
-    if (current && this.matches(current, wants4, wants6, iface)) return this.get(project);
+    const nat = body.nat ?? false;
+    if (current && this.matches(current, wants4, wants6, iface) && current.nat === nat) return this.get(project);
     if (current && [...lab.nodes.values()].some((n) => n.properties.mgmt_ipv4)) {
       throw new ConflictError(`Project ${project.name} has nodes on its management network ${this.get(project).ipv4.subnet}: delete them before changing it`);
     }
     const avoid = [...(await hostRoutes()).map((r) => r.destination), ...this.others(project)];
     const v4 = this.subnet(4, wants4, project.name, avoid, this.deps.range4);
     const v6 = wants6 === false ? null : this.subnet(6, wants6, project.name, avoid, this.deps.range6);
-    const next: Stored = { v4, v6, iface };
-    await writeFileAtomic(join(project.path, MANAGEMENT_FILE), JSON.stringify(networkJSON(v4, v6, iface)));
+    const next: Stored = { v4, v6, iface, nat };
+    await writeFileAtomic(join(project.path, MANAGEMENT_FILE), JSON.stringify(networkJSON(v4, v6, iface, nat)));
     this.nets.set(project.id, next);
     // Computes that already run the project get the new network now; others when a node is placed there.
     for (const computeId of lab.computesReady) await this.deps.computes.api(computeId).setManagement(project.id, this.get(project));
@@ -170,7 +173,7 @@ function readStored(path: string): Stored | null {
     const v4 = parseCidr(json.ipv4.subnet, 4);
     const v6 = json.ipv6 ? parseCidr(json.ipv6.subnet, 6) : null;
     if (typeof v4 === 'string' || typeof v6 === 'string') return null;
-    return { v4, v6, iface: json.interface };
+    return { v4, v6, iface: json.interface, nat: json.nat === true };
   } catch {
     return null;
   }

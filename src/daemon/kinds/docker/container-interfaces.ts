@@ -31,8 +31,8 @@ export async function moveIntoContainer(tap: string, pid: number, name: string, 
 
 /**
  * Run by /bin/sh as the container's entrypoint: waits (up to about 30 s) until eth0..eth(N-1) exist,
- * and, with a management network, until its interface is up (it is addressed before it goes up),
- * then runs the image's command, so a router's configuration finds its interfaces (GNS3's
+ * and, with a management network, until its interface is up (it is addressed before it goes up)
+ * and, when that network routes out, until the default route through it is there, then runs the image's command, so a router's configuration finds its interfaces (GNS3's
  * /gns3/init.sh waits the same way).
  */
 export const WAIT_FOR_INTERFACES = [
@@ -42,6 +42,13 @@ export const WAIT_FOR_INTERFACES = [
   'done',
   'if [ -n "$EMUCTL_MGMT_INTERFACE" ]; then',
   '  while [ "$(cat "/sys/class/net/$EMUCTL_MGMT_INTERFACE/operstate" 2>/dev/null)" != up ] && [ "$i" -lt 600 ]; do i=$((i+1)); sleep 0.05 2>/dev/null || sleep 1; done',
+  'fi',
+  'if [ -n "$EMUCTL_MGMT_ROUTE" ]; then',
+  "  r=''",
+  '  while [ -z "$r" ] && [ "$i" -lt 600 ]; do',
+  '    while read -r f d _; do if [ "$f" = "$EMUCTL_MGMT_INTERFACE" ] && [ "$d" = 00000000 ]; then r=1; fi; done < /proc/net/route',
+  '    if [ -z "$r" ]; then i=$((i+1)); sleep 0.05 2>/dev/null || sleep 1; fi',
+  '  done',
   'fi',
   'exec "$@"',
 ].join('\n');

@@ -28,7 +28,7 @@ export function hostnameOf(name: string): string {
  * console, the capabilities of the node's `cap_add` (privileged only when asked and allowed), and
  * containment.ts's hardening whatever they are.
  */
-export function containerSpec(o: { name: string; settings: DockerSettings; image: Docker.ImageInspectInfo; labels: Record<string, string>; volumes: VolumeMount[]; mgmtInterface?: string }): Docker.ContainerCreateOptions {
+export function containerSpec(o: { name: string; settings: DockerSettings; image: Docker.ImageInspectInfo; labels: Record<string, string>; volumes: VolumeMount[]; mgmtInterface?: string; mgmtRouteOut?: boolean }): Docker.ContainerCreateOptions {
   const { settings } = o;
   const argv = containerCommand(settings, o.image);
   const waits = settings.adapters > 0 || o.mgmtInterface !== undefined;
@@ -47,6 +47,7 @@ export function containerSpec(o: { name: string; settings: DockerSettings; image
       'container=docker',
       `EMUCTL_ADAPTERS=${settings.adapters}`,
       ...(o.mgmtInterface ? [`EMUCTL_MGMT_INTERFACE=${o.mgmtInterface}`] : []),
+      ...(o.mgmtInterface && o.mgmtRouteOut ? ['EMUCTL_MGMT_ROUTE=1'] : []),
       `GNS3_MAX_ETHERNET=eth${Math.max(0, settings.adapters - 1)}`,
       `GNS3_VOLUMES=${settings.extra_volumes.join(':')}`,
       ...parseEnvironment(settings.environment),

@@ -337,8 +337,9 @@ export class DockerNode extends AdapterWiresNode {
       volumes.push({ volume: volume.name, target: v });
     }
     try {
-      const mgmtInterface = this.settings.mgmt_ipv4 ? (this.ctx.management?.()?.interfaceName ?? 'mgmt0') : undefined;
-      const container = await docker.createContainer(containerSpec({ name: this.name, settings: this.settings, image, labels, volumes, mgmtInterface }));
+      const management = this.settings.mgmt_ipv4 ? this.ctx.management?.() : undefined;
+      const mgmtInterface = this.settings.mgmt_ipv4 ? (management?.interfaceName ?? 'mgmt0') : undefined;
+      const container = await docker.createContainer(containerSpec({ name: this.name, settings: this.settings, image, labels, volumes, mgmtInterface, mgmtRouteOut: management?.routeOut }));
       this.containerId = container.id;
       this.stale = false;
     } catch (err) {
