@@ -1,5 +1,5 @@
 // N FRR routers in a ring (issue 19), through the CLI as a user runs it, on a real daemon:
-//  1. writes a lab file (labs as code: `type: docker` nodes with image, adapters, cmd and startup
+//  1. writes a lab file (or, for the generated variant, `emuctl lab generate ring --routers N --routing ospf`) (labs as code: `type: docker` nodes with image, adapters, cmd and startup
 //     files) of --routers N routers R1…RN, Ri eth0 — R(i+1) eth1, OSPF area 0 on every link
 //     (point-to-point, hello 1 s, dead 4 s), each router a loopback 198.18.0.i/32 in OSPF;
 //  2. `emuctl lab up FILE`, then polls every router (`docker exec … vtysh -c 'show ip route json'`)
@@ -10,7 +10,7 @@
 //     project, no new host interface named after one of its nodes, no socket of the daemon's
 //     process in its UDP or console port ranges.
 // Needs a running Docker engine and root; only loopback and the 198.18.0.0/15 addresses inside
-// the containers. Usage: npm run build && node dist/bench/docker/ring.js [--routers 50,100,200] [--timeout 300] [--concurrency N]
+// the containers. Usage: npm run build && node dist/bench/docker/ring.js [--routers 50,100,200] [--variants hand,generated] [--timeout 300] [--concurrency N] [--inspect N]
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { FRR_LAB_START, FRR_LAB_START_COMMAND } from '../../src/offline-images/recipes.js';
 import { removeHome, startTestDaemon, type TestDaemon } from '../../test/helpers/daemon.js';
 import { testImage } from '../../test/helpers/docker-images.js';
 import { numberArg, stringArg } from '../lib/args.js';
@@ -27,16 +28,27 @@ import { machineLine, sleep } from '../lib/udpblast.js';
 
 /** `--routers 50,100,200`: one lab after the other on the same daemon, a table for each and a summary. */
 const SIZES = stringArg('routers', '50').split(',').map(Number);
+/**
+ * `--variants hand,generated`: at each size, the hand-written ring (this file's frr.conf, daemons file
+ * and start script) and the generated one (`emuctl lab generate ring --routers N --routing ospf`), one after the other.
+ */
+const VARIANTS = stringArg('variants', 'hand,generated').split(',') as Variant[];
+type Variant = 'hand' | 'generated';
 /** `--concurrency N` is passed to `lab up` (nodes started at once); without it, lab up's default. */
 const CONCURRENCY = stringArg('concurrency', '');
 const TIMEOUT_S = numberArg('timeout', 300);
+/** `--inspect N`: when the lab does not converge, what N of the routers still short hold (their daemons, addresses, OSPF, logs), before cleanup. */
+const INSPECT = numberArg('inspect', 0);
 // Above the kernel's ephemeral range (32768-60999), clear of the test files' ranges: 200 routers take 400 console ports and 400 UDP ports.
 const UDP_RANGE = [63000, 64999] as const;
 const CONSOLE_RANGE = [61000, 62999] as const;
 const ENV = { EMUCTL_UDP_PORT_RANGE: UDP_RANGE.join('-'), EMUCTL_CONSOLE_PORT_RANGE: CONSOLE_RANGE.join('-') };
 const CLI = fileURLToPath(new URL('../../../bin/emuctl.js', import.meta.url));
 let ROUTERS = SIZES[0]!;
+let VARIANT: Variant = VARIANTS[0]!;
 let LAB = `ring${ROUTERS}-${process.pid}`;
+/** The loopback prefixes every router must hold (`a.b.c.d/32`). */
+let LOOPBACKS: string[] = [];
 
 const execFileP = promisify(execFile);
 const sh = async (cmd: string, args: string[], timeoutMs = 120_000) => (await execFileP(cmd, args, { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 })).stdout;
@@ -86,6 +98,8 @@ function writeLab(image: string): string {
     // watchfrr loads frr.conf with a job it kills after -T seconds (20 by default): under load the job needs longer.
     + 'watchfrr_options="-T 600"\n');
   writeFileSync(join(labDir, 'vtysh.conf'), 'service integrated-vtysh-config\n');
+  writeFileSync(join(labDir, 'emuctl-start.sh'), FRR_LAB_START);
+  LOOPBACKS = Array.from({ length: ROUTERS }, (_, k) => `${loopback(k + 1)}/32`);
   const lines = [`name: ${LAB}`, 'nodes:'];
   for (let i = 1; i <= ROUTERS; i++) {
     mkdirSync(join(labDir, `r${i}`));
@@ -95,18 +109,32 @@ function writeLab(image: string): string {
       '    type: docker',
       `    image: ${image}`,
       '    adapters: 2',
-      // PID 1 starts the daemons and leaves on SIGTERM (the daemons go with the container).
-      `    cmd: sh -c '/usr/lib/frr/frrinit.sh start; trap "exit 0" TERM INT; while :; do sleep 1 & wait $!; done'`,
+      // emuctl's start script (as the generated labs and the example): starts the daemons, loads frr.conf, hands them to watchfrr.
+      `    cmd: ${FRR_LAB_START_COMMAND}`,
       '    files:',
       `      /etc/frr/frr.conf: r${i}/frr.conf`,
       '      /etc/frr/daemons: daemons',
       '      /etc/frr/vtysh.conf: vtysh.conf',
+      '      /etc/frr/emuctl-start.sh: emuctl-start.sh',
     );
   }
   lines.push('links:');
   for (let i = 1; i <= ROUTERS; i++) lines.push(`  - [R${i}:eth0, R${i === ROUTERS ? 1 : i + 1}:eth1]`);
   const file = join(labDir, `${LAB}.yml`);
   writeFileSync(file, lines.join('\n') + '\n');
+  return file;
+}
+
+/** The generated ring: `emuctl lab generate ring`, its loopbacks read from `emuctl lab config`. */
+async function writeGeneratedLab(image: string): Promise<string> {
+  labDir = mkdtempSync(join(tmpdir(), 'emuctl-bench-gring-'));
+  const file = join(labDir, `${LAB}.yml`);
+  await emuctl('-q', 'lab', 'generate', 'ring', '--routers', String(ROUTERS), '--routing', 'ospf', '--image', image, '-o', file);
+  // The generated lab's name is ring-N: rename it to this run's name.
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/^name: .*$/m, `name: ${LAB}`));
+  const config = await emuctl('lab', 'config', file);
+  LOOPBACKS = [...config.matchAll(/^interface lo\n ip address (\S+\/32)$/gm)].map((m) => m[1]!);
+  if (LOOPBACKS.length !== ROUTERS) throw new Error(`lab config shows ${LOOPBACKS.length} loopbacks for ${ROUTERS} routers`);
   return file;
 }
 
@@ -122,12 +150,13 @@ async function emuctl(...args: string[]): Promise<string> {
 
 const containersOf = async (projectId: string) => (await sh('docker', ['ps', '-aq', '--no-trunc', '--filter', `label=emuctl.project=${projectId}`])).split('\n').filter(Boolean);
 
+/** Each polled router's last failure to answer (the poll counts it as holding nothing). */
+const pollErrors = new Map<string, string>();
+
 /** How many of the ring's loopbacks the router's routing table holds. */
 async function loopbacksHeld(container: string): Promise<number> {
   const table = JSON.parse(await sh('docker', ['exec', container, 'vtysh', '-c', 'show ip route json'], 30_000)) as Record<string, unknown>;
-  let held = 0;
-  for (let i = 1; i <= ROUTERS; i++) if (`${loopback(i)}/32` in table) held++;
-  return held;
+  return LOOPBACKS.filter((prefix) => prefix in table).length;
 }
 
 /** Polls the routers (8 at a time) until every one holds every loopback; ms from t0 when the last one did. */
@@ -139,13 +168,17 @@ async function untilConverged(containers: string[], t0: number): Promise<{ all: 
   while (pending.size) {
     if (performance.now() - t0 > TIMEOUT_S * 1000) {
       const short = [...pending].map((c) => `${c.slice(0, 12)} ${held.get(c) ?? '?'}/${ROUTERS}`);
+      const errors = [...pending].filter((c) => pollErrors.has(c));
+      console.log(`${pending.size} routers short; ${errors.length} of them did not answer the last poll`);
+      for (const c of errors.slice(0, 5)) console.log(`  ${c.slice(0, 12)}: ${pollErrors.get(c)}`);
+      if (INSPECT) await inspect([...pending].slice(0, INSPECT));
       throw new Error(`not converged after ${TIMEOUT_S} s: ${pending.size} routers short: ${short.slice(0, 8).join(', ')}`);
     }
     const batch = [...pending];
     const sweepStart = performance.now();
     for (let i = 0; i < batch.length; i += 8) {
       await Promise.all(batch.slice(i, i + 8).map(async (c) => {
-        const n = await loopbacksHeld(c).catch(() => 0);
+        const n = await loopbacksHeld(c).then((k) => (pollErrors.delete(c), k), (err: Error) => (pollErrors.set(c, err.message.split('\n').slice(0, 3).join(' | ')), 0));
         held.set(c, n);
         if (n === ROUTERS) {
           pending.delete(c);
@@ -154,9 +187,32 @@ async function untilConverged(containers: string[], t0: number): Promise<{ all: 
       }));
     }
     sweep = performance.now() - sweepStart;
+    const zero = [...pending].filter((c) => !held.get(c)).length;
+    console.log(`  ${((performance.now() - t0) / 1000).toFixed(0)} s: ${containers.length - pending.size}/${containers.length} routers hold every loopback, ${zero} hold none (${[...pending].filter((c) => pollErrors.has(c)).length} did not answer), load ${loadNow()}`);
     if (pending.size) await sleep(500);
   }
   return { all: performance.now() - t0, first, sweep };
+}
+
+/** Prints what is inside each router: its processes, addresses, OSPF neighbours and interfaces, its log. */
+async function inspect(containers: string[]): Promise<void> {
+  const probes: [string, string[]][] = [
+    ['processes', ['ps', '-eo', 'pid,rss,etime,time,args']],
+    ['addresses', ['ip', '-br', 'addr']],
+    ['running config', ['vtysh', '-c', 'show running-config']],
+    ['ospf neighbours', ['vtysh', '-c', 'show ip ospf neighbor']],
+    ['ospf interfaces', ['vtysh', '-c', 'show ip ospf interface']],
+    ['routes', ['vtysh', '-c', 'show ip route']],
+  ];
+  for (const c of containers) {
+    console.log(`\n=== router ${c.slice(0, 12)} ===`);
+    for (const [what, cmd] of probes) {
+      const out = await sh('docker', ['exec', c, ...cmd], 60_000).catch((err: Error & { stderr?: string }) => `FAILED: ${err.stderr?.trim() || err.message}`);
+      console.log(`--- ${what}\n${out.trim().split('\n').slice(0, 40).join('\n')}`);
+    }
+    const logs = await execFileP('docker', ['logs', '--tail', '40', c], { timeout: 60_000 }).then((r) => r.stdout + r.stderr, (err: Error) => `FAILED: ${err.message}`);
+    console.log(`--- docker logs (tail)\n${logs.trim()}`);
+  }
 }
 
 /** The container's memory cgroup directory and the file of its current usage: cgroup v2, else v1's memory controller. */
@@ -203,6 +259,7 @@ async function portsInUse(): Promise<string[]> {
 /** One row of the summary. */
 interface SizeResult {
   routers: number;
+  variant: Variant;
   loadBefore: string;
   up: number;
   converged: number;
@@ -218,29 +275,33 @@ const loadNow = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 
 
 async function main(): Promise<void> {
   if (SIZES.some((n) => !Number.isInteger(n) || n < 3 || n > 250)) throw new Error('--routers must be sizes 3…250, comma-separated');
+  if (!VARIANTS.length || VARIANTS.some((v) => v !== 'hand' && v !== 'generated')) throw new Error('--variants must be hand, generated or both, comma-separated');
   const image = await testImage('frr');
   daemon = await startTestDaemon({ env: ENV });
   for (const size of SIZES) {
-    ROUTERS = size;
-    LAB = `ring${ROUTERS}-${process.pid}`;
-    await runSize(image);
-    if (labDir) rmSync(labDir, { recursive: true, force: true });
-    labDir = undefined;
+    for (const variant of VARIANTS) {
+      ROUTERS = size;
+      VARIANT = variant;
+      LAB = `${variant === 'hand' ? 'ring' : 'gring'}${ROUTERS}-${process.pid}`;
+      await runSize(image);
+      if (labDir) rmSync(labDir, { recursive: true, force: true });
+      labDir = undefined;
+    }
   }
   const s = (ms: number) => (ms / 1000).toFixed(1);
-  console.log('\n| routers | load before | `lab up` returns | every router holds every loopback | RSS per router (median) | cgroup per router (median) | daemon RSS | load with lab up | `lab down` | left |');
-  console.log('|---:|---|---:|---:|---:|---:|---:|---|---:|---:|');
+  console.log('\n| routers | ring | load before | `lab up` returns | every router holds every loopback | RSS per router (median) | cgroup per router (median) | daemon RSS | load with lab up | `lab down` | left |');
+  console.log('|---:|---|---|---:|---:|---:|---:|---:|---|---:|---:|');
   for (const r of results) {
-    console.log(`| ${r.routers} | ${r.loadBefore} | ${s(r.up)} s | ${s(r.converged)} s | ${r.rssMiB.toFixed(1)} MiB | ${r.cgroupMiB.toFixed(1)} MiB | ${r.daemonMB.toFixed(1)} MB | ${r.loadUp} | ${s(r.down)} s | ${r.left} |`);
+    console.log(`| ${r.routers} | ${r.variant} | ${r.loadBefore} | ${s(r.up)} s | ${s(r.converged)} s | ${r.rssMiB.toFixed(1)} MiB | ${r.cgroupMiB.toFixed(1)} MiB | ${r.daemonMB.toFixed(1)} MB | ${r.loadUp} | ${s(r.down)} s | ${r.left} |`);
   }
 }
 
 async function runSize(image: string): Promise<void> {
   const loadBefore = loadNow();
-  const file = writeLab(image);
+  const file = VARIANT === 'hand' ? writeLab(image) : await writeGeneratedLab(image);
   const before = hostInterfaces();
   const portsBefore = await portsInUse();
-  console.log(`\nFRR ring: ${machineLine()}, Docker ${(await sh('docker', ['version', '--format', '{{.Server.Version}}'])).trim()}, image ${image}, ${ROUTERS} routers, load average ${loadBefore}\n`);
+  console.log(`\nFRR ring: ${machineLine()}, Docker ${(await sh('docker', ['version', '--format', '{{.Server.Version}}'])).trim()}, image ${image}, ${ROUTERS} routers (${VARIANT === 'hand' ? 'hand-written' : 'generated'} ring), load average ${loadBefore}\n`);
 
   const t0 = performance.now();
   await emuctl('-q', 'lab', 'up', file, ...(CONCURRENCY ? ['--concurrency', CONCURRENCY] : []));
@@ -284,7 +345,7 @@ async function runSize(image: string): Promise<void> {
   if (othersInterfaces.length) console.log(`new host interfaces not named after the lab's nodes (other work on the machine): ${othersInterfaces.join(' ')}`);
   if (leftPorts.length) console.log(`sockets left:\n${leftPorts.join('\n')}`);
   if (leftContainers.length) console.log(`containers left: ${leftContainers.join(' ')}`);
-  results.push({ routers: ROUTERS, loadBefore, up: upReturned, converged: converged.all, rssMiB: median(memory.map((m) => m.rssKb)) / 1024,
+  results.push({ routers: ROUTERS, variant: VARIANT, loadBefore, up: upReturned, converged: converged.all, rssMiB: median(memory.map((m) => m.rssKb)) / 1024,
     cgroupMiB: median(memory.map((m) => m.cgroupKb)) / 1024, daemonMB: daemonMb, loadUp: load, down, left: leftContainers.length + leftInterfaces.length + leftPorts.length });
 }
 

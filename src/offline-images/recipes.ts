@@ -32,6 +32,40 @@ export const SSH_START = `#!/bin/sh
 ${SSHD_START}exec /bin/bash
 `;
 
+/** Where a lab router's start script goes (beside frr.conf, in the node's /etc/frr volume). */
+export const FRR_LAB_START_PATH = '/etc/frr/emuctl-start.sh';
+
+/**
+ * A lab router's start script (issue 33). frrinit.sh leaves starting the daemons and loading frr.conf
+ * to watchfrr, whose job is killed after its restart timeout: with a hundred containers booting on
+ * two cores, routers were left without configuration. This starts zebra and the routing daemons
+ * /etc/frr/daemons enables (staticd only when it says `staticd=yes`), loads frr.conf with `vtysh -b`
+ * itself, where no timeout kills it, and only then hands the running daemons to watchfrr, which
+ * restarts one that dies. The script stays PID 1 (no process forked a second): SIGTERM stops FRR.
+ */
+export const FRR_LAB_START = `#!/bin/bash
+# Written by emuctl: starts the FRR daemons /etc/frr/daemons enables (zebra always, staticd only
+# when it says staticd=yes), loads frr.conf with vtysh -b, then hands the daemons to watchfrr.
+log_success_msg() { :; }
+log_warning_msg() { echo "$@" >&2; }
+log_failure_msg() { echo "$@" >&2; }
+. /usr/lib/frr/frrcommon.sh
+daemons=zebra
+for d in $DAEMONS; do
+	eval "on=\\\${$d:-no}"
+	[ "$d" != zebra ] && [ "$on" != no ] && [ "$on" != 0 ] && daemons="$daemons $d"
+done
+for d in $daemons; do daemon_start --all "$d"; done
+vtysh_b || echo "emuctl: vtysh -b did not load all of /etc/frr/frr.conf" >&2
+watchfrr_options="$watchfrr_options $daemons"
+daemon_start watchfrr
+trap '/usr/lib/frr/frrinit.sh stop; exit 0' TERM INT
+while :; do sleep 86400 & wait $!; done
+`;
+
+/** A lab router's command: the start script above, which a lab delivers as a startup file. */
+export const FRR_LAB_START_COMMAND = `bash ${FRR_LAB_START_PATH}`;
+
 /**
  * watchfrr kills its start job (which loads frr.conf) after 20 s by default: with many routers booting
  * at once on a small machine the job takes longer, and the router is left without its configuration.

@@ -35,7 +35,7 @@ describe('emuctl lab config', () => {
     const dir = join(home, 'out');
     const dry = await runBin(['lab', 'config', LAB, 'R1', '-o', dir, '--dry-run'], env);
     assert.equal(dry.code, 0, dry.stderr);
-    assert.equal(dry.stdout, ['frr.conf', 'daemons', 'vtysh.conf'].map((f) => `would write ${join(dir, 'R1', f)}\n`).join(''));
+    assert.equal(dry.stdout, ['frr.conf', 'daemons', 'vtysh.conf', 'emuctl-start.sh'].map((f) => `would write ${join(dir, 'R1', f)}\n`).join(''));
     assert.equal(existsSync(dir), false);
     const wrote = await runBin(['lab', 'config', LAB, '-o', dir], env);
     assert.equal(wrote.code, 0, wrote.stderr);

@@ -2,7 +2,7 @@
 // on this 2-core machine made watchfrr kill the job that loads frr.conf (`vtysh -b`) after its
 // 20 s restart timeout, leaving routers running with no configuration. Here ROUTERS routers (80 with
 // the old setup at load 100 left 77 of 80 unconfigured; fewer on a busier box) start at once with the FRR setup
-// emuctl ships (examples/ospf-triangle's daemons file and start command), and every one must end
+// emuctl ships (examples/ospf-triangle's daemons file and start script), and every one must end
 // up holding its frr.conf: `lab wait --configured` (hostname, interface addresses, router section,
 // compared in each container) and `lab inspect` say so. Not timed: the waits are generous.
 import assert from 'node:assert/strict';
@@ -23,8 +23,8 @@ const ROUTERS = 40;
 const ENV = { EMUCTL_CONSOLE_PORT_RANGE: '26600-26799', EMUCTL_UDP_PORT_RANGE: '26800-26899' };
 const EXAMPLE = (path: string) => fileURLToPath(new URL(`../../../examples/ospf-triangle/${path}`, import.meta.url));
 const LAB = `frr-load-${process.pid}`;
-/** The example's start command: frrinit.sh starts watchfrr, which starts the daemons and loads frr.conf. */
-const CMD = `sh -c '/usr/lib/frr/frrinit.sh start; trap "/usr/lib/frr/frrinit.sh stop; exit 0" TERM INT; while :; do sleep 1 & wait $!; done'`;
+/** The example's start command: emuctl-start.sh starts the daemons, loads frr.conf, then starts watchfrr. */
+const CMD = 'bash /etc/frr/emuctl-start.sh';
 
 function frrConf(i: number): string {
   return [
@@ -39,12 +39,14 @@ function frrConf(i: number): string {
 function writeLab(dir: string, image: string): string {
   copyFileSync(EXAMPLE('daemons'), join(dir, 'daemons'));
   copyFileSync(EXAMPLE('vtysh.conf'), join(dir, 'vtysh.conf'));
+  copyFileSync(EXAMPLE('emuctl-start.sh'), join(dir, 'emuctl-start.sh'));
   const lines = [`name: ${LAB}`, 'nodes:'];
   for (let i = 1; i <= ROUTERS; i++) {
     mkdirSync(join(dir, `r${i}`));
     writeFileSync(join(dir, `r${i}`, 'frr.conf'), frrConf(i));
     lines.push(`  R${i}:`, '    type: docker', `    image: ${image}`, '    adapters: 1', `    cmd: ${CMD}`, '    files:',
-      `      /etc/frr/frr.conf: r${i}/frr.conf`, '      /etc/frr/daemons: daemons', '      /etc/frr/vtysh.conf: vtysh.conf');
+      `      /etc/frr/frr.conf: r${i}/frr.conf`, '      /etc/frr/daemons: daemons', '      /etc/frr/vtysh.conf: vtysh.conf',
+      '      /etc/frr/emuctl-start.sh: emuctl-start.sh');
   }
   const file = join(dir, `${LAB}.yml`);
   writeFileSync(file, lines.join('\n') + '\n');

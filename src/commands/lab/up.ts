@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Context, Factory } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import type { Plan } from '../../lab/plan.js';
@@ -40,7 +40,7 @@ export function labUpCommand(f: Factory, run = runLabUp): Command {
     .option('--dry-run', 'print the plan, change nothing')
     .option('--nodes <names>', 'only these nodes (comma-separated) and the links between them')
     .option('--test', "run the file's tests once the lab is up and exit with their code")
-    .option('--concurrency <n>', 'nodes started at once, 1-256 (default 8)', parseConcurrency))
+    .addOption(new Option('--concurrency <n>', 'nodes started at once, 1-256 (default 8)').env(CONCURRENCY_ENV).argParser(parseConcurrency)))
     .action(async (file: string, flags: LabUpFlags, cmd: Command) => {
       if (!flags.test && (flags.only || flags.junit !== undefined || flags.tap)) throw new UsageError('--only, --junit and --tap go with --test');
       const nodes = flags.nodes?.split(',').map((n) => n.trim()).filter(Boolean);
@@ -48,6 +48,9 @@ export function labUpCommand(f: Factory, run = runLabUp): Command {
         ...(flags.concurrency ? { concurrency: flags.concurrency } : {}) }, await f.context(cmd));
     });
 }
+
+/** The environment variable that sets `lab up --concurrency` when the flag is not given. */
+export const CONCURRENCY_ENV = 'EMUCTL_LAB_CONCURRENCY';
 
 function parseConcurrency(value: string): number {
   const n = Number(value);

@@ -1,6 +1,6 @@
 // The devices a lab node may name with `device:`: what emuctl knows about each (default image,
 // how many interfaces and their names, how it is configured). Adding a device is one entry here.
-import { FRR_START_COMMAND, FRR_VLAN_SCRIPT_PATH, FRR_VLAN_START_COMMAND, FRR_VTYSH_CONF, frrConf, frrDaemons, frrDaemonsOf, frrVlanScript } from './frr.js';
+import { FRR_START_COMMAND, FRR_START_FILE, FRR_VLAN_SCRIPT_PATH, FRR_VLAN_START_COMMAND, FRR_VTYSH_CONF, frrConf, frrDaemons, frrDaemonsOf, frrVlanScript } from './frr.js';
 import { HOST_SCRIPT_PATH, HOST_START_COMMAND, hostScript } from './linux.js';
 import type { LabPlan, PlanNode, Role } from './model.js';
 
@@ -31,7 +31,7 @@ export const DEVICES: Record<string, Device> = {
     configure: (node, plan) => {
       const vlans = frrVlanScript(node);
       return {
-        files: { '/etc/frr/frr.conf': frrConf(node, plan), '/etc/frr/daemons': frrDaemons(frrDaemonsOf(plan)), '/etc/frr/vtysh.conf': FRR_VTYSH_CONF, ...(vlans ? { [FRR_VLAN_SCRIPT_PATH]: vlans } : {}) },
+        files: { '/etc/frr/frr.conf': frrConf(node, plan), '/etc/frr/daemons': frrDaemons(frrDaemonsOf(plan)), '/etc/frr/vtysh.conf': FRR_VTYSH_CONF, ...FRR_START_FILE, ...(vlans ? { [FRR_VLAN_SCRIPT_PATH]: vlans } : {}) },
         cmd: vlans ? FRR_VLAN_START_COMMAND : FRR_START_COMMAND,
       };
     },

@@ -32,6 +32,16 @@ describe('lab verbs parse', () => {
     for (const bad of ['0', '2.5', 'many', '257']) await assert.rejects(parseWithSpy('lab', labUpCommand, ['lab', 'up', 'l.yml', '--concurrency', bad]), isUsage);
   });
 
+  it('EMUCTL_LAB_CONCURRENCY sets --concurrency when the flag is not given, checked the same way', async (t) => {
+    const before = process.env.EMUCTL_LAB_CONCURRENCY;
+    t.after(() => (before === undefined ? delete process.env.EMUCTL_LAB_CONCURRENCY : (process.env.EMUCTL_LAB_CONCURRENCY = before)));
+    process.env.EMUCTL_LAB_CONCURRENCY = '3';
+    assert.deepEqual((await parseWithSpy('lab', labUpCommand, ['lab', 'up', 'l.yml'])).opts, { file: 'l.yml', dryRun: false, concurrency: 3 });
+    assert.deepEqual((await parseWithSpy('lab', labUpCommand, ['lab', 'up', 'l.yml', '--concurrency', '5'])).opts, { file: 'l.yml', dryRun: false, concurrency: 5 });
+    process.env.EMUCTL_LAB_CONCURRENCY = 'many';
+    await assert.rejects(parseWithSpy('lab', labUpCommand, ['lab', 'up', 'l.yml']), isUsage);
+  });
+
   it('lab up FILE --nodes A,B --test [--only NAME…] [--junit FILE] [--tap]; the report options need --test', async () => {
     assert.deepEqual((await parseWithSpy('lab', labUpCommand, ['lab', 'up', 'l.yml', '--nodes', 'R1, R2,H1', '--test', '--junit', 'r.xml', '--only', 'a', 'b c'])).opts,
       { file: 'l.yml', dryRun: false, nodes: ['R1', 'R2', 'H1'], test: { only: ['a', 'b c'], junit: 'r.xml', tap: false } });
