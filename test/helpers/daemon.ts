@@ -56,7 +56,11 @@ export async function startTestDaemon(opts: { home?: string; flags?: DaemonFlags
     void exited.then((code) => reject(new Error(`daemon exited with ${code} before listening:\n${output}`)));
     // 15 s on an idle machine, longer on a loaded one (the CLI waits the same way).
     const startMs = Math.round(Math.min(120_000, 15_000 * loadFactor()));
-    setTimeout(() => reject(new Error(`daemon did not start within ${startMs / 1000} s:\n${output}`)), startMs).unref();
+    // A daemon that never listened is killed: left running, it would keep the test process alive.
+    setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`daemon did not start within ${startMs / 1000} s:\n${output}`));
+    }, startMs).unref();
   });
   const port = Number(new URL(url).port);
   return {
