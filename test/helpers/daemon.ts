@@ -49,7 +49,10 @@ export async function startTestDaemon(opts: { home?: string; flags?: DaemonFlags
       output += chunk.toString();
       for (const check of logWaiters) check();
       const m = /listening on (https?:\/\/\S+?),/.exec(output);
-      if (m) resolve(m[1]);
+      if (m) {
+        clearTimeout(tooLate);
+        resolve(m[1]);
+      }
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
@@ -57,7 +60,7 @@ export async function startTestDaemon(opts: { home?: string; flags?: DaemonFlags
     // 15 s on an idle machine, longer on a loaded one (the CLI waits the same way).
     const startMs = Math.round(Math.min(120_000, 15_000 * loadFactor()));
     // A daemon that never listened is killed: left running, it would keep the test process alive.
-    setTimeout(() => {
+    const tooLate = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`daemon did not start within ${startMs / 1000} s:\n${output}`));
     }, startMs).unref();
