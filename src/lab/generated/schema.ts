@@ -38,6 +38,8 @@ const BGP_NODE = {
 };
 const BGP_LAB = { type: 'object', description: 'BGP defaults of the lab: the AS of nodes that name none', properties: { as: AS }, additionalProperties: false };
 
+const MEMBERS = { type: 'array', items: { type: 'string', pattern: '^[^\\s:,]+$' }, minItems: 1, description: 'the nodes of the group' };
+
 /** Top-level keys. */
 export const GENERATED_TOP_PROPERTIES = {
   devices: {
@@ -71,6 +73,17 @@ export const GENERATED_TOP_PROPERTIES = {
   modules: { type: 'array', items: { enum: ['ospf', 'bgp'] }, uniqueItems: true, description: 'routing the frr devices run, configured from the topology' },
   ospf: OSPF_LAB,
   bgp: BGP_LAB,
+  groups: {
+    type: 'object',
+    description: 'node groups (as in netlab): NAME: [R1, R2], or NAME: {members: [R1, R2], bgp: {as: N}, ospf: {area: A}}; a node\'s own setting wins over its group\'s, a group\'s over the lab\'s',
+    propertyNames: { pattern: '^[^\\s:,]+$' },
+    additionalProperties: {
+      anyOf: [
+        MEMBERS,
+        { type: 'object', properties: { members: MEMBERS, bgp: BGP_NODE, ospf: OSPF_NODE }, required: ['members'], additionalProperties: false },
+      ],
+    },
+  },
 };
 
 /** Keys of a node. */
