@@ -68,7 +68,8 @@ describe('end to end: examples/ospf-triangle.yml, three FRR routers in a triangl
     images = await testImages();
     d = await startTestDaemon({ env: ENV });
     home = tempHome();
-    env = cliEnv(home, { EMUCTL_URL: d.url, FRR_IMAGE: images.frr, HOST_IMAGE: images.host });
+    // EMUCTL_TIMEOUT: on a loaded 2-core machine the daemon answers execs and starts slowly.
+    env = cliEnv(home, { EMUCTL_URL: d.url, FRR_IMAGE: images.frr, HOST_IMAGE: images.host, EMUCTL_TIMEOUT: '120' });
   });
   after(async () => {
     if (d) {
@@ -101,7 +102,7 @@ describe('end to end: examples/ospf-triangle.yml, three FRR routers in a triangl
     // The startup file reached the node directory (and so the container's /etc/frr) before the start.
     const file = await d.api('GET', `/v2/projects/${pid}/nodes/${r1.node_id}/files/etc/frr/frr.conf`);
     assert.equal(file.text, GENERATED('R1', '/etc/frr/frr.conf'));
-    assert.match(file.text, /^interface eth2\n ip address 198\.19\.0\.1\/24\n ip ospf area 0\.0\.0\.0\n ip ospf passive\n/m);
+    assert.match(file.text, /^interface eth2\n description hosts: H1\n ip address 198\.19\.0\.1\/24\n ip ospf area 0\.0\.0\.0\n ip ospf passive\n/m);
     const inside = await ok('node', 'exec', 'R3', '-p', 'ospf-triangle', '--', 'cat', '/etc/frr/frr.conf');
     assert.equal(inside.stdout, GENERATED('R3', '/etc/frr/frr.conf'));
     const daemons = await ok('node', 'exec', 'R2', '-p', 'ospf-triangle', '--', 'cat', '/etc/frr/daemons');
