@@ -26,7 +26,8 @@ export function asOf(k: number, last: number): number {
 
 /**
  * The AS of each router of a BGP lab, and of each group of routers that share one: groups first
- * (the first takes 65000), then every other router in file order (from 65001).
+ * (the first takes 65000), then every other router in file order from the next number (65001
+ * with one group or none).
  */
 export function asPlan(t: GenTopology): { groups: { name: string; members: string[]; as: number }[]; routers: Map<string, number> } {
   const grouped = new Set((t.asGroups ?? []).flatMap((g) => g.members));
