@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { labConfigCommand } from '../../src/commands/lab/config.js';
+import { parseLab } from '../../src/lab/parse.js';
+import { FRR_LAB_START, WATCHFRR_OPTIONS } from '../../src/offline-images/recipes.js';
 import { assertFails, cliEnv, jsonOf, parseWithSpy, runBin } from './helpers/cli.js';
 
 const LAB = fileURLToPath(new URL('../../../test/fixtures/generated/ospf-triangle.yml', import.meta.url));
@@ -43,6 +45,28 @@ describe('emuctl lab config', () => {
     const r2 = readFileSync(join(dir, 'R2', 'frr.conf'), 'utf8');
     assert.ok(golden.includes(`### R2 /etc/frr/frr.conf\n${r2}`));
     assert.ok(existsSync(join(dir, 'H3', 'start.sh')));
+  });
+
+  it('a generated 100-router OSPF ring: lab up reads the file, and every router gets OSPF and the watchfrr timeout', async () => {
+    const file = join(home, 'ring-100.yml');
+    const gen = await runBin(['lab', 'generate', 'ring', '--routers', '100', '--routing', 'ospf', '-o', file], env);
+    assert.equal(gen.code, 0, gen.stderr);
+    const spec = parseLab(readFileSync(file, 'utf8'), file, {});
+    assert.equal(spec.nodes.filter((n) => n.device === 'frr').length, 100);
+    const dir = join(home, 'ring-100');
+    const dry = await runBin(['lab', 'config', file, '-o', dir, '--dry-run'], env);
+    assert.equal(dry.code, 0, dry.stderr);
+    // frr.conf, daemons, vtysh.conf and the start script, for each router.
+    assert.equal(dry.stdout.split('\n').filter(Boolean).length, 400);
+    assert.equal(existsSync(dir), false);
+    const files = jsonOf(await runBin(['--json', 'lab', 'config', file], env)) as Record<string, string>;
+    for (let r = 1; r <= 100; r++) {
+      const daemons = files[`R${r} /etc/frr/daemons`]!;
+      assert.ok(daemons.split('\n').includes(WATCHFRR_OPTIONS), `R${r}'s daemons file sets ${WATCHFRR_OPTIONS}`);
+      assert.match(daemons, /^ospfd=yes$/m);
+      assert.equal(files[`R${r} /etc/frr/emuctl-start.sh`], FRR_LAB_START, `R${r} loads frr.conf in its own start script`);
+      assert.match(files[`R${r} /etc/frr/frr.conf`]!, new RegExp(`^hostname R${r}\n[\\s\\S]*^router ospf\n ospf router-id 198\\.18\\.`, 'm'));
+    }
   });
 
   it('a node that is not a device, and a bad lab file: exit non-zero, one line', async () => {

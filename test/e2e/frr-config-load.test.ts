@@ -2,17 +2,17 @@
 // on this 2-core machine made watchfrr kill the job that loads frr.conf (`vtysh -b`) after its
 // 20 s restart timeout, leaving routers running with no configuration. Here ROUTERS routers (80 with
 // the old setup at load 100 left 77 of 80 unconfigured; fewer on a busier box) start at once with the FRR setup
-// emuctl ships (examples/ospf-triangle's daemons file and start script), and every one must end
+// emuctl ships (the frr device's daemons file and start command, src/lab/generated/frr.ts), and every one must end
 // up holding its frr.conf: `lab wait --configured` (hostname, interface addresses, router section,
 // compared in each container) and `lab inspect` say so. Not timed: the waits are generous.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { FRR_START_COMMAND, FRR_START_FILE, FRR_VTYSH_CONF, frrDaemons } from '../../src/lab/generated/frr.js';
 import { cliEnv, jsonOf, removeTempHome, runInProcess, tempHome } from '../cli/helpers/cli.js';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { testImage } from '../helpers/docker-images.js';
@@ -21,10 +21,9 @@ const run = promisify(execFile);
 const ROUTERS = 40;
 // Two console ports per docker node; no links, so few UDP ports.
 const ENV = { EMUCTL_CONSOLE_PORT_RANGE: '26600-26799', EMUCTL_UDP_PORT_RANGE: '26800-26899' };
-const EXAMPLE = (path: string) => fileURLToPath(new URL(`../../../examples/ospf-triangle/${path}`, import.meta.url));
 const LAB = `frr-load-${process.pid}`;
-/** The example's start command: emuctl-start.sh starts the daemons, loads frr.conf, then starts watchfrr. */
-const CMD = 'bash /etc/frr/emuctl-start.sh';
+/** The frr device's start command: emuctl-start.sh starts the daemons, loads frr.conf, then starts watchfrr. */
+const CMD = FRR_START_COMMAND;
 
 function frrConf(i: number): string {
   return [
@@ -35,11 +34,11 @@ function frrConf(i: number): string {
   ].join('\n') + '\n';
 }
 
-/** The lab file (and its startup files) in `dir`: ROUTERS routers with the example's daemons and vtysh.conf. */
+/** The lab file (and its startup files) in `dir`: ROUTERS routers with the frr device's daemons (OSPF) and vtysh.conf. */
 function writeLab(dir: string, image: string): string {
-  copyFileSync(EXAMPLE('daemons'), join(dir, 'daemons'));
-  copyFileSync(EXAMPLE('vtysh.conf'), join(dir, 'vtysh.conf'));
-  copyFileSync(EXAMPLE('emuctl-start.sh'), join(dir, 'emuctl-start.sh'));
+  writeFileSync(join(dir, 'daemons'), frrDaemons(['ospfd']));
+  writeFileSync(join(dir, 'vtysh.conf'), FRR_VTYSH_CONF);
+  writeFileSync(join(dir, 'emuctl-start.sh'), Object.values(FRR_START_FILE)[0]!);
   const lines = [`name: ${LAB}`, 'nodes:'];
   for (let i = 1; i <= ROUTERS; i++) {
     mkdirSync(join(dir, `r${i}`));

@@ -17,7 +17,7 @@ function dryRun(image: string, text: string): Promise<{ code: number; output: st
 }
 
 describe('generated FRR configurations', () => {
-  for (const lab of ['ospf-triangle', 'bgp-fabric', 'ibgp-rr-ipv6', 'vlan-stick']) {
+  for (const lab of ['ospf-triangle', 'bgp-fabric', 'ibgp-rr-ipv6', 'vlan-stick', 'bgp-groups']) {
     it(`${lab}: FRR reads every router's frr.conf without an error`, async () => {
       const image = await testImage('frr');
       const confs = generatedFiles(fixtureLab(lab)).filter((f) => f.path === '/etc/frr/frr.conf');

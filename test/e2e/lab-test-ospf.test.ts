@@ -1,5 +1,5 @@
-// `emuctl lab test` on examples/ospf-triangle.yml (real FRR routers and busybox hosts on the local
-// Docker engine): every test passes once the lab is up; with the R1-R2 link suspended exactly the
+// `emuctl lab test` on examples/ospf-triangle.yml, a generated lab (real FRR routers and busybox
+// hosts on the local Docker engine, their addresses and frr.conf written by emuctl): every test passes once the lab is up; with the R1-R2 link suspended exactly the
 // neighbour test fails while the route and ping tests pass within their retry window; with R3
 // stopped too, H1 → H2 fails with its reason. JUnit reports validate against the JUnit schema.
 import assert from 'node:assert/strict';
@@ -80,7 +80,7 @@ describe('lab test on examples/ospf-triangle.yml', () => {
     // Dead after 4 s: wait until R1 has dropped R2, so the run sees the broken lab, not the moment before.
     await eventually('R1 to lose R2', 60_000, async () => {
       const r = await ok('node', 'exec', 'R1', '-p', 'ospf-triangle', '--', 'vtysh', '-c', 'show ip ospf neighbor');
-      assert.doesNotMatch(r.stdout, /198\.18\.255\.2 /);
+      assert.doesNotMatch(r.stdout, /198\.18\.0\.2 /); // R2's router id: its generated loopback
     });
     const junit = join(dir, 'suspended.xml');
     const r = await cli('--json', 'lab', 'test', LAB, '--junit', junit);
@@ -89,7 +89,7 @@ describe('lab test on examples/ospf-triangle.yml', () => {
     assert.deepEqual(statuses(report), { [NEIGHBOURS]: 'fail', [ROUTE]: 'pass', [PING]: 'pass', [NO_ROUTE]: 'pass' });
     const failed = report.results.find((x: any) => x.name === NEIGHBOURS);
     assert.equal(failed.expected, 'output matches /Full\\/[\\s\\S]*Full\\//');
-    assert.match(failed.seen, /198\.18\.255\.3 .*Full\//);
+    assert.match(failed.seen, /198\.18\.0\.3 .*Full\//);
     assert.ok(failed.duration_ms >= 60_000 && failed.attempts > 1, `retried for its 60 s: ${failed.duration_ms} ms, ${failed.attempts} tries`);
     await run('xmllint', ['--noout', '--schema', XSD, junit]);
     assert.match(readFileSync(junit, 'utf8'), /<testcase name="R1 has two Full neighbours" classname="lab.ospf-triangle" time="[\d.]+">\n {6}<failure message="expected output matches/);
@@ -99,7 +99,7 @@ describe('lab test on examples/ospf-triangle.yml', () => {
     await ok('node', 'stop', 'R3', '-p', 'ospf-triangle');
     const r = await cli('lab', 'test', LAB, '--tap', '--only', PING);
     assert.equal(r.code, 1, r.stderr);
-    assert.match(r.stdout, /^TAP version 13\n1\.\.1\nnot ok 1 - H1 pings H2\n  ---\n  message: "H1 cannot ping 198\.18\.102\.10: [^"]*100% packet loss"\n/);
+    assert.match(r.stdout, /^TAP version 13\n1\.\.1\nnot ok 1 - H1 pings H2\n  ---\n  message: "H1 cannot ping 198\.19\.1\.2: [^"]*100% packet loss"\n/);
     assert.ok(Number(/duration_ms: (\d+)/.exec(r.stdout)![1]) >= 30_000, 'tried for its retry: 30s');
   });
 });

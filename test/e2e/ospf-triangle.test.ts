@@ -1,14 +1,18 @@
-// examples/ospf-triangle.yml end to end (issue 19): three real FRR routers and two busybox hosts
-// on the local Docker engine, built by `lab up` from the example as shipped (only the images
-// replaced, through the ${FRR_IMAGE} and ${HOST_IMAGE} variables the example names), OSPF over
-// the dataplane's links, pings and vtysh through the exec route, a suspended link routed around,
-// OSPF seen by tshark in a link capture, and nothing left after `lab down`.
+// examples/ospf-triangle.yml end to end (issues 19 and 30): three real FRR routers and two busybox
+// hosts on the local Docker engine, built by `lab up` from the example as shipped, a generated lab
+// (topology and `modules: [ospf]`: emuctl writes every address and frr.conf; only the images
+// replaced, through the ${FRR_IMAGE} and ${HOST_IMAGE} variables the frr and linux devices read).
+// OSPF converges over the dataplane's links (every router holds every loopback and host LAN),
+// `lab wait --ping all` passes, vtysh through the exec route, a suspended link routed around, OSPF
+// seen by tshark in a link capture, and nothing left after `lab down`.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { generatedFiles } from '../../src/lab/generated/configs.js';
+import { parseLab } from '../../src/lab/parse.js';
 import { cliEnv, jsonOf, removeTempHome, runInProcess, tempHome } from '../cli/helpers/cli.js';
 import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { frameCount } from '../helpers/tshark.js';
@@ -19,7 +23,13 @@ const run = promisify(execFile);
 // Ranges no other test file uses (5 docker nodes: a console and an aux port each).
 const ENV = { EMUCTL_UDP_PORT_RANGE: '24100-24199', EMUCTL_CONSOLE_PORT_RANGE: '29100-29149' };
 const LAB = fileURLToPath(new URL('../../../examples/ospf-triangle.yml', import.meta.url));
-const CONFIG = (path: string) => readFileSync(fileURLToPath(new URL(`../../../examples/ospf-triangle/${path}`, import.meta.url)), 'utf8');
+/** What emuctl generates for a node of the example (`emuctl lab config` prints the same). */
+const GENERATED = (node: string, path: string) => generatedFiles(parseLab(readFileSync(LAB, 'utf8'), LAB, {}), node).find((f) => f.path === path)!.text;
+// The addresses the example's pools give (the golden test of the allocation keeps them so).
+const LOOPBACKS = ['198.18.0.1/32', '198.18.0.2/32', '198.18.0.3/32'];
+const HOST_LANS = ['198.19.0.0/24', '198.19.1.0/24'];
+const H1 = '198.19.0.2';
+const H2 = '198.19.1.2';
 
 /** The FRR and busybox test images (test/helpers/docker-images.ts builds them offline from Debian packages, cached by recipe). */
 async function testImages(): Promise<{ frr: string; host: string }> {
@@ -58,7 +68,8 @@ describe('end to end: examples/ospf-triangle.yml, three FRR routers in a triangl
     images = await testImages();
     d = await startTestDaemon({ env: ENV });
     home = tempHome();
-    env = cliEnv(home, { EMUCTL_URL: d.url, FRR_IMAGE: images.frr, HOST_IMAGE: images.host });
+    // EMUCTL_TIMEOUT: on a loaded 2-core machine the daemon answers execs and starts slowly.
+    env = cliEnv(home, { EMUCTL_URL: d.url, FRR_IMAGE: images.frr, HOST_IMAGE: images.host, EMUCTL_TIMEOUT: '120' });
   });
   after(async () => {
     if (d) {
@@ -82,7 +93,7 @@ describe('end to end: examples/ospf-triangle.yml, three FRR routers in a triangl
     assert.equal(r1.properties.image, images.frr);
     assert.equal(r1.properties.adapters, 3);
     assert.deepEqual(r1.properties.extra_volumes, ['/etc/frr']);
-    assert.equal(all.find((n) => n.name === 'H2').properties.environment, 'ADDRESS=198.18.102.10/24\nGATEWAY=198.18.102.1');
+    assert.deepEqual(all.find((n) => n.name === 'H2').properties.extra_volumes, ['/lab']);
     for (const n of all) {
       const compute = await d.api('GET', `/v2/compute/projects/${pid}/docker/nodes/${n.node_id}`);
       assert.equal(compute.status, 200, compute.text);
@@ -90,18 +101,40 @@ describe('end to end: examples/ospf-triangle.yml, three FRR routers in a triangl
     }
     // The startup file reached the node directory (and so the container's /etc/frr) before the start.
     const file = await d.api('GET', `/v2/projects/${pid}/nodes/${r1.node_id}/files/etc/frr/frr.conf`);
-    assert.equal(file.text, CONFIG('r1/frr.conf'));
+    assert.equal(file.text, GENERATED('R1', '/etc/frr/frr.conf'));
+    assert.match(file.text, /^interface eth2\n description hosts: H1\n ip address 198\.19\.0\.1\/24\n ip ospf area 0\.0\.0\.0\n ip ospf passive\n/m);
     const inside = await ok('node', 'exec', 'R3', '-p', 'ospf-triangle', '--', 'cat', '/etc/frr/frr.conf');
-    assert.equal(inside.stdout, CONFIG('r3/frr.conf'));
+    assert.equal(inside.stdout, GENERATED('R3', '/etc/frr/frr.conf'));
+    const daemons = await ok('node', 'exec', 'R2', '-p', 'ospf-triangle', '--', 'cat', '/etc/frr/daemons');
+    assert.equal(daemons.stdout, GENERATED('R2', '/etc/frr/daemons'));
+    assert.match(daemons.stdout, /^ospfd=yes$/m);
+    const script = await ok('node', 'exec', 'H2', '-p', 'ospf-triangle', '--', 'cat', '/lab/start.sh');
+    assert.equal(script.stdout, GENERATED('H2', '/lab/start.sh'));
     assert.equal((await links()).length, 5);
     // A second lab up finds nothing to change.
     const again = await ok('lab', 'up', LAB);
     assert.match(again.stdout + again.stderr, /No changes: lab ospf-triangle is up to date/);
   });
 
-  it('lab wait --ping H1:H2 passes once OSPF has converged (the hosts ping through the routers)', async () => {
-    const r = await ok('lab', 'wait', LAB, '--ping', 'H1:H2', '--ping', 'H2:H1', '--timeout', '180', '--json');
-    assert.deepEqual(jsonOf(r).map((o: any) => [o.from, o.to, o.address, o.ok]), [['H1', 'H2', '198.18.102.10', true], ['H2', 'H1', '198.18.101.10', true]]);
+  it('lab wait --ping all passes once OSPF has converged (the hosts ping each other through the routers, at their generated addresses)', async () => {
+    const r = await ok('lab', 'wait', LAB, '--ping', 'all', '--timeout', '180', '--json');
+    assert.deepEqual(jsonOf(r).map((o: any) => [o.from, o.to, o.address, o.ok]), [['H1', 'H2', H2, true]]);
+    const back = await ok('lab', 'wait', LAB, '--ping', 'H2:H1', '--timeout', '60', '--json');
+    assert.deepEqual(jsonOf(back).map((o: any) => [o.from, o.to, o.address, o.ok]), [['H2', 'H1', H1, true]]);
+  });
+
+  it('converged: every router holds every loopback and both host LANs, through OSPF', async () => {
+    for (const [i, router] of ['R1', 'R2', 'R3'].entries()) {
+      await eventually(`${router} to hold every loopback and host LAN`, 60_000, async () => {
+        const r = await ok('node', 'exec', router, '-p', 'ospf-triangle', '--', 'vtysh', '-c', 'show ip route ospf json');
+        const routes = JSON.parse(r.stdout) as Record<string, { protocol: string; selected?: boolean }[]>;
+        for (const prefix of [...LOOPBACKS.filter((_, j) => j !== i), ...HOST_LANS]) {
+          assert.ok(routes[prefix]?.some((x) => x.protocol === 'ospf'), `${router} has an OSPF route to ${prefix}: ${r.stdout}`);
+        }
+        // Its own loopback and host LAN are connected, so they are not selected from OSPF.
+        assert.ok(!routes[LOOPBACKS[i]!]?.some((x) => x.selected), `${router}'s own loopback is not an OSPF route`);
+      });
+    }
   });
 
   it('node exec R1 -- vtysh -c "show ip ospf neighbor" shows two Full neighbours; a command\'s exit status is the CLI\'s', async () => {
@@ -110,8 +143,9 @@ describe('end to end: examples/ospf-triangle.yml, three FRR routers in a triangl
       assert.equal(n.count, 2, n.text);
       return n.text;
     });
-    assert.match(seen, /198\.18\.255\.2 .*Full\/.* 198\.18\.12\.2 +eth0:198\.18\.12\.1/);
-    assert.match(seen, /198\.18\.255\.3 .*Full\/.* 198\.18\.13\.3 +eth1:198\.18\.13\.1/);
+    // Router ids are the loopbacks; R1's eth0 goes to R2 (198.18.64.0/31), its eth1 to R3 (198.18.64.4/31).
+    assert.match(seen, /198\.18\.0\.2 .*Full\/.* 198\.18\.64\.1 +eth0:198\.18\.64\.0/);
+    assert.match(seen, /198\.18\.0\.3 .*Full\/.* 198\.18\.64\.4 +eth1:198\.18\.64\.5/);
     const failing = await cli('node', 'exec', 'H1', '-p', 'ospf-triangle', '--', 'sh', '-c', 'echo out; echo err >&2; exit 3');
     assert.equal(failing.code, 3, failing.stderr);
     // Standard output and error both come back (in the order Docker multiplexed them).
@@ -128,13 +162,13 @@ describe('end to end: examples/ospf-triangle.yml, three FRR routers in a triangl
     await eventually('R1 to lose its R2 neighbour', 60_000, async () => {
       const n = await fullNeighbours('R1');
       assert.equal(n.count, 1, n.text);
-      assert.doesNotMatch(n.text, /198\.18\.255\.2 /);
+      assert.doesNotMatch(n.text, /198\.18\.0\.2 /);
     });
-    await eventually('R1 to route 198.18.102.0/24 through R3', 60_000, async () => {
-      const route = await ok('node', 'exec', 'R1', '-p', 'ospf-triangle', '--', 'ip', 'route', 'get', '198.18.102.10');
-      assert.match(route.stdout, /via 198\.18\.13\.3 dev eth1/);
+    await eventually("R1 to route H2's LAN through R3", 60_000, async () => {
+      const route = await ok('node', 'exec', 'R1', '-p', 'ospf-triangle', '--', 'ip', 'route', 'get', H2);
+      assert.match(route.stdout, /via 198\.18\.64\.4 dev eth1/);
     });
-    await ok('lab', 'wait', LAB, '--ping', 'H1:H2', '--timeout', '120');
+    await ok('lab', 'wait', LAB, '--ping', 'all', '--timeout', '120');
     const path = capture.capture_file_path as string;
     await eventually('OSPF packets in the R1-R3 capture', 30_000, async () => assert.ok(await frameCount(path, 'ip.proto == 89') >= 3));
     await ok('link', 'resume', r1r2.link_id, '-p', 'ospf-triangle');

@@ -23,6 +23,8 @@ export interface GenTopology {
   summary: string;
   nodes: GenNode[];
   links: string[][];
+  /** Routers that share one AS when the lab runs BGP (a clos's spines), each written as a group. */
+  asGroups?: { name: string; members: string[] }[];
 }
 
 /** The largest count of routers a generator makes: past it the addressing pools of a generated file run out. */
@@ -67,6 +69,8 @@ export function clos(o: ClosOptions): GenTopology {
     summary: `a leaf-spine fabric: ${spines} spine${spines > 1 ? 's' : ''}, ${leaves} lea${leaves > 1 ? 'ves' : 'f'}, each leaf linked to every spine, ${hosts} host${hosts === 1 ? '' : 's'} per leaf`,
     nodes,
     links,
+    // RFC 7938's fabric: the spines share an AS (no path between leaves runs through two spines), each leaf has its own.
+    asGroups: [{ name: 'spines', members: nodes.filter((n) => n.group === 'spines').map((n) => n.name) }],
   };
 }
 

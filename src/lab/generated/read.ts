@@ -6,6 +6,7 @@ import { LabFileError, type Locator, type YamlPath } from '../locate.js';
 import type { EndSpec, LinkSpec, NodeSpec, Pos } from '../model.js';
 import { allocateAddresses } from './addressing.js';
 import { DEVICES, type Device } from './devices.js';
+import { readGroups, type GroupSettings } from './groups.js';
 import { addressText, networkOf, overlaps, parsePrefix, prefixText, type Prefix } from './ip.js';
 import type { LabPlan, Member, ModuleSettings, PlanLink, PlanNode, PlanVlan, Pools } from './model.js';
 import { checkOneLan, readLinkVlans, readVlans, vlanSegments, vlanSwitchPorts, type VlanPort } from './vlan.js';
@@ -101,11 +102,12 @@ export class GeneratedLab {
       }
     });
     const deviceNames = this.where.keys(['nodes']).filter((n) => this.isDevice(n));
-    const uses = ['modules', 'addressing', 'ospf', 'bgp', 'devices', 'vlans'].filter((k) => this.raw[k] !== undefined);
+    const uses = ['modules', 'addressing', 'ospf', 'bgp', 'devices', 'vlans', 'groups'].filter((k) => this.raw[k] !== undefined);
     if (!deviceNames.length && !ownedLinks.size && !uses.length) return undefined;
     const settings = this.settings();
     const vlans = readVlans(this.raw, this.where, settings.modules);
-    const plan: LabPlan = { nodes: deviceNames.map((n) => this.planNode(n, settings)), links: [], pools: this.pools(), settings };
+    const groups = readGroups(this.raw, this.where);
+    const plan: LabPlan = { nodes: deviceNames.map((n) => this.planNode(n, settings, groups.get(n))), links: [], pools: this.pools(), settings };
     const byName = new Map(plan.nodes.map((n) => [n.name, n]));
     const used = new Map<string, Set<number>>(plan.nodes.map((n) => [n.name, new Set()]));
     // Explicit links first: their ports are taken before anything is allocated.
@@ -172,7 +174,8 @@ export class GeneratedLab {
     return pools;
   }
 
-  private planNode(name: string, settings: ModuleSettings): PlanNode {
+  /** A device node with its settings: its own, else its group's, else the lab's. */
+  private planNode(name: string, settings: ModuleSettings, group: GroupSettings | undefined): PlanNode {
     const raw = this.rawNodes[name];
     const device = DEVICES[raw.device];
     const pos = this.where.key(['nodes'], name);
@@ -185,9 +188,10 @@ export class GeneratedLab {
     }
     const routes = device.role === 'router';
     if ((raw.ospf || raw.bgp) && !routes) throw this.where.keyError(['nodes', name], raw.ospf ? 'ospf' : 'bgp', `${raw.ospf ? 'ospf' : 'bgp'}: is for routers; ${name} is a ${raw.device} host`);
-    const as = raw.bgp?.as ?? settings.bgp.as;
+    const as = raw.bgp?.as ?? group?.bgp.as ?? settings.bgp.as;
+    const area = raw.ospf?.area ?? group?.ospf.area;
     if (routes && settings.modules.includes('bgp') && as === undefined) {
-      throw new LabFileError(this.where.file, pos, `${name} runs BGP (modules: [bgp]) but has no AS: give it bgp: {as: N}, or the lab a default bgp: {as: N}`);
+      throw new LabFileError(this.where.file, pos, `${name} runs BGP (modules: [bgp]) but has no AS: give it bgp: {as: N}, put it in a group with one (groups: {NAME: {members: [${name}], bgp: {as: N}}}), or give the lab a default bgp: {as: N}`);
     }
     return {
       name,
@@ -198,8 +202,8 @@ export class GeneratedLab {
       loopback: {},
       interfaces: [],
       gateway: {},
-      ospf: { area: raw.ospf?.area !== undefined ? areaText(raw.ospf.area) : undefined, cost: raw.ospf?.cost },
-      bgp: { as, rr: raw.bgp?.rr ?? false, pos },
+      ospf: { area: area !== undefined ? areaText(area) : undefined, cost: raw.ospf?.cost ?? group?.ospf.cost },
+      bgp: { as, rr: raw.bgp?.rr ?? group?.bgp.rr ?? false, pos },
     };
   }
 

@@ -51,6 +51,8 @@ const VLAN_LINK = {
 };
 const BGP_LAB = { type: 'object', description: 'BGP defaults of the lab: the AS of nodes that name none', properties: { as: AS }, additionalProperties: false };
 
+const MEMBERS = { type: 'array', items: { type: 'string', pattern: '^[^\\s:,]+$' }, minItems: 1, description: 'the nodes of the group' };
+
 /** Top-level keys. */
 export const GENERATED_TOP_PROPERTIES = {
   devices: {
@@ -95,6 +97,17 @@ export const GENERATED_TOP_PROPERTIES = {
   },
   ospf: OSPF_LAB,
   bgp: BGP_LAB,
+  groups: {
+    type: 'object',
+    description: 'node groups (as in netlab): NAME: [R1, R2], or NAME: {members: [R1, R2], bgp: {as: N}, ospf: {area: A}}; a node\'s own setting wins over its group\'s, a group\'s over the lab\'s',
+    propertyNames: { pattern: '^[^\\s:,]+$' },
+    additionalProperties: {
+      anyOf: [
+        MEMBERS,
+        { type: 'object', properties: { members: MEMBERS, bgp: BGP_NODE, ospf: OSPF_NODE }, required: ['members'], additionalProperties: false },
+      ],
+    },
+  },
 };
 
 /** Keys of a node. */

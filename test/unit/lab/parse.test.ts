@@ -82,7 +82,7 @@ describe('lab files', () => {
   it('an unknown key: named, where it is, with the keys that are allowed', () => {
     assert.match(errorOf('gateway: 10.0.10.254', 'gatway: 10.0.10.254', 'gatway').message,
       /: unknown key "gatway" in nodes\.PC1; expected one of: type, template, compute, x, y, ports, port_count, ip, gateway, dns/);
-    assert.match(errorOf('name: two-sites', 'name: two-sites\ncolour: blue', 'colour').message, /: unknown key "colour"; expected one of: name, defaults, nodes, links, captures, tests, devices, addressing, modules, vlans, ospf, bgp, mgmt$/);
+    assert.match(errorOf('name: two-sites', 'name: two-sites\ncolour: blue', 'colour').message, /: unknown key "colour"; expected one of: name, defaults, nodes, links, captures, tests, devices, addressing, modules, vlans, ospf, bgp, groups, mgmt$/);
     assert.match(errorOf('suspend: true', 'suspended: true', 'suspended').message, /: unknown key "suspended" in links\.2; expected one of: endpoints, filters, suspend, capture, ends, lan, ospf, p2p_prefix, addresses, vlan$/);
     assert.match(errorOf('packet_loss: 1', 'loss: 1', 'loss').message, /: unknown key "loss" in links\.1\.filters/);
   });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
-import { asOf, renderLab, type Provenance } from '../../../../src/lab/generate/render.js';
+import { asOf, asPlan, renderLab, type Provenance } from '../../../../src/lab/generate/render.js';
 import { clos, ring, star, tree } from '../../../../src/lab/generate/topologies.js';
 
 const GOLDEN = fileURLToPath(new URL('../../../../../test/fixtures/lab-generate/', import.meta.url));
@@ -32,7 +32,17 @@ describe('generated lab files', () => {
     const b = renderLab(clos({ spines: 4, leaves: 96, hostsPerLeaf: 2 }), opts);
     assert.equal(a, b);
     assert.equal(a.match(/^ {2}- \[L\d+, S\d+\]$/gm)?.length, 4 * 96);
-    assert.equal(a.match(/bgp: \{as: /g)?.length, 100);
+    assert.equal(a.match(/bgp: \{as: /g)?.length, 96 + 1, 'each leaf its AS, the spines one in their group');
+    assert.match(a, /^groups:\n {2}spines: \{members: \[S1, S2, S3, S4\], bgp: \{as: 65000\}\}\nnodes:\n/m);
+  });
+
+  it('clos over BGP: the spines share 65000 in a group, the leaves take 65001 on; an OSPF lab has no groups', () => {
+    const topology = clos({ spines: 2, leaves: 3, hostsPerLeaf: 0 });
+    const plan = asPlan(topology);
+    assert.deepEqual(plan.groups, [{ name: 'spines', members: ['S1', 'S2'], as: 65000 }]);
+    assert.deepEqual([...plan.routers], [['L1', 65001], ['L2', 65002], ['L3', 65003]]);
+    assert.deepEqual([...asPlan(ring({ routers: 3, hostsPerRouter: 0 })).routers.values()], [65001, 65002, 65003]);
+    assert.doesNotMatch(renderLab(topology, { routing: 'ospf', command: 'x' }), /groups:|bgp:/);
   });
 
   it('hands out one private AS per router, 4-byte ones past the 2-byte range', () => {

@@ -7,7 +7,7 @@ import { parseLab } from '../../../../src/lab/parse.js';
 import { assertGolden, fixtureLab } from './golden.js';
 
 describe('generated addressing', () => {
-  for (const lab of ['ospf-triangle', 'bgp-fabric', 'ibgp-rr-ipv6']) {
+  for (const lab of ['ospf-triangle', 'bgp-fabric', 'ibgp-rr-ipv6', 'bgp-groups']) {
     it(`${lab}: the plan is its golden file, and the same twice`, () => {
       const text = renderAddressing(fixtureLab(lab).generated!);
       assertGolden(`${lab}.addressing.txt`, text);

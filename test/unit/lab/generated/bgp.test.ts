@@ -15,6 +15,27 @@ describe('generated BGP', () => {
     assertGolden('ibgp-rr-ipv6.config.txt', renderGeneratedFiles(generatedFiles(fixtureLab('ibgp-rr-ipv6'))));
   });
 
+  it('bgp-groups: every generated file is its golden file', () => {
+    assertGolden('bgp-groups.config.txt', renderGeneratedFiles(generatedFiles(fixtureLab('bgp-groups'))));
+  });
+
+  it("groups: a node takes its group's AS, area and route reflector; its own setting wins; the lab's covers the rest", () => {
+    assert.match(frrConf('bgp-groups', 'S1'), /^router bgp 65000$/m);
+    assert.match(frrConf('bgp-groups', 'S2'), /^router bgp 65000$/m);
+    const l1 = frrConf('bgp-groups', 'L1');
+    assert.match(l1, /^router bgp 65001$/m);
+    assert.match(l1, /^ ip ospf area 0\.0\.0\.1$/m);
+    assert.match(l1, /  neighbor 198\.18\.0\.4 route-reflector-client\n/);
+    const l2 = frrConf('bgp-groups', 'L2');
+    assert.match(l2, / neighbor 198\.18\.0\.3 remote-as 65001\n/);
+    assert.doesNotMatch(l2, /route-reflector-client/);
+    const l3 = frrConf('bgp-groups', 'L3');
+    assert.match(l3, /^router bgp 65003$/m);
+    assert.doesNotMatch(l3, /area 0\.0\.0\.1/);
+    assert.doesNotMatch(l3, /remote-as 65001$/m);
+    assert.match(frrConf('bgp-groups', 'E1'), /^router bgp 65100$/m);
+  });
+
   it('a spine peers eBGP with each leaf over the link, not with the other spine; the leaf advertises its loopback and host LAN', () => {
     const s1 = frrConf('bgp-fabric', 'S1');
     assert.equal(s1.match(/remote-as 6500[1-4]$/gm)?.length, 4);
