@@ -112,6 +112,16 @@ describe('management networks', () => {
     assert.match(r1.properties.mgmt_ipv6, new RegExp(`^${netA.ipv6.subnet.replace(/::\/64$/, '')}::2/64$`));
     const taken = await d.api('POST', `/v2/projects/${a}/nodes`, { name: 'R9', node_type: 'docker', properties: { image, mgmt_ipv4: `${prefixA}2` } });
     assert.equal(taken.status, 409, taken.text);
+    // The compute checks an address it is given directly as it checks a VM's: inside the subnet, not the gateway.
+    const stray = await createNode(d, a, 'R8', 'docker', { properties: { image, adapters: 1, start_command: startCommand } });
+    for (const address of ['10.99.0.5/24', `${netA.ipv4.gateway}/24`]) {
+      const put = await d.api('PUT', `/v2/compute/projects/${a}/docker/nodes/${stray.node_id}`, { mgmt_ipv4: address });
+      assert.equal(put.status, 200, put.text);
+      const refused = await d.api('POST', `/v2/compute/projects/${a}/docker/nodes/${stray.node_id}/start`, {});
+      assert.equal(refused.status, 409, refused.text);
+      assert.match(refused.body.message, /is not a node address of the management network/);
+    }
+    assert.equal((await d.api('DELETE', `/v2/projects/${a}/nodes/${stray.node_id}`)).status, 204);
 
     const link = await d.api('POST', `/v2/projects/${a}/links`, { nodes: [{ node_id: r1.node_id, adapter_number: 0, port_number: 0 }, { node_id: r2.node_id, adapter_number: 0, port_number: 0 }] });
     assert.equal(link.status, 201, link.text);

@@ -1,5 +1,5 @@
 import { ConflictError } from '../../errors.js';
-import { addressText, addressValue, cidrContains, cidrSize, parseCidr } from '../../../util/ip-cidr.js';
+import { addressText, addressValue, cidrContains, cidrSize, parseCidr, type Family } from '../../../util/ip-cidr.js';
 import type { ManagementDhcp } from './dhcp-server.js';
 import type { ManagementBridge } from './management-bridge.js';
 import { makeManagementTap, removeManagementTap } from './management-tap.js';
@@ -29,12 +29,15 @@ export class ProjectManagement implements ManagementAccess {
     return this.bridge.up();
   }
 
+  /** The addresses are checked as a VM's are: a node address of the network's subnet, with its prefix length. */
   attachContainer(nodeId: string, pid: number, ipv4: string, ipv6: string | null): Promise<void> {
+    this.nodeAddress(ipv4, 4);
+    if (ipv6 !== null) this.nodeAddress(ipv6, 6);
     return this.bridge.attachContainer(nodeId, pid, ipv4, ipv6);
   }
 
   async attachVm(nodeId: string, mac: string, ipv4: string): Promise<string> {
-    const address = this.nodeAddress(ipv4);
+    const address = this.nodeAddress(ipv4, 4);
     const missing = this.dhcp.missing();
     if (missing) throw new ConflictError(missing);
     const tap = await makeManagementTap(this.bridge, nodeId);
@@ -59,16 +62,18 @@ export class ProjectManagement implements ManagementAccess {
     await this.bridge.down();
   }
 
-  /** The bare address of `a.b.c.d/N`, once it is a node address of the network's subnet: ConflictError otherwise. */
-  private nodeAddress(ipv4: string): string {
-    const { subnet, gateway } = this.network.ipv4;
-    const cidr = parseCidr(subnet, 4);
-    const [text, len, ...rest] = ipv4.split('/');
-    const value = addressValue(text, 4);
+  /** The bare address of `ADDRESS/N`, once it is a node address of the network's subnet of that family: ConflictError otherwise. */
+  private nodeAddress(text: string, family: Family): string {
+    const side = family === 4 ? this.network.ipv4 : this.network.ipv6;
+    const refuse = () => new ConflictError(`the management address ${text} is not a node address of the management network ${side?.subnet ?? `(it has no IPv${family})`}`);
+    if (!side) throw refuse();
+    const cidr = parseCidr(side.subnet, family);
+    const [bare, len, ...rest] = text.split('/');
+    const value = addressValue(bare, family);
     if (typeof cidr === 'string' || value === undefined || rest.length || (len !== undefined && Number(len) !== cidr.prefix) || !cidrContains(cidr, value)
-      || [cidr.network, cidr.network + cidrSize(cidr) - 1n, addressValue(gateway, 4)].includes(value)) {
-      throw new ConflictError(`the management address ${ipv4} is not a node address of the management network ${subnet}`);
+      || [cidr.network, cidr.network + cidrSize(cidr) - 1n, addressValue(side.gateway, family)].includes(value)) {
+      throw refuse();
     }
-    return addressText(value, 4);
+    return addressText(value, family);
   }
 }
