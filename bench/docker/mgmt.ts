@@ -29,6 +29,7 @@ import { runBench } from '../lib/run-bench.js';
 import { median } from '../lib/stats.js';
 import { machineLine, sleep } from '../lib/udpblast.js';
 import { ansiblePongs, clean, reachedAll, interfacesLeft, mgmtRules, parseRange, parseSizes, reportTables, type LabRun } from './mgmt-report.js';
+import { memoryCgroup } from '../lib/cgroup-memory.js';
 
 const SIZES = parseSizes(stringArg('nodes', '20'));
 const TIMEOUT_S = numberArg('timeout', 600);
@@ -86,16 +87,6 @@ function writeLab(lab: string, n: number, image: string, mgmt: string | undefine
   const file = join(work!, `${lab}.yml`);
   writeFileSync(file, lines.join('\n') + '\n');
   return file;
-}
-
-/** The processes of the container's memory cgroup, the cgroup's usage file (v2, else v1's memory controller). */
-function memoryCgroup(pid: string): { dir: string; usage: string } {
-  const lines = readFileSync(`/proc/${pid}/cgroup`, 'utf8').split('\n');
-  const v1 = lines.find((l) => /^\d+:memory:/.test(l));
-  if (v1) return { dir: `/sys/fs/cgroup/memory${v1.slice(v1.indexOf(':memory:') + 8)}`, usage: 'memory.usage_in_bytes' };
-  const v2 = lines.find((l) => l.startsWith('0::'));
-  if (v2 && existsSync(`/sys/fs/cgroup${v2.slice(3)}/memory.current`)) return { dir: `/sys/fs/cgroup${v2.slice(3)}`, usage: 'memory.current' };
-  throw new Error(`no memory cgroup for process ${pid}`);
 }
 
 const cgroupProcs = (dir: string) => readFileSync(`${dir}/cgroup.procs`, 'utf8').split('\n').filter(Boolean);

@@ -25,6 +25,7 @@ import { numberArg, stringArg } from '../lib/args.js';
 import { runBench } from '../lib/run-bench.js';
 import { median, spread } from '../lib/stats.js';
 import { machineLine, sleep } from '../lib/udpblast.js';
+import { memoryCgroup } from '../lib/cgroup-memory.js';
 
 /** `--routers 50,100,200`: one lab after the other on the same daemon, a table for each and a summary. */
 const SIZES = stringArg('routers', '50').split(',').map(Number);
@@ -213,16 +214,6 @@ async function inspect(containers: string[]): Promise<void> {
     const logs = await execFileP('docker', ['logs', '--tail', '40', c], { timeout: 60_000 }).then((r) => r.stdout + r.stderr, (err: Error) => `FAILED: ${err.message}`);
     console.log(`--- docker logs (tail)\n${logs.trim()}`);
   }
-}
-
-/** The container's memory cgroup directory and the file of its current usage: cgroup v2, else v1's memory controller. */
-function memoryCgroup(pid: string): { dir: string; usage: string } {
-  const lines = readFileSync(`/proc/${pid}/cgroup`, 'utf8').split('\n');
-  const v1 = lines.find((l) => /^\d+:memory:/.test(l));
-  if (v1) return { dir: `/sys/fs/cgroup/memory${v1.slice(v1.indexOf(':memory:') + 8)}`, usage: 'memory.usage_in_bytes' };
-  const v2 = lines.find((l) => l.startsWith('0::'));
-  if (v2 && existsSync(`/sys/fs/cgroup${v2.slice(3)}/memory.current`)) return { dir: `/sys/fs/cgroup${v2.slice(3)}`, usage: 'memory.current' };
-  throw new Error(`no memory cgroup for process ${pid}`);
 }
 
 /** KiB: the VmRSS of every process in the container's memory cgroup, summed, and the cgroup's usage. */

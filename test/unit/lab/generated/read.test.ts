@@ -1,19 +1,8 @@
 // Bad generated labs are refused before anything is made: FILE:LINE:COL and one line each.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LabFileError } from '../../../../src/lab/locate.js';
 import { parseLab } from '../../../../src/lab/parse.js';
-
-function refusal(text: string): string {
-  try {
-    parseLab(text, 'lab.yml', {});
-  } catch (err) {
-    assert.ok(err instanceof LabFileError, String(err));
-    assert.doesNotMatch(err.message, /\n/);
-    return err.message;
-  }
-  assert.fail('the lab was accepted');
-}
+import { refusal } from './golden.js';
 
 describe('generated labs: bad input', () => {
   it('overlapping pools, at the later pool', () => {

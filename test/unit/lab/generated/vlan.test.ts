@@ -4,20 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { generatedFiles, renderAddressing, renderGeneratedFiles } from '../../../../src/lab/generated/configs.js';
-import { LabFileError } from '../../../../src/lab/locate.js';
 import { parseLab } from '../../../../src/lab/parse.js';
-import { assertGolden, fixtureLab } from './golden.js';
-
-function refusal(text: string): string {
-  try {
-    parseLab(text, 'lab.yml', {});
-  } catch (err) {
-    assert.ok(err instanceof LabFileError, String(err));
-    assert.doesNotMatch(err.message, /\n/);
-    return err.message;
-  }
-  assert.fail('the lab was accepted');
-}
+import { assertGolden, fixtureLab, refusal } from './golden.js';
 
 const LAB = (vlans: string, link: string, modules = '[vlan]') =>
   `name: x\nmodules: ${modules}\nvlans:\n${vlans}nodes:\n  R1: {device: frr}\n  H1: {device: linux}\n  H2: {device: linux}\nlinks:\n${link}`;
