@@ -7,7 +7,7 @@ import { addressValue, cidrContains, cidrsOverlap, cidrText, parseCidr, type Fam
 import { hostRoutes } from '../../../util/host-routes.js';
 import type { ProcessRegistry } from '../process/process-registry.js';
 import { ManagementDhcp } from './dhcp-server.js';
-import { forwardingStillNeeded } from './isolation.js';
+import { ipForwardingStillNeeded } from '../ip-forwarding.js';
 import { ManagementBridge, mgmtBridgeName, MGMT_JOURNAL, shortId } from './management-bridge.js';
 import { ProjectManagement } from './project-management.js';
 import type { ManagementAccess, ManagementNetwork } from './types.js';
@@ -73,7 +73,7 @@ export class ComputeManagement {
 
   /** Removes what dead daemons' management networks left on the host (their journals in the run dir). */
   async cleanupLeftovers(): Promise<void> {
-    const { undone, failures } = await undoDeadJournals(this.o.runDir, forwardingStillNeeded, MGMT_JOURNAL);
+    const { undone, failures } = await undoDeadJournals(this.o.runDir, ipForwardingStillNeeded, MGMT_JOURNAL);
     if (undone.length) this.o.log.info(`removed what a previous run's management networks left on the host: ${undone.map(describeChange).join(', ')}`);
     for (const f of failures) this.o.log.error(`could not remove what a previous run's management network left: ${f}`);
   }

@@ -1,16 +1,12 @@
 // A management bridge's firewall: isolation in iptables and ip6tables alike, and, when the lab asks
 // for it, an IPv4 route out (MASQUERADE). Every chain, rule and sysctl is journalled before it is made.
-import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { ConflictError } from '../../errors.js';
 import { iptables, xtables, type HostChangeJournal, type IpFamily } from '../host-changes.js';
-import { NAT_BRIDGE_PREFIX } from '../host-interface-policy.js';
+import { enableIpForwarding, MGMT_NAT_CHAIN_PREFIX } from '../ip-forwarding.js';
 import type { ManagementNetwork } from './types.js';
 
-const IP_FORWARD = '/proc/sys/net/ipv4/ip_forward';
 /** Every interface name emuctl makes starts with this (iptables' `+` wildcard). */
 const EMUCTL_INTERFACES = 'emu+';
-/** The nat-table chain of a management network with a route out: this + 8 hex digits of the project. */
-const MGMT_NAT_CHAIN_PREFIX = 'EMUCTL-MGMT-NAT-';
 
 /** The filter chain that isolates a project's bridge (the same name in iptables and ip6tables). */
 export function isolationChain(short: string): string {
@@ -19,17 +15,6 @@ export function isolationChain(short: string): string {
 
 function exists(family: IpFamily, table: string, chain: string): Promise<boolean> {
   return xtables(family)(table, '-n', '-L', chain).then(() => true, () => false);
-}
-
-/**
- * Whether IPv4 forwarding is still needed by another emuctl part once this one is gone: a NAT node's
- * bridge, or another management network with a route out (its nat chain). A journal records the
- * sysctl before its chains, so its own chain is undone before this is asked.
- */
-export async function forwardingStillNeeded(): Promise<boolean> {
-  if ((await readdir('/sys/class/net')).some((n) => n.startsWith(NAT_BRIDGE_PREFIX))) return true;
-  const listed = await iptables('nat', '-S').then((r) => String((r as { stdout: string }).stdout), () => '');
-  return listed.split('\n').some((l) => l.startsWith(`-N ${MGMT_NAT_CHAIN_PREFIX}`));
 }
 
 /**
@@ -48,7 +33,7 @@ export async function isolate(journal: HostChangeJournal, o: { bridge: string; s
   }
   if (o.network.nat && (await exists(4, 'nat', natChain))) throw new ConflictError(`cannot make the iptables chain nat/${natChain}: it exists and is not this daemon's`);
   const comment = ['-m', 'comment', '--comment', `emuctl management network ${o.short}`];
-  if (o.network.nat) await enableForwarding(journal);
+  if (o.network.nat) await enableIpForwarding(journal);
   for (const family of families) {
     const tables = xtables(family);
     await journal.record({ kind: 'chain', table: 'filter', name: chain, family });
@@ -75,12 +60,3 @@ export async function isolate(journal: HostChangeJournal, o: { bridge: string; s
     await iptables('nat', '-I', 'POSTROUTING', '1', ...postrouting);
   }
 }
-
-/** IPv4 forwarding on, journalled when it was off (put back when no other emuctl part needs it). */
-async function enableForwarding(journal: HostChangeJournal): Promise<void> {
-  const previous = (await readFile(IP_FORWARD, 'utf8')).trim();
-  if (previous === '1') return;
-  await journal.record({ kind: 'sysctl', path: IP_FORWARD, previous });
-  await writeFile(IP_FORWARD, '1');
-}
-

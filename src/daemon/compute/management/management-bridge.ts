@@ -8,7 +8,8 @@ import { runHostTool } from '../host-access.js';
 import { HostChangeJournal, type HostChange } from '../host-changes.js';
 import { MGMT_BRIDGE_PREFIX, MGMT_VETH_PREFIX } from '../host-interface-policy.js';
 import { thisProcessAsOwner } from '../process/process-registry.js';
-import { forwardingStillNeeded, isolate } from './isolation.js';
+import { ipForwardingStillNeeded } from '../ip-forwarding.js';
+import { isolate } from './isolation.js';
 import type { ManagementAccess, ManagementNetwork } from './types.js';
 
 /** A management journal's file name: `mgmt-host.<8 hex of the project>.<pid>-<start time>.json`. */
@@ -68,7 +69,7 @@ export class ManagementBridge implements Omit<ManagementAccess, 'attachVm'> {
       if (existsSync(`/sys/class/net/${this.bridge}`)) throw new ConflictError(`cannot make the management bridge ${this.bridge}: an interface of that name exists and is not this daemon's`);
       await mkdir(this.runDir, { recursive: true, mode: 0o700 });
       const owner = thisProcessAsOwner();
-      const journal = new HostChangeJournal(join(this.runDir, `mgmt-host.${shortId(this.projectId)}.${owner.pid}-${owner.startTime}.json`), owner, forwardingStillNeeded);
+      const journal = new HostChangeJournal(join(this.runDir, `mgmt-host.${shortId(this.projectId)}.${owner.pid}-${owner.startTime}.json`), owner, ipForwardingStillNeeded);
       this.journal = journal;
       try {
         await this.makeBridge(journal);

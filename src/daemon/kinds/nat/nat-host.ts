@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { launchRecorded, logTail, type Launched } from '../../compute/process/launch.js';
 import { thisProcessAsOwner, type ProcessRegistry } from '../../compute/process/process-registry.js';
@@ -11,9 +11,9 @@ import { DEFAULT_GRACE_MS, terminateProcessTree } from '../../../util/process-te
 import { describeChange, HostChangeJournal, iptables, undoDeadJournals } from '../../compute/host-changes.js';
 import { hostTool, missingHostAccess, runHostTool } from '../../compute/host-access.js';
 import { NAT_BRIDGE_PREFIX } from '../../compute/host-interface-policy.js';
+import { enableIpForwarding, ipForwardingStillNeeded } from '../../compute/ip-forwarding.js';
 import { natAddresses, overlaps, parseSubnet, routeSubnet, subnetText, type Subnet } from './subnet.js';
 
-const IP_FORWARD = '/proc/sys/net/ipv4/ip_forward';
 /** The host tools a NAT node runs, with the Debian package of each. */
 export const NAT_TOOLS = { ip: 'iproute2', iptables: 'iptables', dnsmasq: 'dnsmasq-base' };
 
@@ -23,11 +23,6 @@ export interface NatHostOptions {
   env: NodeJS.ProcessEnv;
   log: Logger;
   registry?: ProcessRegistry;
-}
-
-/** Whether any emuctl NAT bridge is on this host (then IPv4 forwarding stays on). */
-async function anyNatBridge(): Promise<boolean> {
-  return (await readdir('/sys/class/net')).some((name) => name.startsWith(NAT_BRIDGE_PREFIX));
 }
 
 /** The host's IPv4 routes of the main table: destination and device. */
@@ -96,7 +91,7 @@ export class NatHost {
 
   /** Removes what dead daemons' NAT nodes left on the host (their journals in the run dir). */
   async cleanupLeftovers(): Promise<void> {
-    const { undone, failures } = await undoDeadJournals(this.o.runDir, anyNatBridge);
+    const { undone, failures } = await undoDeadJournals(this.o.runDir, ipForwardingStillNeeded);
     if (undone.length) this.o.log.info(`removed what a previous run's NAT nodes left on the host: ${undone.map(describeChange).join(', ')}`);
     for (const f of failures) this.o.log.error(`could not remove what a previous run's NAT node left: ${f}`);
   }
@@ -111,12 +106,12 @@ export class NatHost {
 
     await mkdir(this.o.runDir, { recursive: true, mode: 0o700 });
     const owner = thisProcessAsOwner();
-    const journal = new HostChangeJournal(join(this.o.runDir, HostChangeJournal.fileName(owner)), owner, anyNatBridge);
+    const journal = new HostChangeJournal(join(this.o.runDir, HostChangeJournal.fileName(owner)), owner, ipForwardingStillNeeded);
     this.journal = journal;
     try {
       await this.makeBridge(journal);
       await this.makeFirewall(journal, uplink);
-      await this.enableForwarding(journal);
+      await enableIpForwarding(journal);
       await this.startDnsmasq();
     } catch (err) {
       await this.tearDown().catch((e: Error) => this.o.log.error(`NAT: undoing a failed start: ${e.message}`));
@@ -154,13 +149,6 @@ export class NatHost {
     const forward = [...comment, '-j', this.forwardChain];
     await journal.record({ kind: 'rule', table: 'filter', chain: 'FORWARD', spec: forward });
     await iptables('filter', '-I', 'FORWARD', '1', ...forward);
-  }
-
-  private async enableForwarding(journal: HostChangeJournal): Promise<void> {
-    const previous = (await readFile(IP_FORWARD, 'utf8')).trim();
-    if (previous === '1') return;
-    await journal.record({ kind: 'sysctl', path: IP_FORWARD, previous });
-    await writeFile(IP_FORWARD, '1');
   }
 
   private async startDnsmasq(): Promise<void> {
