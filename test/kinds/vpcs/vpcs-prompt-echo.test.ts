@@ -61,6 +61,10 @@ class RawConsole {
   }
 }
 
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** `stty -a` of the terminal a process reads as its stdin: { min, time } of its non-canonical reads. */
 function stdinReadMode(pid: number): { min: number; time: number } {
   const tty = readlinkSync(`/proc/${pid}/fd/0`);
@@ -88,12 +92,15 @@ describe('VPCS prompt echo (confinement shim)', () => {
     return console;
   }
 
-  /** Types `text` one key at a time, each after the echo of the one before. */
+  /**
+   * Types `text` one key at a time, each after the line so far ends the console's output. VPCS may redraw its
+   * prompt line between keys, so the echo of a key is checked as the end of the line, not as the next byte.
+   */
   async function typeKeyByKey(console: RawConsole, text: string): Promise<void> {
-    for (const key of text) {
-      const from = console.received.length;
-      await console.write(key);
-      await console.waitFor(new RegExp(`^${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), from);
+    const lineStart = console.received.length;
+    for (let typed = 1; typed <= text.length; typed++) {
+      await console.write(text[typed - 1]!);
+      await console.waitFor(new RegExp(`${escapeRegExp(text.slice(0, typed))}$`), lineStart);
     }
   }
 
