@@ -2,8 +2,8 @@
 //  1. writes a lab file (or, for the generated variant, `emuctl lab generate ring --routers N --routing ospf`) (labs as code: `type: docker` nodes with image, adapters, cmd and startup
 //     files) of --routers N routers R1…RN, Ri eth0 — R(i+1) eth1, OSPF area 0 on every link
 //     (point-to-point, hello 1 s, dead 4 s), each router a loopback 198.18.0.i/32 in OSPF;
-//  2. `emuctl lab up FILE`, then polls every router (`docker exec … vtysh -c 'show ip route json'`)
-//     until each holds all N loopbacks: time from the start of `lab up`;
+//  2. `emuctl lab up FILE`, then polls every router's kernel tables (/proc/PID/net/route and fib_trie of its
+//     first process: no process started in or for it) until each holds all N loopbacks: time from the start of `lab up`;
 //  3. RSS per router (the sum of VmRSS of the processes in its container's memory cgroup, and
 //     the cgroup's usage: memory.current, or memory.usage_in_bytes on cgroup v1) and the daemon's RSS;
 //  4. `emuctl lab down NAME`, timed, then checks nothing is left: no container labelled with the
@@ -13,6 +13,7 @@
 // the containers. Usage: npm run build && node dist/bench/docker/ring.js [--routers 50,100,200] [--variants hand,generated] [--timeout 300] [--concurrency N] [--inspect N]
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -154,14 +155,33 @@ const containersOf = async (projectId: string) => (await sh('docker', ['ps', '-a
 /** Each polled router's last failure to answer (the poll counts it as holding nothing). */
 const pollErrors = new Map<string, string>();
 
-/** How many of the ring's loopbacks the router's routing table holds. */
-async function loopbacksHeld(container: string): Promise<number> {
-  const table = JSON.parse(await sh('docker', ['exec', container, 'vtysh', '-c', 'show ip route json'], 30_000)) as Record<string, unknown>;
-  return LOOPBACKS.filter((prefix) => prefix in table).length;
+/**
+ * How many of the ring's loopbacks the router holds, read from its network namespace's kernel tables through
+ * /proc (no process started, so the poll takes no CPU from the routers it waits for): a /32 route to every other
+ * router's loopback in the main table (installed by zebra from OSPF), and its own loopback as a local address.
+ */
+async function loopbacksHeld(pid: number): Promise<number> {
+  const [routes, trie] = await Promise.all([readFile(`/proc/${pid}/net/route`, 'utf8'), readFile(`/proc/${pid}/net/fib_trie`, 'utf8')]);
+  const held = new Set<string>();
+  for (const line of routes.split('\n').slice(1)) {
+    const f = line.split('\t');
+    if (f.length < 8 || f[7]!.trim() !== 'FFFFFFFF') continue;
+    const d = parseInt(f[1]!, 16);
+    held.add(`${d & 255}.${(d >>> 8) & 255}.${(d >>> 16) & 255}.${d >>> 24}/32`);
+  }
+  for (const m of trie.matchAll(/\|-- (\S+)\n\s+\/32 host LOCAL/g)) held.add(`${m[1]}/32`);
+  return LOOPBACKS.filter((prefix) => held.has(prefix)).length;
 }
 
-/** Polls the routers (8 at a time) until every one holds every loopback; ms from t0 when the last one did. */
+/** The PID of each container's first process: /proc/PID/net is its network namespace. */
+async function pidsOf(containers: string[]): Promise<Map<string, number>> {
+  const out = await sh('docker', ['inspect', '-f', '{{.Id}} {{.State.Pid}}', ...containers]);
+  return new Map(out.trim().split('\n').map((line) => line.split(' ')).map(([id, pid]) => [id!, Number(pid)]));
+}
+
+/** Polls the routers until every one holds every loopback; ms from t0 when the last one did. */
 async function untilConverged(containers: string[], t0: number): Promise<{ all: number; first: number; sweep: number }> {
+  const pids = await pidsOf(containers);
   const pending = new Set(containers);
   let first = NaN;
   let sweep = NaN;
@@ -179,7 +199,7 @@ async function untilConverged(containers: string[], t0: number): Promise<{ all: 
     const sweepStart = performance.now();
     for (let i = 0; i < batch.length; i += 8) {
       await Promise.all(batch.slice(i, i + 8).map(async (c) => {
-        const n = await loopbacksHeld(c).then((k) => (pollErrors.delete(c), k), (err: Error) => (pollErrors.set(c, err.message.split('\n').slice(0, 3).join(' | ')), 0));
+        const n = await loopbacksHeld(pids.get(c) ?? 0).then((k) => (pollErrors.delete(c), k), (err: Error) => (pollErrors.set(c, err.message.split('\n').slice(0, 3).join(' | ')), 0));
         held.set(c, n);
         if (n === ROUTERS) {
           pending.delete(c);

@@ -10,23 +10,41 @@ export function tapName(nodeId: string, adapter: number): string {
   return `${DOCKER_TAP_PREFIX}${nodeId.replace(/-/g, '').slice(0, 8)}e${adapter}`;
 }
 
+/** A TAP of the daemon's namespace and what it becomes in the container: its name there and its MAC, if set. */
+export interface ContainerInterface {
+  tap: string;
+  name: string;
+  mac?: string;
+}
+
+const MAC = /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/i;
+
 /**
- * Moves a TAP into the network namespace of process `pid` as `ethN` and brings it up. The dataplane
- * keeps its fd: the TAP still carries frames, and it goes with the fd or the namespace. `replace`
- * first deletes an interface of that name in the container; `mac` sets its address.
+ * Moves TAPs into the network namespace of process `pid`, each renamed (`ethN`), its MAC set and up:
+ * one `ip -batch` for all of them, one netlink request per interface. The dataplane keeps their fds:
+ * a TAP still carries frames, and it goes with the fd or the namespace. `replace` first deletes the
+ * interfaces of those names in the container.
  */
-export async function moveIntoContainer(tap: string, pid: number, name: string, { replace = false, mac }: { replace?: boolean; mac?: string } = {}): Promise<void> {
-  const netns = `--net=/proc/${pid}/ns/net`;
-  // The old interface of that name, if the kernel has not removed it with its fd.
-  if (replace) await run('nsenter', [netns, 'ip', 'link', 'delete', 'dev', name]).catch(() => undefined);
+export async function moveIntoContainer(pid: number, interfaces: readonly ContainerInterface[], { replace = false }: { replace?: boolean } = {}): Promise<void> {
+  if (!interfaces.length) return;
+  for (const { mac } of interfaces) if (mac !== undefined && !MAC.test(mac)) throw new ConflictError(`cannot set the MAC address ${JSON.stringify(mac)}: not a MAC address`);
+  // The old interfaces of those names, where the kernel has not removed them with their fds.
+  if (replace) await runBatch(['nsenter', `--net=/proc/${pid}/ns/net`, 'ip', '-force', '-batch', '-'], interfaces.map((i) => `link delete dev ${i.name}`)).catch(() => undefined);
+  // The kernel moves a device first, then renames it, sets its address and brings it up: one request does all.
+  const lines = interfaces.map(({ tap, name, mac }) => `link set dev ${tap} netns ${pid} name ${name}${mac ? ` address ${mac}` : ''} up`);
   try {
-    await run('ip', ['link', 'set', 'dev', tap, 'netns', String(pid), 'name', name]);
-    if (mac) await run('nsenter', [netns, 'ip', 'link', 'set', 'dev', name, 'address', mac]);
-    await run('nsenter', [netns, 'ip', 'link', 'set', 'dev', name, 'up']);
+    await runBatch(['ip', '-batch', '-'], lines);
   } catch (err) {
     const e = err as { stderr?: string; message: string };
-    throw new ConflictError(`cannot move interface ${tap} into the container as ${name}: ${(e.stderr || e.message).trim()}`);
+    throw new ConflictError(`cannot move interfaces ${interfaces.map((i) => i.tap).join(', ')} into the container: ${(e.stderr || e.message).trim()}`);
   }
+}
+
+/** Runs `command` with `lines` on its standard input; rejects with its stderr when it fails. */
+async function runBatch([command, ...args]: string[], lines: string[]): Promise<void> {
+  const child = run(command!, args);
+  child.child.stdin?.end(`${lines.join('\n')}\n`);
+  await child;
 }
 
 /**

@@ -12,7 +12,7 @@ import { ConflictError, InvalidError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { makeDirs, pathSegments, PRIVATE_DIR_MODE, relativeBelow, withDir } from '../../safe-fs.js';
 import type { FromSchema } from '../../schemas/validation.js';
-import { moveIntoContainer, tapName } from './container-interfaces.js';
+import { moveIntoContainer, tapName, type ContainerInterface } from './container-interfaces.js';
 import { LABEL, type DaemonIdentity } from './container-labels.js';
 import { containerSpec, type VolumeMount } from './container-spec.js';
 import { checkContainmentAtStart, checkHardening, checkProcessStatus, checkRegistryAddresses, restoredCapabilities, violationOf, type DockerPolicy } from './containment.js';
@@ -154,10 +154,8 @@ export class DockerNode extends AdapterWiresNode {
         const { State } = await this.container.inspect();
         // The kernel's own view of the first process: what Docker reported at create is true of it too.
         checkProcessStatus(this.name, this.settings, await readFile(`/proc/${State.Pid}/status`, 'utf8'));
-        for (let a = 0; a < this.settings.adapters; a++) {
-          await this.wires.connect(a, { kind: 'tap', ifname: tapName(this.id, a) });
-          await moveIntoContainer(tapName(this.id, a), State.Pid, `eth${a}`, { mac: this.macOf(a) });
-        }
+        for (let a = 0; a < this.settings.adapters; a++) await this.wires.connect(a, { kind: 'tap', ifname: tapName(this.id, a) });
+        await moveIntoContainer(State.Pid, this.containerInterfaces());
         await this.joinManagement(State.Pid);
         if (this.auxPort !== null) {
           this.auxServer = new TelnetServer(() => this.shell(), true, `aux console of docker node ${this.name} (port ${this.auxPort})`, this.ctx.log);
@@ -227,9 +225,12 @@ export class DockerNode extends AdapterWiresNode {
     };
   }
 
-  /** The MAC address custom_adapters give adapter N, if any. */
-  private macOf(adapter: number): string | undefined {
-    return this.settings.custom_adapters.find((c) => c.adapter_number === adapter)?.mac_address;
+  /** Each adapter's TAP, its name in the container and the MAC custom_adapters give it, if any. */
+  private containerInterfaces(): ContainerInterface[] {
+    return Array.from({ length: this.settings.adapters }, (_, a) => {
+      const mac = this.settings.custom_adapters.find((c) => c.adapter_number === a)?.mac_address;
+      return { tap: tapName(this.id, a), name: `eth${a}`, ...(mac ? { mac } : {}) };
+    });
   }
 
   private async unpauseUnlocked(): Promise<void> {
@@ -286,7 +287,7 @@ export class DockerNode extends AdapterWiresNode {
     if (this.status === 'stopped') return;
     try {
       const { State } = await this.container.inspect();
-      for (let a = 0; a < this.settings.adapters; a++) await moveIntoContainer(tapName(this.id, a), State.Pid, `eth${a}`, { replace: true, mac: this.macOf(a) });
+      await moveIntoContainer(State.Pid, this.containerInterfaces(), { replace: true });
       this.ctx.log.info(`docker node ${this.name}: interfaces moved into its container again after the dataplane restart`);
     } catch (err) {
       this.ctx.log.error(`docker node ${this.name}: cannot move its interfaces in again after the dataplane restart: ${(err as Error).message}`);
