@@ -1,7 +1,8 @@
 import type { ApiClient } from '../client/api.js';
 import { execInNode } from '../client/node-exec.js';
 import type { Node } from '../client/nodes.js';
-import { eachPaced, loadFactor } from '../client/pacing.js';
+import { loadFactor } from '../client/pacing.js';
+import { eachLimited } from '../util/each-limited.js';
 
 // A router that loses its configuration load (watchfrr kills `vtysh -b` after its restart timeout)
 // runs its daemons with nothing configured: it looks started. The check compares what the router's
@@ -83,7 +84,7 @@ export async function checkRouterConfig(api: ApiClient, node: Node, timeoutMs = 
 /** Checks the nodes, `concurrency` at a time: node name → its state (FRR routers only). */
 export async function checkRouterConfigs(api: ApiClient, nodes: readonly Node[], concurrency = 8): Promise<Map<string, RouterConfig>> {
   const docker = nodes.filter((n) => n.node_type === 'docker');
-  const results = await eachPaced(docker, concurrency, (n) => checkRouterConfig(api, n));
+  const results = await eachLimited(docker, concurrency, (n) => checkRouterConfig(api, n));
   const out = new Map<string, RouterConfig>();
   results.forEach((r, i) => {
     if (r.status === 'fulfilled' && r.value) out.set(docker[i]!.name, r.value);

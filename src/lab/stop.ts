@@ -1,20 +1,21 @@
 import type { ApiClient } from '../client/api.js';
 import { OperationError } from '../client/errors.js';
 import { nodeAction, type Node } from '../client/nodes.js';
-import { eachPaced, paceConcurrency, perNodeTimeoutMs } from '../client/pacing.js';
+import { perNodeTimeoutMs, stopConcurrency } from '../client/pacing.js';
 import { spinWithProgress, type Output } from '../render/output.js';
+import { eachLimited } from '../util/each-limited.js';
 
 /**
- * Stops the nodes a few at a time (as many as the machine's cores and load allow), each request
+ * Stops the nodes a few at a time (4 per core), each request
  * given a wait that grows with the load; progress goes to stderr (a spinner on a terminal, a line
  * every tenth otherwise). Every node is tried; those that failed are named in one error.
  */
-export async function stopPaced(api: ApiClient, projectId: string, nodes: readonly Node[], out: Output, concurrency = paceConcurrency()): Promise<void> {
+export async function stopPaced(api: ApiClient, projectId: string, nodes: readonly Node[], out: Output, concurrency = stopConcurrency()): Promise<void> {
   if (!nodes.length) return;
   const step = Math.max(10, Math.ceil(nodes.length / 10));
   let done = 0;
   const results = await spinWithProgress(out, `Stopping ${nodes.length} nodes`, (update) =>
-    eachPaced(nodes, concurrency, async (node) => {
+    eachLimited(nodes, concurrency, async (node) => {
       await nodeAction(api, projectId, node.node_id, 'stop', perNodeTimeoutMs());
       done++;
       update(`Stopping ${nodes.length} nodes: ${done} stopped`);

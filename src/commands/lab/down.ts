@@ -23,7 +23,7 @@ export function labDownCommand(f: Factory, run = runLabDown): Command {
     .action(async (lab: string, flags: { keep?: boolean }, cmd: Command) => run({ lab, keep: flags.keep === true }, await f.context(cmd)));
 }
 
-/** Stops every node that runs (a few at a time, paced by the machine's load, progress on stderr), then deletes the project unless --keep. */
+/** Stops every node that runs (4 per core at a time, progress on stderr), then deletes the project unless --keep. */
 export async function runLabDown(opts: LabDownOptions, ctx: Context): Promise<void> {
   const { name } = await labTarget(opts.lab, ctx.env);
   const api = await ctx.api();

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { bulkTimeoutMs, eachPaced, loadFactor, paceConcurrency, perNodeTimeoutMs } from '../../../src/client/pacing.js';
+import { bulkTimeoutMs, loadFactor, paceConcurrency, perNodeTimeoutMs } from '../../../src/client/pacing.js';
+import { eachLimited } from '../../../src/util/each-limited.js';
 
 describe('pacing: waits and fan-out that follow the machine load', () => {
   it('an idle machine keeps the base waits; a loaded one stretches them by the load per core', () => {
@@ -22,7 +23,7 @@ describe('pacing: waits and fan-out that follow the machine load', () => {
   it('runs every item with no more than the limit in flight, and reports each failure in place', async () => {
     let inFlight = 0;
     let most = 0;
-    const results = await eachPaced([1, 2, 3, 4, 5, 6, 7], 3, async (n) => {
+    const results = await eachLimited([1, 2, 3, 4, 5, 6, 7], 3, async (n) => {
       inFlight++;
       most = Math.max(most, inFlight);
       await new Promise((r) => setImmediate(r));
