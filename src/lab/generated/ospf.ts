@@ -31,9 +31,18 @@ export function ospfInterfaceLines(node: PlanNode, iface: PlanInterface, plan: L
   return lines;
 }
 
-/** `router ospf` (and `router ospf6`) with the router id. */
+/**
+ * Throttles for a lab, where FRR's own wait for a network of flapping WAN links: SPF at once, then held
+ * 50 ms doubling up to 0.5 s (FRR: up to 5 s); a router's LSA re-originated at most every 100 ms (FRR: 5 s)
+ * and accepted 50 ms after the last one (FRR: 1 s, where a faster one is dropped and sent again 5 s later).
+ * A hundred routers booting one after the other change their LSAs that often.
+ */
+const OSPF_LAB_TIMERS = [' timers throttle spf 0 50 500', ' timers throttle lsa all 100', ' timers lsa min-arrival 50'];
+const OSPF6_LAB_TIMERS = [' timers throttle spf 0 50 500', ' timers lsa min-arrival 50'];
+
+/** `router ospf` (and `router ospf6`) with the router id and the lab's throttles. */
 export function ospfRouterSection(node: PlanNode, plan: LabPlan): string[] {
-  const lines = ['router ospf', ` ospf router-id ${node.routerId}`, '!'];
-  if (plan.pools[6]) lines.push('router ospf6', ` ospf6 router-id ${node.routerId}`, '!');
+  const lines = ['router ospf', ` ospf router-id ${node.routerId}`, ...OSPF_LAB_TIMERS, '!'];
+  if (plan.pools[6]) lines.push('router ospf6', ` ospf6 router-id ${node.routerId}`, ...OSPF6_LAB_TIMERS, '!');
   return lines;
 }
