@@ -13,9 +13,9 @@ import { nodeCreateBody, startupNodeFile, vpcsScriptOf } from './node-bodies.js'
 import type { Plan, Step } from './plan.js';
 import { startAndWait } from './start.js';
 
-/** How the applier shows progress: runs one step's task, showing its plan line while it runs. */
+/** How the applier shows progress: runs one step's task, showing its plan line while it runs (and the task's progress, for a long one). */
 export interface StepReporter {
-  step<T>(text: string, task: () => Promise<T>): Promise<T>;
+  step<T>(text: string, task: (progress?: (started: number) => void) => Promise<T>): Promise<T>;
 }
 
 /** A step failed: names it and says how much of the plan was applied before it. */
@@ -54,7 +54,7 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext, report: StepRepor
   const run = new Applier(plan, ctx);
   for (const [i, step] of plan.steps.entries()) {
     try {
-      await report.step(step.text, () => run.step(step));
+      await report.step(step.text, (progress) => run.step(step, progress));
     } catch (err) {
       if (!(err instanceof CliError) || err.exitCode === 3) throw err;
       throw new ApplyError(step, i, plan.steps.length, err);
@@ -80,7 +80,8 @@ class Applier {
     return this.project.project_id;
   }
 
-  async step(step: Step): Promise<void> {
+  /** Carries out one step; `progress` hears how many of a start step's nodes are started. */
+  async step(step: Step, progress: (started: number) => void = () => undefined): Promise<void> {
     const { api } = this.ctx;
     switch (step.kind) {
       case 'create-project':
@@ -131,7 +132,7 @@ class Applier {
       case 'start-nodes': {
         const nodes = await listNodes(api, this.pid);
         const wanted = step.names.map((name) => nodes.find((n) => n.node_id === this.ids.get(name))).filter((n): n is Node => n !== undefined);
-        return startAndWait(api, this.ctx.server, this.pid, wanted, this.ctx.startTimeoutMs, this.ctx.startConcurrency);
+        return startAndWait(api, this.ctx.server, this.pid, wanted, this.ctx.startTimeoutMs, this.ctx.startConcurrency, progress);
       }
     }
   }

@@ -20,10 +20,11 @@ export const START_CONCURRENCY = 8;
  * Either way the wait is bounded by `timeoutMs`, and the nodes still not started are named.
  */
 export async function startAndWait(api: ApiClient, server: StreamServer | undefined, projectId: string, nodes: readonly Node[],
-  timeoutMs = (START_TIMEOUT_MS + 1_000 * nodes.length) * loadFactor(), concurrency = START_CONCURRENCY): Promise<void> {
+  timeoutMs = (START_TIMEOUT_MS + 1_000 * nodes.length) * loadFactor(), concurrency = START_CONCURRENCY,
+  progress: (started: number) => void = () => undefined): Promise<void> {
   const stream = server ? await openNotifications(server, notificationsPath(projectId)).catch(() => undefined) : undefined;
   try {
-    const status = new Map(nodes.map((n) => [n.node_id, n.status]));
+    const status = new StartedCount(nodes, progress);
     const queue = [...nodes];
     const worker = async () => {
       for (let node = queue.shift(); node; node = queue.shift()) {
@@ -45,7 +46,35 @@ export async function startAndWait(api: ApiClient, server: StreamServer | undefi
   }
 }
 
-async function followStream(stream: NotificationConnection, status: Map<string, string>, done: () => boolean, deadline: number): Promise<void> {
+/** Each node's status, and how many are started: told to `progress` each time that number changes. */
+class StartedCount {
+  private readonly status: Map<string, string>;
+  private started: number;
+
+  constructor(nodes: readonly Node[], private readonly progress: (started: number) => void) {
+    this.status = new Map(nodes.map((n) => [n.node_id, n.status]));
+    this.started = nodes.filter((n) => n.status === 'started').length;
+  }
+
+  has(nodeId: string): boolean {
+    return this.status.has(nodeId);
+  }
+
+  get(nodeId: string): string | undefined {
+    return this.status.get(nodeId);
+  }
+
+  set(nodeId: string, status: string): void {
+    const before = this.status.get(nodeId);
+    this.status.set(nodeId, status);
+    const change = Number(status === 'started') - Number(before === 'started');
+    if (!change) return;
+    this.started += change;
+    this.progress(this.started);
+  }
+}
+
+async function followStream(stream: NotificationConnection, status: StartedCount, done: () => boolean, deadline: number): Promise<void> {
   const timer = setTimeout(() => stream.close(), Math.max(0, deadline - Date.now()));
   try {
     for await (const message of stream.messages()) {
@@ -57,7 +86,7 @@ async function followStream(stream: NotificationConnection, status: Map<string, 
   }
 }
 
-async function poll(api: ApiClient, projectId: string, status: Map<string, string>, done: () => boolean, deadline: number): Promise<void> {
+async function poll(api: ApiClient, projectId: string, status: StartedCount, done: () => boolean, deadline: number): Promise<void> {
   while (!done() && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     for (const node of await listNodes(api, projectId)) if (status.has(node.node_id)) status.set(node.node_id, node.status);

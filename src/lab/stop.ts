@@ -4,6 +4,7 @@ import { nodeAction, type Node } from '../client/nodes.js';
 import { perNodeTimeoutMs, stopConcurrency } from '../client/pacing.js';
 import { spinWithProgress, type Output } from '../render/output.js';
 import { eachLimited } from '../util/each-limited.js';
+import { nodeProgress } from './progress.js';
 
 /**
  * Stops the nodes a few at a time (4 per core), each request
@@ -12,15 +13,15 @@ import { eachLimited } from '../util/each-limited.js';
  */
 export async function stopPaced(api: ApiClient, projectId: string, nodes: readonly Node[], out: Output, concurrency = stopConcurrency()): Promise<void> {
   if (!nodes.length) return;
-  const step = Math.max(10, Math.ceil(nodes.length / 10));
+  const label = `Stopping ${nodes.length} nodes`;
   let done = 0;
-  const results = await spinWithProgress(out, `Stopping ${nodes.length} nodes`, (update) =>
-    eachLimited(nodes, concurrency, async (node) => {
+  const results = await spinWithProgress(out, label, (update) => {
+    const progress = nodeProgress(out, update, label, 'stopped', nodes.length);
+    return eachLimited(nodes, concurrency, async (node) => {
       await nodeAction(api, projectId, node.node_id, 'stop', perNodeTimeoutMs());
-      done++;
-      update(`Stopping ${nodes.length} nodes: ${done} stopped`);
-      if (!out.interactive && nodes.length > step && done % step === 0) out.note(`stopped ${done}/${nodes.length} nodes`);
-    }));
+      progress(++done);
+    });
+  });
   const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [`${nodes[i]!.name}: ${(r.reason as Error).message}`] : []));
   if (failed.length) throw new OperationError(`${failed.length} of ${nodes.length} nodes did not stop: ${failed.slice(0, 10).join('; ')}${failed.length > 10 ? '; …' : ''}`);
 }

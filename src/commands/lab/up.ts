@@ -3,6 +3,8 @@ import type { Context, Factory } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import type { Plan } from '../../lab/plan.js';
 import { streamServer } from '../shared/streams.js';
+import { spinWithProgress } from '../../render/output.js';
+import { nodeProgress } from '../../lab/progress.js';
 import type { ApiClient } from '../../client/api.js';
 import type { LabSshFiles } from '../../lab/ssh-keys.js';
 import { labSshFilesOf } from '../shared/lab-ssh.js';
@@ -111,7 +113,9 @@ export async function runLabUp(opts: LabUpOptions, ctx: Context): Promise<void> 
   const { applyPlan } = await import('../../lab/apply.js');
   const project = await applyPlan(plan, { api, server: streamServer(ctx), project: state.project, ...(spec.mgmt ? { mgmt: spec.mgmt } : {}), ...(opts.concurrency ? { startConcurrency: opts.concurrency } : {}) }, {
     async step(text, task) {
-      const value = await ctx.out.spin(text, task);
+      const starts = plan.steps.find((s) => s.text === text && s.kind === 'start-nodes');
+      const total = starts?.kind === 'start-nodes' ? starts.names.length : 0;
+      const value = await spinWithProgress(ctx.out, text, (update) => task(nodeProgress(ctx.out, update, `Starting ${total} nodes`, 'started', total)));
       ctx.out.success(text);
       return value;
     },
