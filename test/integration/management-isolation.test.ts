@@ -64,7 +64,10 @@ describe('management network isolation and route out', () => {
   const inNs = (...args: string[]) => run('ip', ['netns', 'exec', NS, ...args]);
 
   before(async () => {
-    [image, outside, before4, before6] = await Promise.all([testImage('host'), freeTestSubnet(), rules(4, []), rules(6, [])]);
+    // The image script takes seconds: it runs while the outside is made and the daemon starts (awaited below, its failure too).
+    const hostImage = testImage('host');
+    hostImage.catch(() => undefined);
+    [outside, before4, before6] = await Promise.all([freeTestSubnet(), rules(4, []), rules(6, [])]);
     await run('ip', ['netns', 'add', NS]);
     await run('ip', ['link', 'add', VETH, 'type', 'veth', 'peer', 'name', VETH_NS]);
     await run('ip', ['link', 'set', VETH_NS, 'netns', NS]);
@@ -76,6 +79,7 @@ describe('management network isolation and route out', () => {
     await inNs('ip', 'link', 'set', VETH_NS, 'up');
     await inNs('ip', 'link', 'set', 'lo', 'up');
     d = await startTestDaemon({ home, env: ENV });
+    image = await hostImage;
   });
   after(async () => {
     if (forwarding6 !== undefined) writeFileSync(IPV6_FORWARDING, forwarding6);
