@@ -5,7 +5,7 @@
 // file's port ranges (the two never run at the same time: a serial file runs after every group).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { removeHome, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { removeHome, startTestDaemons, type TestDaemon } from '../helpers/daemon.js';
 import { linksStartingWith } from '../helpers/host-network.js';
 import { createProject } from '../helpers/lab.js';
 
@@ -18,10 +18,8 @@ describe('management network route out: bad values and a compute that forbids it
   let strict: TestDaemon;
 
   before(async () => {
-    [d, strict] = await Promise.all([
-      startTestDaemon({ env: ENV }),
-      startTestDaemon({ env: { ...ENV, EMUCTL_MGMT_NAT: 'false' } }),
-    ]);
+    // At the same time; if one fails, the other is stopped.
+    [d, strict] = await startTestDaemons({ env: ENV }, { env: { ...ENV, EMUCTL_MGMT_NAT: 'false' } });
   });
   after(async () => {
     await Promise.all([d?.stop(), strict?.stop()]);
