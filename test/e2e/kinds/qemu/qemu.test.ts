@@ -14,7 +14,7 @@ import { connectVpcsConsole, ping, setIp, type VpcsConsole } from '../../../../s
 import { isRunning, readCmdline } from '../../../../src/util/proc-info.js';
 import { canBindTcp, canBindUdp, eventually } from '../../../kinds/vpcs/vpcs-helpers.js';
 import { cliEnv, runBin } from '../../../cli/helpers/cli.js';
-import { removeHome, startTestDaemon, startTestDaemons, type TestDaemon } from '../../../helpers/daemon.js';
+import { removeHome, startTestDaemon, type TestDaemon } from '../../../helpers/daemon.js';
 import { openWebSocket, type StreamMessage, type StreamRecorder } from '../../../helpers/notifications.js';
 import { GuestShell, guestCmdline, qemuProcessesOf, testGuest, type TestGuest } from '../../../helpers/qemu-guest.js';
 import { icmpPackets } from '../../../helpers/tshark.js';
@@ -58,15 +58,10 @@ describe('end to end: QEMU guests in a lab', () => {
   };
 
   before(async () => {
-    // The guest, the disk and both daemons at the same time: every one settles (and started daemons are kept for after()) before a failure throws.
-    const [g, made, daemons] = await Promise.allSettled([
-      testGuest(),
-      run('qemu-img', ['create', '-f', 'qcow2', disk, '16M']),
-      startTestDaemons({ home: controllerHome, env: CONTROLLER_ENV }, { home: join(tmp, 'compute'), flags: { role: 'compute' }, env: COMPUTE_ENV }),
-    ]);
-    if (daemons.status === 'fulfilled') [controller, remote] = daemons.value;
-    for (const r of [g, made, daemons]) if (r.status === 'rejected') throw r.reason;
-    guest = (g as PromiseFulfilledResult<TestGuest>).value;
+    guest = await testGuest();
+    await run('qemu-img', ['create', '-f', 'qcow2', disk, '16M']);
+    controller = await startTestDaemon({ home: controllerHome, env: CONTROLLER_ENV });
+    remote = await startTestDaemon({ home: join(tmp, 'compute'), flags: { role: 'compute' }, env: COMPUTE_ENV });
     env = cliEnv(join(tmp, 'cli'), { EMUCTL_URL: controller.url });
     const r = await controller.api('POST', '/v2/computes', { name: 'remote', protocol: 'http', host: '127.0.0.1', port: remote.port });
     assert.equal(r.status, 201, r.text);
@@ -76,7 +71,8 @@ describe('end to end: QEMU guests in a lab', () => {
     for (const s of shells.values()) s.close();
     for (const c of consoles) c.close();
     for (const s of streams) s.close();
-    await Promise.all([controller?.stop(), remote?.stop()]);
+    await controller?.stop();
+    await remote?.stop();
     removeHome(tmp);
   });
 
