@@ -63,8 +63,11 @@ describe(`FRR under load: ${ROUTERS} routers started at once all hold their conf
   const containers = async () => projectId ? (await run('docker', ['ps', '-aq', '--filter', `label=emuctl.project=${projectId}`])).stdout.split('\n').filter(Boolean) : [];
 
   before(async () => {
-    const image = await testImage('frr');
+    // The image script takes seconds: it runs while the daemon starts (awaited below, its failure too).
+    const frrImage = testImage('frr');
+    frrImage.catch(() => undefined);
     d = await startTestDaemon({ env: ENV });
+    const image = await frrImage;
     home = tempHome();
     dir = mkdtempSync(join(tmpdir(), 'emuctl-frr-load-'));
     file = writeLab(dir, image);

@@ -59,8 +59,11 @@ describe('end to end: generated labs (lab generate, lab up, lab wait --ping all)
   };
 
   before(async () => {
-    const [frr, host] = await Promise.all([testImage('frr'), testImage('host')]);
+    // The image script takes seconds: it runs while the daemon starts (awaited below, its failure too).
+    const images = Promise.all([testImage('frr'), testImage('host')]);
+    images.catch(() => undefined);
     d = await startTestDaemon({ env: ENV });
+    const [frr, host] = await images;
     home = tempHome();
     dir = mkdtempSync(join(tmpdir(), 'emuctl-lab-generated-'));
     // EMUCTL_TIMEOUT: starting ten containers answers slowly on a loaded 2-core machine.

@@ -46,8 +46,11 @@ describe('lab with mgmt: ssh, node ssh and inventories reach every node', () => 
   const emuctl = (...argv: string[]) => run(process.execPath, [EMUCTL_BIN, '--url', d.url, ...argv], env);
 
   before(async () => {
-    const image = await testImage('ssh');
+    // The image script takes seconds: it runs while the daemon starts (awaited below, its failure too).
+    const sshImage = testImage('ssh');
+    sshImage.catch(() => undefined);
     d = await startTestDaemon({ env: DAEMON_ENV });
+    const image = await sshImage;
     home = tempHome();
     dir = mkdtempSync(join(tmpdir(), 'emuctl-mgmt-ssh-'));
     // ansible keeps its temporary files and ssh control sockets below HOME.

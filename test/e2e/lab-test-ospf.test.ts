@@ -2,9 +2,11 @@
 // hosts on the local Docker engine, their addresses and frr.conf written by emuctl): every test passes once the lab is up; with the R1-R2 link suspended exactly the
 // neighbour test fails while the route and ping tests pass within their retry window; with R3
 // stopped too, H1 → H2 fails with its reason. JUnit reports validate against the JUnit schema.
+// The broken-lab runs use a copy of the example that differs only in two retry: values (asserted
+// line by line), so the test still waits out a failing test's whole window, a shorter one.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -24,6 +26,21 @@ const NEIGHBOURS = 'R1 has two Full neighbours';
 const ROUTE = "R2 has a route to H1's subnet";
 const PING = 'H1 pings H2';
 const NO_ROUTE = 'no route to 198.18.200.0/24 (nobody announces it)';
+// The windows the failing runs wait out, in the copy (the example has 60 s and 30 s).
+const NEIGHBOURS_RETRY_S = 15;
+const PING_RETRY_S = 10;
+
+/** The example with only the neighbour and ping tests' retry: shortened; throws if the example's lines moved. */
+function shortWindows(example: string): string {
+  const swap = (text: string, from: string, to: string) => {
+    assert.equal(text.split(from).length, 2, `one ${JSON.stringify(from)} in the example`);
+    return text.replace(from, to);
+  };
+  let copy = swap(example, `  - name: ${NEIGHBOURS}\n    exec: {node: R1, command: "vtysh -c 'show ip ospf neighbor'"}\n    regex: 'Full/[\\s\\S]*Full/'\n    retry: 60s\n`,
+    `  - name: ${NEIGHBOURS}\n    exec: {node: R1, command: "vtysh -c 'show ip ospf neighbor'"}\n    regex: 'Full/[\\s\\S]*Full/'\n    retry: ${NEIGHBOURS_RETRY_S}s\n`);
+  copy = swap(copy, `  - name: ${PING}\n    ping: H1:H2\n    retry: 30s\n`, `  - name: ${PING}\n    ping: H1:H2\n    retry: ${PING_RETRY_S}s\n`);
+  return copy;
+}
 
 describe('lab test on examples/ospf-triangle.yml', () => {
   let d: TestDaemon;
@@ -31,6 +48,7 @@ describe('lab test on examples/ospf-triangle.yml', () => {
   let env: NodeJS.ProcessEnv;
   let pid: string;
   const dir = mkdtempSync(join(tmpdir(), 'emuctl-lab-test-ospf-'));
+  const short = join(dir, 'ospf-triangle.yml');
   const containers: string[] = [];
   const cli = (...argv: string[]) => runInProcess(argv, env);
   const ok = async (...argv: string[]) => {
@@ -41,8 +59,12 @@ describe('lab test on examples/ospf-triangle.yml', () => {
   const statuses = (report: any) => Object.fromEntries(report.results.map((r: any) => [r.name, r.status]));
 
   before(async () => {
-    const [frr, host] = await Promise.all([testImage('frr'), testImage('host')]);
+    // The image script takes seconds: it runs while the daemon starts (awaited below, its failure too).
+    const images = Promise.all([testImage('frr'), testImage('host')]);
+    images.catch(() => undefined);
+    writeFileSync(short, shortWindows(readFileSync(LAB, 'utf8')));
     d = await startTestDaemon({ env: ENV });
+    const [frr, host] = await images;
     home = tempHome();
     // Starting five containers on a loaded machine can take longer than the CLI's default 10 s request timeout.
     env = cliEnv(home, { EMUCTL_URL: d.url, FRR_IMAGE: frr, HOST_IMAGE: host, EMUCTL_TIMEOUT: '120' });
@@ -72,6 +94,14 @@ describe('lab test on examples/ospf-triangle.yml', () => {
     assert.match(readFileSync(junit, 'utf8'), /<testsuite name="ospf-triangle" tests="4" failures="0" errors="0" skipped="0"/);
   });
 
+  it('the copy with short windows is the example byte for byte but for two retry: lines', () => {
+    const a = readFileSync(LAB, 'utf8').split('\n');
+    const b = readFileSync(short, 'utf8').split('\n');
+    assert.equal(b.length, a.length);
+    const changed = a.flatMap((line, i) => (line === b[i] ? [] : [[line, b[i]]]));
+    assert.deepEqual(changed, [['    retry: 60s', `    retry: ${NEIGHBOURS_RETRY_S}s`], ['    retry: 30s', `    retry: ${PING_RETRY_S}s`]]);
+  });
+
   it('R1-R2 suspended: only the neighbour test fails; the route and the ping survive through R3', async () => {
     const nodes = new Map(((await d.api('GET', `/v2/projects/${pid}/nodes`)).body as any[]).map((n) => [n.name, n.node_id]));
     const r1r2 = ((await d.api('GET', `/v2/projects/${pid}/links`)).body as any[])
@@ -83,23 +113,23 @@ describe('lab test on examples/ospf-triangle.yml', () => {
       assert.doesNotMatch(r.stdout, /198\.18\.0\.2 /); // R2's router id: its generated loopback
     });
     const junit = join(dir, 'suspended.xml');
-    const r = await cli('--json', 'lab', 'test', LAB, '--junit', junit);
+    const r = await cli('--json', 'lab', 'test', short, '--junit', junit);
     assert.equal(r.code, 1, r.stderr);
     const report = JSON.parse(r.stdout);
     assert.deepEqual(statuses(report), { [NEIGHBOURS]: 'fail', [ROUTE]: 'pass', [PING]: 'pass', [NO_ROUTE]: 'pass' });
     const failed = report.results.find((x: any) => x.name === NEIGHBOURS);
     assert.equal(failed.expected, 'output matches /Full\\/[\\s\\S]*Full\\//');
     assert.match(failed.seen, /198\.18\.0\.3 .*Full\//);
-    assert.ok(failed.duration_ms >= 60_000 && failed.attempts > 1, `retried for its 60 s: ${failed.duration_ms} ms, ${failed.attempts} tries`);
+    assert.ok(failed.duration_ms >= NEIGHBOURS_RETRY_S * 1000 && failed.attempts > 1, `retried for its ${NEIGHBOURS_RETRY_S} s: ${failed.duration_ms} ms, ${failed.attempts} tries`);
     await run('xmllint', ['--noout', '--schema', XSD, junit]);
     assert.match(readFileSync(junit, 'utf8'), /<testcase name="R1 has two Full neighbours" classname="lab.ospf-triangle" time="[\d.]+">\n {6}<failure message="expected output matches/);
   });
 
   it('R3 stopped as well: H1 → H2 fails with the reason', async () => {
     await ok('node', 'stop', 'R3', '-p', 'ospf-triangle');
-    const r = await cli('lab', 'test', LAB, '--tap', '--only', PING);
+    const r = await cli('lab', 'test', short, '--tap', '--only', PING);
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stdout, /^TAP version 13\n1\.\.1\nnot ok 1 - H1 pings H2\n  ---\n  message: "H1 cannot ping 198\.19\.1\.2: [^"]*100% packet loss"\n/);
-    assert.ok(Number(/duration_ms: (\d+)/.exec(r.stdout)![1]) >= 30_000, 'tried for its retry: 30s');
+    assert.ok(Number(/duration_ms: (\d+)/.exec(r.stdout)![1]) >= PING_RETRY_S * 1000, `tried for its retry: ${PING_RETRY_S}s`);
   });
 });

@@ -71,8 +71,11 @@ describe('end to end: generated VLANs (a router on a stick between two VLANs of 
   };
 
   before(async () => {
-    const [frr, host] = await Promise.all([testImage('frr'), testImage('host')]);
+    // The image script takes seconds: it runs while the daemon starts (awaited below, its failure too).
+    const images = Promise.all([testImage('frr'), testImage('host')]);
+    images.catch(() => undefined);
     d = await startTestDaemon({ env: ENV });
+    const [frr, host] = await images;
     home = tempHome();
     dir = mkdtempSync(join(tmpdir(), 'emuctl-lab-vlan-'));
     file = join(dir, 'vlan.yml');

@@ -116,6 +116,22 @@ export async function callApi(url: string, method: string, path: string, body?: 
 }
 
 /** Removes a temp home (after the daemon stopped). */
+/**
+ * Starts several daemons at the same time (each start waits on a child process, not on this one). If one
+ * fails, those that started are stopped (and their temp homes removed, when no home was given) before it throws.
+ */
+export async function startTestDaemons(...opts: Parameters<typeof startTestDaemon>[0][]): Promise<TestDaemon[]> {
+  const settled = await Promise.allSettled(opts.map((o) => startTestDaemon(o)));
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (!failed) return settled.map((r) => (r as PromiseFulfilledResult<TestDaemon>).value);
+  await Promise.all(settled.map(async (r, i) => {
+    if (r.status !== 'fulfilled') return;
+    await r.value.stop();
+    if (!opts[i]?.home) removeHome(r.value.home);
+  }));
+  throw failed.reason;
+}
+
 export function removeHome(home: string): void {
   rmSync(home, { recursive: true, force: true });
 }

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { request, type ClientRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { startTestDaemons, type TestDaemon } from '../helpers/daemon.js';
 import { createProject } from '../helpers/lab.js';
 import { rawZip, type RawEntry } from '../helpers/raw-zip.js';
 
@@ -68,13 +68,17 @@ async function until(check: () => boolean, what: string, ms = 15_000): Promise<v
 }
 
 /** A daemon whose temporary directory (TMPDIR) is one of the test's, so that spooled uploads can be seen. */
-async function daemonWithSpool(root: string, name: string, env: Record<string, string>): Promise<{ d: TestDaemon; spool: string; projects: string }> {
-  const home = join(root, name);
-  const spool = join(root, `${name}-tmp`);
-  mkdirSync(home);
-  mkdirSync(spool);
-  const d = await startTestDaemon({ home, env: { TMPDIR: spool, ...env } });
-  return { d, spool, projects: join(home, 'projects') };
+async function daemonsWithSpool(root: string, envs: Record<string, Record<string, string>>): Promise<{ d: TestDaemon; spool: string; projects: string }[]> {
+  const made = Object.entries(envs).map(([name, env]) => {
+    const home = join(root, name);
+    const spool = join(root, `${name}-tmp`);
+    mkdirSync(home);
+    mkdirSync(spool);
+    return { home, spool, env: { TMPDIR: spool, ...env } };
+  });
+  // Started at the same time; if one fails, the others are stopped.
+  const daemons = await startTestDaemons(...made.map(({ home, env }) => ({ home, env })));
+  return made.map(({ home, spool }, i) => ({ d: daemons[i], spool, projects: join(home, 'projects') }));
 }
 
 describe('imported archives cannot exhaust the machine; malformed archives and names are a 400', () => {
@@ -92,12 +96,10 @@ describe('imported archives cannot exhaust the machine; malformed archives and n
   };
 
   before(async () => {
-    limited = await daemonWithSpool(root, 'limited', LIMITS);
-    defaults = await daemonWithSpool(root, 'defaults', {});
+    [limited, defaults] = await daemonsWithSpool(root, { limited: LIMITS, defaults: {} });
   });
   after(async () => {
-    await limited?.d.stop();
-    await defaults?.d.stop();
+    await Promise.all([limited?.d.stop(), defaults?.d.stop()]);
     rmSync(root, { recursive: true, force: true });
   });
 

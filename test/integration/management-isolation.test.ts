@@ -4,6 +4,7 @@
 // out (masqueraded), and every iptables and ip6tables rule is gone after a project delete and after
 // a kill -9 and a restart. The "outside" is a netns of the test's own behind a veth of the host, with
 // a 198.18.x.0/24 and a ULA of its own: no traffic leaves the machine.
+// (Bad `nat` values and a compute that forbids a route out: management-nat-refusals.test.ts, not serial.)
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -63,10 +64,10 @@ describe('management network isolation and route out', () => {
   const inNs = (...args: string[]) => run('ip', ['netns', 'exec', NS, ...args]);
 
   before(async () => {
-    image = await testImage('host');
-    outside = await freeTestSubnet();
-    before4 = await rules(4, []);
-    before6 = await rules(6, []);
+    // The image script takes seconds: it runs while the outside is made and the daemon starts (awaited below, its failure too).
+    const hostImage = testImage('host');
+    hostImage.catch(() => undefined);
+    [outside, before4, before6] = await Promise.all([freeTestSubnet(), rules(4, []), rules(6, [])]);
     await run('ip', ['netns', 'add', NS]);
     await run('ip', ['link', 'add', VETH, 'type', 'veth', 'peer', 'name', VETH_NS]);
     await run('ip', ['link', 'set', VETH_NS, 'netns', NS]);
@@ -78,6 +79,7 @@ describe('management network isolation and route out', () => {
     await inNs('ip', 'link', 'set', VETH_NS, 'up');
     await inNs('ip', 'link', 'set', 'lo', 'up');
     d = await startTestDaemon({ home, env: ENV });
+    image = await hostImage;
   });
   after(async () => {
     if (forwarding6 !== undefined) writeFileSync(IPV6_FORWARDING, forwarding6);
@@ -96,49 +98,29 @@ describe('management network isolation and route out', () => {
     return r.body;
   }
 
-  async function labWith(name: string, body: Record<string, unknown>): Promise<{ project: string; node: any; net: any }> {
+  /** A project with a management network (made one at a time: the subnet choice looks at the other projects' networks). */
+  async function labWith(name: string, body: Record<string, unknown>): Promise<{ project: string; net: any }> {
     const project = await createProject(d, name);
     projects.push(project);
     const put = await d.api('PUT', `/v2/projects/${project}/management`, body);
     assert.equal(put.status, 200, put.text);
-    const startCommand = 'sh -c "ip route > /tmp/routes; exec sleep 100000"';
-    const node = await createNode(d, project, `${name}-R1`, 'docker', { properties: { image, adapters: 0, start_command: startCommand } });
-    nodes.push(node.node_id);
-    const started = await d.api('POST', `/v2/projects/${project}/nodes/${node.node_id}/start`, {});
-    assert.equal(started.status, 200, started.text);
-    return { project, node: started.body, net: put.body };
+    return { project, net: put.body };
   }
 
-  it('bad nat values are a 400; a compute that forbids a route out answers 409', async () => {
-    const p = await createProject(d, 'mgmt-iso-bad');
-    projects.push(p);
-    for (const nat of ['yes', 1, null]) {
-      const r = await d.api('PUT', `/v2/projects/${p}/management`, { nat });
-      assert.equal(r.status, 400, `${JSON.stringify(nat)}: ${r.text}`);
-      assert.equal(typeof r.body.message, 'string');
-    }
-    const compute = await d.api('PUT', `/v2/compute/projects/${p}/management`, { ipv4: { subnet: '198.19.127.0/24', gateway: '198.19.127.1' }, ipv6: null, interface: 'mgmt0', nat: 'on' });
-    assert.equal(compute.status, 400, compute.text);
-    assert.equal((await d.api('DELETE', `/v2/projects/${p}`)).status, 204);
-
-    const strict = await startTestDaemon({ env: { ...ENV, EMUCTL_MGMT_NAT: 'false' } });
-    try {
-      // The compute's own route, as a remote controller calls it.
-      const q = '5e1f0c2a-4b7d-4e21-9c3a-7d2f1b0e9a11';
-      assert.equal((await strict.api('POST', '/v2/compute/projects', { project_id: q, name: 'mgmt-iso-strict' })).status, 201);
-      const refused = await strict.api('PUT', `/v2/compute/projects/${q}/management`, { ipv4: { subnet: '198.19.127.0/24', gateway: '198.19.127.1' }, ipv6: null, interface: 'mgmt0', nat: true });
-      assert.equal(refused.status, 409, refused.text);
-      assert.match(refused.body.message, /mgmt_nat/);
-      assert.deepEqual(linksStartingWith(`emum${short(q)}`), [], 'nothing was made');
-    } finally {
-      await strict.stop();
-      removeHome(strict.home);
-    }
-  });
+  /** The lab's one docker node, started (the two labs' nodes start at the same time). */
+  async function withNode(lab: { project: string; net: any }, name: string): Promise<{ project: string; node: any; net: any }> {
+    const startCommand = 'sh -c "ip route > /tmp/routes; exec sleep 100000"';
+    const node = await createNode(d, lab.project, `${name}-R1`, 'docker', { properties: { image, adapters: 0, start_command: startCommand } });
+    nodes.push(node.node_id);
+    const started = await d.api('POST', `/v2/projects/${lab.project}/nodes/${node.node_id}/start`, {});
+    assert.equal(started.status, 200, started.text);
+    return { ...lab, node: started.body };
+  }
 
   it('isolated by default in IPv4 and IPv6; with nat an IPv4 route out, masqueraded; nothing left after delete and kill -9', async () => {
-    const iso = await labWith('mgmt-iso', {});
-    const nat = await labWith('mgmt-nat', { nat: true });
+    const isoLab = await labWith('mgmt-iso', {});
+    const natLab = await labWith('mgmt-nat', { nat: true });
+    const [iso, nat] = await Promise.all([withNode(isoLab, 'mgmt-iso'), withNode(natLab, 'mgmt-nat')]);
     assert.equal(iso.net.nat, false);
     assert.equal(nat.net.nat, true);
     assert.ok(iso.net.ipv6 && nat.net.ipv6, 'both have IPv6');
@@ -165,27 +147,39 @@ describe('management network isolation and route out', () => {
     forwarding6 = readFileSync(IPV6_FORWARDING, 'utf8').trim();
     writeFileSync(IPV6_FORWARDING, '1');
     try {
-      const drop6 = await dropped(6, iso.project);
-      assert.notEqual((await exec(iso.project, iso.node.node_id, 'ping', '-6', '-c', '2', '-W', '2', `${ula}2`)).exit_code, 0, 'IPv6 is not forwarded out');
-      assert.ok((await dropped(6, iso.project)) > drop6, 'dropped by the ip6tables isolation chain');
-      // And from the outside in.
+      // The isolated lab's pings out, counted by its chain, and the NAT lab's (its own chain) at the same time.
+      await Promise.all([
+        (async () => {
+          const drop6 = await dropped(6, iso.project);
+          assert.notEqual((await exec(iso.project, iso.node.node_id, 'ping', '-6', '-c', '2', '-W', '2', `${ula}2`)).exit_code, 0, 'IPv6 is not forwarded out');
+          assert.ok((await dropped(6, iso.project)) > drop6, 'dropped by the ip6tables isolation chain');
+        })(),
+        (async () => {
+          // The NAT lab's route out is IPv4 only.
+          assert.equal((await exec(nat.project, nat.node.node_id, 'ip', '-6', 'route', 'add', `${ula}/64`, 'via', nat.net.ipv6.gateway)).exit_code, 0);
+          assert.notEqual((await exec(nat.project, nat.node.node_id, 'ping', '-6', '-c', '2', '-W', '2', `${ula}2`)).exit_code, 0, 'no IPv6 route out even with nat');
+        })(),
+      ]);
+      // And from the outside in (after the count above, which it would add to).
       assert.notEqual((await inNs('ping', '-6', '-c', '1', '-W', '2', String(iso.node.properties.mgmt_ipv6).split('/')[0]).then(() => 0, () => 1)), 0, 'IPv6 is not forwarded in');
-      // The NAT lab's route out is IPv4 only.
-      assert.equal((await exec(nat.project, nat.node.node_id, 'ip', '-6', 'route', 'add', `${ula}/64`, 'via', nat.net.ipv6.gateway)).exit_code, 0);
-      assert.notEqual((await exec(nat.project, nat.node.node_id, 'ping', '-6', '-c', '2', '-W', '2', `${ula}2`)).exit_code, 0, 'no IPv6 route out even with nat');
     } finally {
       writeFileSync(IPV6_FORWARDING, forwarding6);
       forwarding6 = undefined;
     }
-    assert.notEqual((await inNs('ping', '-c', '1', '-W', '2', String(iso.node.properties.mgmt_ipv4).split('/')[0]).then(() => 0, () => 1)), 0, 'IPv4 is not forwarded in');
-
+    // Independent probes, at the same time: IPv4 from the outside in, and the NAT lab's way out.
+    const [inward, routes, out, across] = await Promise.all([
+      inNs('ping', '-c', '1', '-W', '2', String(iso.node.properties.mgmt_ipv4).split('/')[0]).then(() => 0, () => 1),
+      exec(nat.project, nat.node.node_id, 'cat', '/tmp/routes'),
+      exec(nat.project, nat.node.node_id, 'ping', '-c', '2', '-W', '5', `${outside.prefix}.2`),
+      exec(nat.project, nat.node.node_id, 'ping', '-c', '1', '-W', '2', String(iso.node.properties.mgmt_ipv4).split('/')[0]),
+    ]);
+    assert.notEqual(inward, 0, 'IPv4 is not forwarded in');
     // The NAT lab: a default route through the gateway before the command ran, and the outside reached
     // though it has no route back to the lab's subnet (checked above): its replies went to the host's address, masqueraded.
-    assert.match((await exec(nat.project, nat.node.node_id, 'cat', '/tmp/routes')).output, new RegExp(`^default via ${nat.net.ipv4.gateway.replace(/\./g, '\\.')} dev mgmt0\\s+metric 1000`, 'm'));
-    const out = await exec(nat.project, nat.node.node_id, 'ping', '-c', '2', '-W', '5', `${outside.prefix}.2`);
+    assert.match(routes.output, new RegExp(`^default via ${nat.net.ipv4.gateway.replace(/\./g, '\\.')} dev mgmt0\\s+metric 1000`, 'm'));
     assert.equal(out.exit_code, 0, `the NAT lab reaches the outside: ${out.output}`);
     // Another lab's management network is still out of reach from the NAT lab.
-    assert.notEqual((await exec(nat.project, nat.node.node_id, 'ping', '-c', '1', '-W', '2', String(iso.node.properties.mgmt_ipv4).split('/')[0])).exit_code, 0, "another lab's management network is out of reach");
+    assert.notEqual(across.exit_code, 0, "another lab's management network is out of reach");
 
     // Deleting a project removes its rules of both families; kill -9 and a restart removes the other's.
     const ids = [...projects, ...nodes];

@@ -52,20 +52,25 @@ describe('end to end: docker nodes exchange real frames through the dataplane', 
   };
 
   before(async () => {
-    const image = await testImage('host');
+    // The image script takes seconds: it runs while the daemon starts (awaited below, its failure too).
+    const hostImage = testImage('host');
+    hostImage.catch(() => undefined);
     d = await startTestDaemon({ env: ENV });
     pid = await createProject(d, `docker-frames-${randomUUID().slice(0, 8)}`);
-    const props = { image, start_command: 'sleep 100000' };
-    h1 = await createNode(d, pid, 'H1', 'docker', { compute_id: 'local', properties: { ...props, adapters: 2 } });
-    h2 = await createNode(d, pid, 'H2', 'docker', { compute_id: 'local', properties: { ...props, adapters: 1 } });
-    pc = await createNode(d, pid, 'PC1', 'vpcs', { compute_id: 'local' });
+    const props = { image: await hostImage, start_command: 'sleep 100000' };
+    // The three nodes are independent: created, and later started, at the same time.
+    [h1, h2, pc] = await Promise.all([
+      createNode(d, pid, 'H1', 'docker', { compute_id: 'local', properties: { ...props, adapters: 2 } }),
+      createNode(d, pid, 'H2', 'docker', { compute_id: 'local', properties: { ...props, adapters: 1 } }),
+      createNode(d, pid, 'PC1', 'vpcs', { compute_id: 'local' }),
+    ]);
     for (const n of [h1, h2]) containers.push((await d.api('GET', `/v2/compute/projects/${pid}/docker/nodes/${n.node_id}`)).body.container_id);
     link = await linkNodes([h1.node_id, 0], [h2.node_id, 0]);
     await linkNodes([h1.node_id, 1], [pc.node_id, 0]);
-    for (const n of [h1, h2, pc]) {
+    await Promise.all([h1, h2, pc].map(async (n) => {
       const r = await d.api('POST', `/v2/projects/${pid}/nodes/${n.node_id}/start`, {});
       assert.equal(r.status, 200, r.text);
-    }
+    }));
     assert.equal((await exec(h1, ['ip', 'addr', 'add', '198.18.1.1/24', 'dev', 'eth0'])).exit_code, 0);
     assert.equal((await exec(h2, ['ip', 'addr', 'add', '198.18.1.2/24', 'dev', 'eth0'])).exit_code, 0);
     assert.equal((await exec(h1, ['ip', 'addr', 'add', '198.18.2.1/24', 'dev', 'eth1'])).exit_code, 0);
