@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../../atomic-write.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
+import { AsyncLock } from '../../../util/async-lock.js';
 import { hostRoutes } from '../../../util/host-routes.js';
 import { parseCidr, type Cidr, type Family } from '../../../util/ip-cidr.js';
 import type { ComputeRegistry } from '../computes.js';
@@ -42,6 +43,8 @@ interface Stored {
  */
 export class ManagementNetworks implements ProjectLifecycle {
   private readonly nets = new Map<string, Stored | null>();
+  /** One subnet chosen at a time across projects: each choice avoids those recorded before it. */
+  private readonly choosing = new AsyncLock();
 
   constructor(private readonly deps: { range4: string; range6: string; computes: ComputeRegistry; log: Logger; projects: () => Project[] }) {}
 
@@ -72,12 +75,13 @@ export class ManagementNetworks implements ProjectLifecycle {
     if (current && [...lab.nodes.values()].some((n) => n.properties.mgmt_ipv4)) {
       throw new ConflictError(`Project ${project.name} has nodes on its management network ${this.get(project).ipv4.subnet}: delete them before changing it`);
     }
-    const avoid = [...(await hostRoutes()).map((r) => r.destination), ...this.others(project)];
-    const v4 = this.subnet(4, wants4, project.name, avoid, this.deps.range4);
-    const v6 = wants6 === false ? null : this.subnet(6, wants6, project.name, avoid, this.deps.range6);
-    const next: Stored = { v4, v6, iface, nat };
-    await writeFileAtomic(join(project.path, MANAGEMENT_FILE), JSON.stringify(networkJSON(v4, v6, iface, nat)));
-    this.nets.set(project.id, next);
+    await this.choosing.run(async () => {
+      const avoid = [...(await hostRoutes()).map((r) => r.destination), ...this.others(project)];
+      const v4 = this.subnet(4, wants4, project.name, avoid, this.deps.range4);
+      const v6 = wants6 === false ? null : this.subnet(6, wants6, project.name, avoid, this.deps.range6);
+      await writeFileAtomic(join(project.path, MANAGEMENT_FILE), JSON.stringify(networkJSON(v4, v6, iface, nat)));
+      this.nets.set(project.id, { v4, v6, iface, nat });
+    });
     // Computes that already run the project get the new network now; others when a node is placed there.
     for (const computeId of lab.computesReady) await this.deps.computes.api(computeId).setManagement(project.id, this.get(project));
     return this.get(project);
