@@ -37,7 +37,7 @@ export interface ApplyContext {
   startTimeoutMs?: number;
   /** The file's `mgmt:`: the project's management network is set before its first node is created. */
   mgmt?: MgmtSpec;
-  /** Start requests in flight at once (default 8). */
+  /** Start requests in flight at once (default: 4 per core). */
   startConcurrency?: number;
 }
 

@@ -1,18 +1,12 @@
 import type { ApiClient, StreamServer } from '../client/api.js';
 import { OperationError } from '../client/errors.js';
 import { listNodes, nodeAction, type Node } from '../client/nodes.js';
-import { loadFactor, perNodeTimeoutMs } from '../client/pacing.js';
+import { loadFactor, perNodeTimeoutMs, startConcurrency } from '../client/pacing.js';
 import { notificationsPath, openNotifications, type NotificationConnection } from '../client/notifications.js';
 
 /** How long `lab up` waits for nodes to report `started` on an idle machine (plus 1 s a node, times the load factor). */
 export const START_TIMEOUT_MS = 120_000;
 const POLL_MS = 500;
-/**
- * Start requests in flight at once by default. Pacing from cores and load (`paceConcurrency`) was not
- * measured to converge sooner (issue 33), so it is not the default; `lab up --concurrency N` sets it.
- */
-export const START_CONCURRENCY = 8;
-
 /**
  * Starts the nodes, `concurrency` requests at a time,
  * and resolves once each reports `started`. The project's notification stream
@@ -20,7 +14,7 @@ export const START_CONCURRENCY = 8;
  * Either way the wait is bounded by `timeoutMs`, and the nodes still not started are named.
  */
 export async function startAndWait(api: ApiClient, server: StreamServer | undefined, projectId: string, nodes: readonly Node[],
-  timeoutMs = (START_TIMEOUT_MS + 1_000 * nodes.length) * loadFactor(), concurrency = START_CONCURRENCY,
+  timeoutMs = (START_TIMEOUT_MS + 1_000 * nodes.length) * loadFactor(), concurrency = startConcurrency(),
   progress: (started: number) => void = () => undefined): Promise<void> {
   const stream = server ? await openNotifications(server, notificationsPath(projectId)).catch(() => undefined) : undefined;
   try {

@@ -20,7 +20,7 @@ export interface LabUpOptions {
   nodes?: string[];
   /** Run the file's tests once the lab is up, reported as these options say. */
   test?: TestReportOptions;
-  /** Nodes started at once (default 8). */
+  /** Nodes started at once (default: 4 per core). */
   concurrency?: number;
 }
 
@@ -42,7 +42,7 @@ export function labUpCommand(f: Factory, run = runLabUp): Command {
     .option('--dry-run', 'print the plan, change nothing')
     .option('--nodes <names>', 'only these nodes (comma-separated) and the links between them')
     .option('--test', "run the file's tests once the lab is up and exit with their code")
-    .addOption(new Option('--concurrency <n>', 'nodes started at once, 1-256 (default 8)').env(CONCURRENCY_ENV).argParser(parseConcurrency)))
+    .addOption(new Option('--concurrency <n>', 'nodes started at once, 1-256 (default 4 per core)').env(CONCURRENCY_ENV).argParser(parseConcurrency)))
     .action(async (file: string, flags: LabUpFlags, cmd: Command) => {
       if (!flags.test && (flags.only || flags.junit !== undefined || flags.tap)) throw new UsageError('--only, --junit and --tap go with --test');
       const nodes = flags.nodes?.split(',').map((n) => n.trim()).filter(Boolean);

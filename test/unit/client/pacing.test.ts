@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { bulkTimeoutMs, loadFactor, paceConcurrency, perNodeTimeoutMs } from '../../../src/client/pacing.js';
+import { bulkTimeoutMs, loadFactor, perNodeTimeoutMs, startConcurrency, stopConcurrency } from '../../../src/client/pacing.js';
 import { eachLimited } from '../../../src/util/each-limited.js';
 
 describe('pacing: waits and fan-out that follow the machine load', () => {
@@ -13,11 +13,9 @@ describe('pacing: waits and fan-out that follow the machine load', () => {
     assert.equal(bulkTimeoutMs(200, 10), 4_600_000);
   });
 
-  it('starts 4 per core when idle, fewer under load, within 2…16', () => {
-    assert.equal(paceConcurrency(0, 2), 8);
-    assert.equal(paceConcurrency(4, 2), 4);
-    assert.equal(paceConcurrency(40, 2), 2);
-    assert.equal(paceConcurrency(0, 64), 16);
+  it('starts and stops 4 per core whatever the load: starts within 2…32, stops at most 16', () => {
+    assert.deepEqual([1, 2, 8, 64].map((cores) => startConcurrency(cores)), [4, 8, 32, 32]);
+    assert.deepEqual([1, 2, 8].map((cores) => stopConcurrency(cores)), [4, 8, 16]);
   });
 
   it('runs every item with no more than the limit in flight, and reports each failure in place', async () => {
