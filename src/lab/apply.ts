@@ -15,7 +15,7 @@ import { startAndWait } from './start.js';
 
 /** How the applier shows progress: runs one step's task, showing its plan line while it runs (and the task's progress, for a long one). */
 export interface StepReporter {
-  step<T>(text: string, task: (progress?: (started: number) => void) => Promise<T>): Promise<T>;
+  step<T>(text: string, task: (progress?: (started: number, total: number) => void) => Promise<T>): Promise<T>;
 }
 
 /** A step failed: names it and says how much of the plan was applied before it. */
@@ -81,7 +81,7 @@ class Applier {
   }
 
   /** Carries out one step; `progress` hears how many of a start step's nodes are started. */
-  async step(step: Step, progress: (started: number) => void = () => undefined): Promise<void> {
+  async step(step: Step, progress?: (started: number, total: number) => void): Promise<void> {
     const { api } = this.ctx;
     switch (step.kind) {
       case 'create-project':

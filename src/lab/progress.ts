@@ -1,13 +1,14 @@
 import type { Output } from '../render/output.js';
 
 /**
- * Progress of one verb over `total` nodes: the spinner's text on a terminal (`update`), and otherwise a
- * line on stderr each tenth of the way (every 10 nodes at least), so a script's log shows a long lab moving.
+ * Progress of one verb over a lab's nodes (`Starting`/`started`, `Stopping`/`stopped`): the spinner's text on a
+ * terminal (`update`), and otherwise a line on stderr each tenth of the way (every 10 nodes at least), so a
+ * script's log shows a long lab moving.
  */
-export function nodeProgress(out: Output, update: (text: string) => void, label: string, verb: string, total: number): (done: number) => void {
-  const step = Math.max(10, Math.ceil(total / 10));
-  return (done) => {
-    update(`${label}: ${done} ${verb}`);
-    if (!out.interactive && total > step && done % step === 0) out.note(`${verb} ${done}/${total} nodes`);
+export function nodeProgress(out: Output, update: (text: string) => void, doing: string, did: string): (done: number, total: number) => void {
+  return (done, total) => {
+    const step = Math.max(10, Math.ceil(total / 10));
+    update(`${doing} ${total} nodes: ${done} ${did}`);
+    if (!out.interactive && total > step && done % step === 0) out.note(`${did} ${done}/${total} nodes`);
   };
 }

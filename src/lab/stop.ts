@@ -13,13 +13,12 @@ import { nodeProgress } from './progress.js';
  */
 export async function stopPaced(api: ApiClient, projectId: string, nodes: readonly Node[], out: Output, concurrency = stopConcurrency()): Promise<void> {
   if (!nodes.length) return;
-  const label = `Stopping ${nodes.length} nodes`;
   let done = 0;
-  const results = await spinWithProgress(out, label, (update) => {
-    const progress = nodeProgress(out, update, label, 'stopped', nodes.length);
+  const results = await spinWithProgress(out, `Stopping ${nodes.length} nodes`, (update) => {
+    const progress = nodeProgress(out, update, 'Stopping', 'stopped');
     return eachLimited(nodes, concurrency, async (node) => {
       await nodeAction(api, projectId, node.node_id, 'stop', perNodeTimeoutMs());
-      progress(++done);
+      progress(++done, nodes.length);
     });
   });
   const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [`${nodes[i]!.name}: ${(r.reason as Error).message}`] : []));

@@ -113,9 +113,7 @@ export async function runLabUp(opts: LabUpOptions, ctx: Context): Promise<void> 
   const { applyPlan } = await import('../../lab/apply.js');
   const project = await applyPlan(plan, { api, server: streamServer(ctx), project: state.project, ...(spec.mgmt ? { mgmt: spec.mgmt } : {}), ...(opts.concurrency ? { startConcurrency: opts.concurrency } : {}) }, {
     async step(text, task) {
-      const starts = plan.steps.find((s) => s.text === text && s.kind === 'start-nodes');
-      const total = starts?.kind === 'start-nodes' ? starts.names.length : 0;
-      const value = await spinWithProgress(ctx.out, text, (update) => task(nodeProgress(ctx.out, update, `Starting ${total} nodes`, 'started', total)));
+      const value = await spinWithProgress(ctx.out, text, (update) => task(nodeProgress(ctx.out, update, 'Starting', 'started')));
       ctx.out.success(text);
       return value;
     },

@@ -37,6 +37,11 @@ export function xtables(family: IpFamily | undefined): (table: string, ...args: 
   return family === 6 ? ip6tables : iptables;
 }
 
+/** The name of the family's tool, for messages. */
+export function xtablesName(family: IpFamily | undefined): string {
+  return family === 6 ? 'ip6tables' : 'iptables';
+}
+
 async function succeeds(command: Promise<unknown>): Promise<boolean> {
   return command.then(() => true, () => false);
 }
@@ -105,8 +110,8 @@ async function undoChanges(changes: HostChange[], stillShared: () => Promise<boo
 export function describeChange(change: HostChange): string {
   switch (change.kind) {
     case 'link': return `interface ${change.name}`;
-    case 'chain': return `${change.family === 6 ? 'ip6tables' : 'iptables'} chain ${change.table}/${change.name}`;
-    case 'rule': return `${change.family === 6 ? 'ip6tables' : 'iptables'} rule ${change.table}/${change.chain} ${change.spec.join(' ')}`;
+    case 'chain': return `${xtablesName(change.family)} chain ${change.table}/${change.name}`;
+    case 'rule': return `${xtablesName(change.family)} rule ${change.table}/${change.chain} ${change.spec.join(' ')}`;
     case 'sysctl': return `${change.path} back to ${change.previous}`;
   }
 }

@@ -1,9 +1,10 @@
 import { NAME_SCHEMA as NAME, schema } from './validation.js';
+import { MAC_ADDRESS_PATTERN } from '../../util/mac-address.js';
 
 /** The adapter schemas several node kinds share. */
 
 /** A MAC address as GNS3 writes it (six colon-separated hex pairs). */
-export const MAC_ADDRESS_SCHEMA = { type: 'string', minLength: 1, pattern: '^([0-9a-fA-F]{2}[:]){5}([0-9a-fA-F]{2})$' } as const;
+export const MAC_ADDRESS_SCHEMA = { type: 'string', minLength: 1, pattern: MAC_ADDRESS_PATTERN } as const;
 const MAC = MAC_ADDRESS_SCHEMA;
 
 /** GNS3 CUSTOM_ADAPTERS_ARRAY_SCHEMA. */

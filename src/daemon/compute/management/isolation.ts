@@ -1,7 +1,7 @@
 // A management bridge's firewall: isolation in iptables and ip6tables alike, and, when the lab asks
 // for it, an IPv4 route out (MASQUERADE). Every chain, rule and sysctl is journalled before it is made.
 import { ConflictError } from '../../errors.js';
-import { iptables, xtables, type HostChangeJournal, type IpFamily } from '../host-changes.js';
+import { iptables, xtables, xtablesName, type HostChangeJournal, type IpFamily } from '../host-changes.js';
 import { enableIpForwarding, MGMT_NAT_CHAIN_PREFIX } from '../ip-forwarding.js';
 import type { ManagementNetwork } from './types.js';
 
@@ -28,8 +28,9 @@ export async function isolate(journal: HostChangeJournal, o: { bridge: string; s
   const chain = isolationChain(o.short);
   const families: IpFamily[] = o.network.ipv6 ? [4, 6] : [4];
   const natChain = `${MGMT_NAT_CHAIN_PREFIX}${o.short}`;
+  const subnet = o.network.ipv4.subnet;
   for (const family of families) {
-    if (await exists(family, 'filter', chain)) throw new ConflictError(`cannot make the ${family === 6 ? 'ip6tables' : 'iptables'} chain ${chain}: it exists and is not this daemon's`);
+    if (await exists(family, 'filter', chain)) throw new ConflictError(`cannot make the ${xtablesName(family)} chain ${chain}: it exists and is not this daemon's`);
   }
   if (o.network.nat && (await exists(4, 'nat', natChain))) throw new ConflictError(`cannot make the iptables chain nat/${natChain}: it exists and is not this daemon's`);
   const comment = ['-m', 'comment', '--comment', `emuctl management network ${o.short}`];
@@ -40,7 +41,6 @@ export async function isolate(journal: HostChangeJournal, o: { bridge: string; s
     await tables('filter', '-N', chain);
     await tables('filter', '-A', chain, '-i', o.bridge, '-o', o.bridge, '-j', 'ACCEPT');
     if (o.network.nat && family === 4) {
-      const subnet = o.network.ipv4.subnet;
       await tables('filter', '-A', chain, '-i', o.bridge, '-s', subnet, '!', '-o', EMUCTL_INTERFACES, '-j', 'ACCEPT');
       await tables('filter', '-A', chain, '-o', o.bridge, '-d', subnet, '!', '-i', EMUCTL_INTERFACES, '-m', 'conntrack', '--ctstate', 'RELATED,ESTABLISHED', '-j', 'ACCEPT');
     }
@@ -51,7 +51,6 @@ export async function isolate(journal: HostChangeJournal, o: { bridge: string; s
     await tables('filter', '-I', 'FORWARD', '1', ...jump);
   }
   if (o.network.nat) {
-    const subnet = o.network.ipv4.subnet;
     await journal.record({ kind: 'chain', table: 'nat', name: natChain, family: 4 });
     await iptables('nat', '-N', natChain);
     await iptables('nat', '-A', natChain, '-s', subnet, '!', '-d', subnet, '-j', 'MASQUERADE');

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { DOCKER_TAP_PREFIX } from '../../compute/host-interface-policy.js';
 import { ConflictError } from '../../errors.js';
+import { isMacAddress } from '../../../util/mac-address.js';
 
 const run = promisify(execFile);
 
@@ -17,8 +18,6 @@ export interface ContainerInterface {
   mac?: string;
 }
 
-const MAC = /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/i;
-
 /**
  * Moves TAPs into the network namespace of process `pid`, each renamed (`ethN`), its MAC set and up:
  * one `ip -batch` for all of them, one netlink request per interface. The dataplane keeps their fds:
@@ -27,7 +26,7 @@ const MAC = /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/i;
  */
 export async function moveIntoContainer(pid: number, interfaces: readonly ContainerInterface[], { replace = false }: { replace?: boolean } = {}): Promise<void> {
   if (!interfaces.length) return;
-  for (const { mac } of interfaces) if (mac !== undefined && !MAC.test(mac)) throw new ConflictError(`cannot set the MAC address ${JSON.stringify(mac)}: not a MAC address`);
+  for (const { mac } of interfaces) if (mac !== undefined && !isMacAddress(mac)) throw new ConflictError(`cannot set the MAC address ${JSON.stringify(mac)}: not a MAC address`);
   // The old interfaces of those names, where the kernel has not removed them with their fds.
   if (replace) await runBatch(['nsenter', `--net=/proc/${pid}/ns/net`, 'ip', '-force', '-batch', '-'], interfaces.map((i) => `link delete dev ${i.name}`)).catch(() => undefined);
   // The kernel moves a device first, then renames it, sets its address and brings it up: one request does all.
