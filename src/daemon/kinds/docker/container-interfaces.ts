@@ -11,6 +11,9 @@ export function tapName(nodeId: string, adapter: number): string {
   return `${DOCKER_TAP_PREFIX}${nodeId.replace(/-/g, '').slice(0, 8)}e${adapter}`;
 }
 
+/** A Linux interface name (at most 15 bytes) of the characters emuctl's own names use. */
+const IFNAME = /^[A-Za-z0-9_.-]{1,15}$/;
+
 /** A TAP of the daemon's namespace and what it becomes in the container: its name there and its MAC, if set. */
 export interface ContainerInterface {
   tap: string;
@@ -26,7 +29,11 @@ export interface ContainerInterface {
  */
 export async function moveIntoContainer(pid: number, interfaces: readonly ContainerInterface[], { replace = false }: { replace?: boolean } = {}): Promise<void> {
   if (!interfaces.length) return;
-  for (const { mac } of interfaces) if (mac !== undefined && !isMacAddress(mac)) throw new ConflictError(`cannot set the MAC address ${JSON.stringify(mac)}: not a MAC address`);
+  // Each becomes words of an `ip -batch` line: nothing in it may split or end one.
+  for (const { tap, name, mac } of interfaces) {
+    for (const ifname of [tap, name]) if (!IFNAME.test(ifname)) throw new ConflictError(`cannot move ${JSON.stringify(ifname)} into the container: not an interface name`);
+    if (mac !== undefined && !isMacAddress(mac)) throw new ConflictError(`cannot set the MAC address ${JSON.stringify(mac)}: not a MAC address`);
+  }
   // The old interfaces of those names, where the kernel has not removed them with their fds.
   if (replace) await runBatch(['nsenter', `--net=/proc/${pid}/ns/net`, 'ip', '-force', '-batch', '-'], interfaces.map((i) => `link delete dev ${i.name}`)).catch(() => undefined);
   // The kernel moves a device first, then renames it, sets its address and brings it up: one request does all.
